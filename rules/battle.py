@@ -1,0 +1,386 @@
+"""The battle: the whole game state and its decision loop (S1, S2, H25).
+
+A battle is a sequence of decisions. The turn owner picks actions; reactions (Free
+Attacks, parries, dodges) interrupt the action that caused them as decisions of the
+reacting combatant. Work in progress is a stack of plain-data frames (see
+:mod:`rules.frames`), so ``clone()`` and the JSON round-trip capture a battle at any
+decision, mid-action included.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+from rules import frames, legal
+from rules.actions import Action, Decision, DecisionKind
+from rules.combatant import Combatant, ItemInstance, hit_points_for, item_from_dict
+from rules.content import Content, default_content, load_content
+from rules.errors import IllegalActionError
+from rules.events import (
+    BattleEnded,
+    BattleStarted,
+    Event,
+    RoundStarted,
+    TurnEnded,
+    TurnStarted,
+    event_from_dict,
+    event_to_dict,
+)
+from rules.grid import GridMap
+from rules.reach import ReachGraph
+from rules.roller import Roller
+from rules.scenario import Scenario, UnitSpec, load_scenario, parse_scenario
+
+Square = tuple[int, int]
+JSON_VERSION = 1
+
+
+class Battle:
+    """The complete state of one battle. See DESIGN.md "Public API"."""
+
+    def __init__(
+        self,
+        scenario: Scenario,
+        seed: int | None = None,
+        content: Content | None = None,
+        content_dir: str | None = None,
+        *,
+        _restoring: bool = False,
+    ) -> None:
+        self.content = content if content is not None else default_content()
+        self.content_dir = content_dir
+        self.scenario = scenario
+        self.seed = seed
+        self.dice = Roller(seed)
+        self.grid: GridMap = scenario.grid
+        self.round = 1
+        self.combatants: dict[str, Combatant] = {}
+        self.ground: list[ItemInstance] = []
+        self.initiative_order: list[str] = []
+        self.turn_index = 0
+        self.stack: list[dict[str, Any]] = []
+        self.events: list[Event] = []
+        self.is_over = False
+        self.winner: str | None = None
+        self._decision: Decision | None = None
+        self._legal: list[Action] | None = None
+        self._legal_set: frozenset[Action] = frozenset()
+        self._graph: ReachGraph | None = None
+        if _restoring:
+            return
+        for spec in scenario.units:
+            self.combatants[spec.id] = self._build(spec)
+        for spec in scenario.units:
+            if spec.riding is not None:
+                self.combatants[spec.id].riding = spec.riding
+                self.combatants[spec.riding].ridden_by = spec.id
+        self._roll_initiative()
+        self.emit(BattleStarted, scenario=scenario.name, order=tuple(self.initiative_order),
+                  initiative=tuple(self.combatants[i].initiative for i in self.initiative_order))
+        frames.start_round(self)
+        self._begin_turn()
+        self._run()
+
+    # ---------------------------------------------------------------- construction
+    @classmethod
+    def from_scenario(
+        cls, name_or_path: str | Path, seed: int | None = None, content_dir: str | None = None
+    ) -> Battle:
+        """Load a shipped scenario by name (``"duel"``) or a TOML file by path."""
+        content = load_content(Path(content_dir)) if content_dir else default_content()
+        return cls(load_scenario(name_or_path, content), seed, content, content_dir)
+
+    @classmethod
+    def from_toml(
+        cls, text: str, seed: int | None = None, source: str = "<string>",
+        content_dir: str | None = None,
+    ) -> Battle:
+        """Build a battle from scenario TOML text."""
+        content = load_content(Path(content_dir)) if content_dir else default_content()
+        return cls(parse_scenario(text, source=source, content=content), seed, content,
+                   content_dir)
+
+    def _build(self, spec: UnitSpec) -> Combatant:
+        c = self.content
+        stat = c.creatures[spec.creature]
+        chars = dict(stat.characteristics) | dict(spec.characteristics)
+        skills = dict(stat.skills) | dict(spec.skills)
+        armour = stat.armour if spec.armour is None else spec.armour
+        armour = None if armour == "none" else armour
+        training = spec.armour_training or stat.armour_training
+        entries = stat.equipment if spec.equipment is None else spec.equipment
+        inventory: list[ItemInstance] = []
+        seen: dict[str, int] = {}
+        for e in entries:
+            seen[e.item] = seen.get(e.item, 0) + 1
+            uid = f"{spec.id}.{e.item}" + (f".{seen[e.item]}" if seen[e.item] > 1 else "")
+            state = e.state
+            ap = None
+            if e.item in c.weapons:
+                w = c.weapons[e.item]
+                ap = w.ap
+                if w.natural:
+                    state = "ready"
+            elif e.item in c.armour:
+                ap = c.armour[e.item].ap
+            inventory.append(ItemInstance(uid, e.item, state, e.count, ap))
+        max_hp = spec.hp if spec.hp is not None else hit_points_for(c, chars)
+        pp = stat.power_points if stat.power_points is not None else chars["pow"]
+        return Combatant(
+            id=spec.id, team=spec.team, creature=spec.creature, name=stat.name,
+            race=spec.race or stat.race, characteristics=chars, base_skills=skills,
+            armour=armour, armour_training=training, position=spec.at, max_hp=max_hp,
+            hp=max_hp, max_power_points=pp, power_points=pp,
+            spells=spec.spells if spec.spells is not None else stat.spells,
+            is_mount=stat.mount, snake=stat.snake, inventory=inventory, content=c,
+        )
+
+    def _roll_initiative(self) -> None:
+        """S1/H4: d12 + DEX bonus once per combat; impaired totals halve (round down);
+        ties go to higher DEX, then to a seeded draw."""
+        rs = self.content.ruleset
+        keys = {}
+        for cid, cb in self.combatants.items():
+            total, _ = self.dice.roll(rs.initiative.die)
+            total += cb.dex_bonus
+            factor = 1.0
+            if cb.encumbered:
+                factor *= rs.initiative.impaired_factor
+            if cb.fatigue_level:
+                factor *= (1.0, rs.fatigue.fatigued_factor, rs.fatigue.exhausted_factor)[
+                    cb.fatigue_level]
+            cb.initiative = int(total * factor // 1)
+            keys[cid] = (-cb.initiative, -cb.char("dex"), self.dice.uniform())
+        self.initiative_order = sorted(self.combatants, key=keys.__getitem__)
+
+    # ---------------------------------------------------------------- public state
+    @property
+    def decision(self) -> Decision | None:
+        """Who decides what now; None once the battle is over."""
+        return None if self.is_over else self._decision
+
+    @property
+    def current_actor(self) -> str | None:
+        """The owner of the current turn."""
+        if self.turn_index < len(self.initiative_order):
+            return self.initiative_order[self.turn_index]
+        return None
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action for the current decision, in a deterministic order."""
+        if self.is_over or self._decision is None:
+            return []
+        if self._legal is None:
+            acts = legal.actions_for(self, self._decision)
+            self._legal = acts
+            self._legal_set = frozenset(acts)
+        return list(self._legal)
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply a legal action and run until the next decision; return the new events.
+
+        Raises ``IllegalActionError`` (state untouched) for anything not in
+        ``legal_actions()``.
+        """
+        if self.is_over:
+            raise IllegalActionError(f"the battle is over; {action} cannot be applied")
+        acts = self.legal_actions()
+        if action not in self._legal_set:
+            kinds = sorted({a.kind.name for a in acts})
+            raise IllegalActionError(
+                f"{action} is not legal for {self._decision}; legal kinds: {', '.join(kinds)}"
+            )
+        start = len(self.events)
+        decision = self._decision
+        if decision is None:  # unreachable: legal_actions() is empty without a decision
+            raise IllegalActionError(f"no decision is pending; {action} cannot be applied")
+        self._legal = None
+        if decision.kind is DecisionKind.TURN:
+            frames.start_action(self, self.combatants[decision.actor], action)
+        else:
+            frames.answer(self, self.stack[-1], action)
+        self._run()
+        return self.events[start:]
+
+    # ---------------------------------------------------------------- loop
+    def emit(self, cls: type[Event], **fields: Any) -> Event:
+        event = cls(round=self.round, **fields)
+        self.events.append(event)
+        return event
+
+    def _run(self) -> None:
+        """Advance until a decision is needed or the battle ends."""
+        self._legal = None
+        while True:
+            if self.is_over:
+                self._decision = None
+                return
+            if self.stack:
+                decision = frames.step(self, self.stack[-1])
+                if decision is not None:
+                    self._decision = decision
+                    return
+                continue
+            if self._check_end():
+                continue
+            owner = self.current_actor
+            if owner is not None and self._may_take_turn(self.combatants[owner]):
+                self._decision = Decision(DecisionKind.TURN, owner)
+                return
+            self.end_turn()
+
+    def _may_take_turn(self, c: Combatant) -> bool:
+        """H5/H22: out-of-action combatants and ridden mounts take no turns."""
+        return c.in_action and c.ridden_by is None
+
+    def _begin_turn(self) -> None:
+        while self.turn_index < len(self.initiative_order):
+            c = self.combatants[self.initiative_order[self.turn_index]]
+            if self._may_take_turn(c):
+                frames.start_turn(self, c)
+                self.emit(TurnStarted, actor=c.id)
+                return
+            self.turn_index += 1
+        self._new_round()
+
+    def _new_round(self) -> None:
+        if self.round >= self.scenario.max_rounds:
+            self._finish(None, f"round limit {self.scenario.max_rounds} reached")
+            return
+        self.round += 1
+        self.turn_index = 0
+        self.emit(RoundStarted)
+        frames.start_round(self)
+        if not self._check_end():
+            self._begin_turn()
+
+    def end_turn(self) -> None:
+        """End the current turn and start the next one (a new round when needed)."""
+        owner = self.current_actor
+        if owner is not None:
+            frames.finish_turn(self, self.combatants[owner])
+            self.emit(TurnEnded, actor=owner)
+        self.turn_index += 1
+        self._begin_turn()
+
+    def _check_end(self) -> bool:
+        """H25: over when a team has nobody in action."""
+        if self.is_over:
+            return True
+        standing = {c.team for c in self.combatants.values() if c.in_action}
+        teams = set(self.scenario.teams)
+        if standing == teams:
+            return False
+        winner = next(iter(standing)) if len(standing) == 1 else None
+        self._finish(winner, "a team has nobody in action")
+        return True
+
+    def _finish(self, winner: str | None, reason: str) -> None:
+        self.is_over = True
+        self.winner = winner
+        self.stack.clear()
+        self._decision = None
+        self.emit(BattleEnded, winner=winner, reason=reason)
+
+    # ---------------------------------------------------------------- helpers for frames
+    @property
+    def graph(self) -> ReachGraph:
+        """The reach graph of the map as its doors are now (built once per door state)."""
+        if self._graph is None or self._graph.grid is not self.grid:
+            mv = self.content.ruleset.movement
+            self._graph = _graph_for(self.grid, tuple(mv.diagonal_costs),
+                                     mv.difficult_multiplier)
+        return self._graph
+
+    def set_grid(self, grid: GridMap) -> None:
+        self.grid = grid
+        self._graph = None
+
+    def active(self) -> list[Combatant]:
+        return [c for c in self.combatants.values() if c.in_action]
+
+    # ---------------------------------------------------------------- copies and JSON
+    def clone(self) -> Battle:
+        """An independent copy that continues exactly as this battle would."""
+        memo: dict[int, Any] = {id(self.content): self.content, id(self.scenario): self.scenario}
+        memo[id(self.grid)] = self.grid
+        if self._graph is not None:
+            memo[id(self._graph)] = self._graph
+        return copy.deepcopy(self, memo)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "version": JSON_VERSION,
+            "scenario": {"text": self.scenario.text, "source": self.scenario.source},
+            "content_dir": self.content_dir,
+            "seed": self.seed,
+            "dice": self.dice.state(),
+            "round": self.round,
+            "turn_index": self.turn_index,
+            "initiative_order": list(self.initiative_order),
+            "combatants": [c.to_dict() for c in self.combatants.values()],
+            "ground": [vars(i).copy() for i in self.ground],
+            "doors_open": sorted(
+                [list(sq) for sq, is_open in self.grid.doors.items() if is_open]),
+            "stack": json.loads(json.dumps(self.stack)),
+            "events": [event_to_dict(e) for e in self.events],
+            "is_over": self.is_over,
+            "winner": self.winner,
+            "decision": None if self._decision is None else {
+                "kind": self._decision.kind.value, "actor": self._decision.actor,
+                "source": self._decision.source},
+        }
+
+    def to_json(self) -> str:
+        """The whole state as JSON; ``Battle.from_json`` restores it exactly."""
+        return json.dumps(self.to_dict(), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> Battle:
+        data = json.loads(text)
+        cdir = data["content_dir"]
+        content = load_content(Path(cdir)) if cdir else default_content()
+        sc = data["scenario"]
+        scenario = parse_scenario(sc["text"], source=sc["source"], content=content)
+        b = cls(scenario, data["seed"], content, cdir, _restoring=True)
+        b.dice = Roller.from_state(data["dice"])
+        b.round = data["round"]
+        b.turn_index = data["turn_index"]
+        b.initiative_order = list(data["initiative_order"])
+        for cd in data["combatants"]:
+            cb = Combatant.from_dict(cd, content)
+            b.combatants[cb.id] = cb
+        b.ground = [item_from_dict(i) for i in data["ground"]]
+        grid = scenario.grid
+        for sq in grid.doors:
+            grid = grid.with_door(sq, [sq[0], sq[1]] in data["doors_open"])
+        b.grid = grid
+        b.stack = data["stack"]
+        b.events = [event_from_dict(e) for e in data["events"]]
+        b.is_over = data["is_over"]
+        b.winner = data["winner"]
+        d = data["decision"]
+        b._decision = None if d is None else Decision(DecisionKind(d["kind"]), d["actor"],
+                                                      d["source"])
+        return b
+
+    def __repr__(self) -> str:
+        return (f"Battle({self.scenario.name!r}, round={self.round}, "
+                f"decision={self.decision}, over={self.is_over}, winner={self.winner})")
+
+
+_GRAPH_CACHE: dict[tuple[GridMap, tuple[int, ...], int], ReachGraph] = {}
+
+
+def _graph_for(grid: GridMap, diag: tuple[int, ...], mult: int) -> ReachGraph:
+    key = (grid, diag, mult)
+    graph = _GRAPH_CACHE.get(key)
+    if graph is None:
+        if len(_GRAPH_CACHE) > 64:
+            _GRAPH_CACHE.clear()
+        graph = ReachGraph(grid, diagonal_costs=diag, difficult_multiplier=mult)
+        _GRAPH_CACHE[key] = graph
+    return graph

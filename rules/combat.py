@@ -1,0 +1,437 @@
+"""Attacks, defences and harm: S4, S8, S9, S11, S21, S23, S24, H5-H11, H15, H19, H23.
+
+One attack is an ``attack`` frame: the roll, then the defender's PARRY decision, then its
+DODGE decision (H10: after any parry), then damage. Everything that changes hit points or
+status goes through :func:`lose_hp` and :func:`heal` so out-of-action and death (H5) are
+decided in one place.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rules import legal
+from rules import queries as q
+from rules.actions import Action, ActionKind, Decision, DecisionKind
+from rules.combatant import Combatant
+from rules.dice import Dice, SuccessLevel, resistance_chance, success_level
+from rules.events import (
+    AttackRolled,
+    Concentration,
+    DamageDealt,
+    DodgeRolled,
+    Fell,
+    HitPointsChanged,
+    ItemBroken,
+    ItemMoved,
+    ItemWorn,
+    ParryRolled,
+    Resisted,
+    SkillRolled,
+    StatusChanged,
+)
+
+if TYPE_CHECKING:
+    from rules.battle import Battle
+
+K = ActionKind
+L = SuccessLevel
+MELEE_MODES = ("melee", "free", "unarmed", "full_melee")
+
+
+# ------------------------------------------------------------------ rolls
+def roll_skill(b: Battle, c: Combatant, skill: str, purpose: str, *, factor: float = 1.0,
+               points: int = 0, extra_fumble: int = 0) -> SuccessLevel:
+    """A d100 skill roll (S4, H2, H3), logged as a SkillRolled event."""
+    chance = c.skill(skill, b.round, factor, points)
+    roll = b.dice.d100()
+    level = success_level(roll, chance, b.content.ruleset.success, extra_fumble)
+    b.emit(SkillRolled, actor=c.id, skill=skill, purpose=purpose, chance=chance, roll=roll,
+           level=level.name)
+    return level
+
+
+def resist(b: Battle, actor: Combatant, active: int, passive: int, purpose: str) -> bool:
+    """H8: active vs passive resistance roll, d100 under 50 + 5 x (active - passive)."""
+    r = b.content.ruleset.resistance
+    chance = resistance_chance(active, passive, r.base, r.step)
+    roll = b.dice.d100()
+    ok = success_level(roll, chance, b.content.ruleset.success).succeeded
+    b.emit(Resisted, actor=actor.id, purpose=purpose, chance=chance, roll=roll, success=ok)
+    return ok
+
+
+# ------------------------------------------------------------------ status and harm
+def set_prone(b: Battle, c: Combatant, cause: str) -> None:
+    if not c.prone:
+        c.prone = True
+        b.emit(StatusChanged, actor=c.id, status="prone", cause=cause)
+
+
+def lose_hp(b: Battle, c: Combatant, amount: int, cause: str, log: bool = True) -> None:
+    """Take ``amount`` HP off ``c`` and settle H5 (out of action at 0, dead below -CON)."""
+    if amount <= 0 or c.dead:
+        return
+    c.hp -= amount
+    if log:
+        b.emit(HitPointsChanged, actor=c.id, amount=-amount, hp=c.hp, cause=cause)
+    settle_status(b, c, cause)
+
+
+def settle_status(b: Battle, c: Combatant, cause: str) -> None:
+    if c.status == "active" and c.hp <= b.content.ruleset.hit_points.out_of_action_at:
+        c.status = "out"
+        b.emit(StatusChanged, actor=c.id, status="out of action", cause=cause)
+        set_prone(b, c, "out of action")
+        _leave_action(b, c)
+    if c.status == "out" and c.hp < -c.char("con"):
+        kill(b, c, cause)
+
+
+def kill(b: Battle, c: Combatant, cause: str) -> None:
+    if c.status == "active":
+        c.status = "out"
+        _leave_action(b, c)
+    c.status = "dead"
+    c.bleeding = False
+    b.emit(StatusChanged, actor=c.id, status="dead", cause=cause)
+
+
+def _leave_action(b: Battle, c: Combatant) -> None:
+    """H5/H22: an out-of-action combatant lets go of everything it was doing."""
+    release_grapples_by(b, c)
+    c.grappled_by = None
+    c.casting = None
+    c.concentration = None
+    other_id = c.riding or c.ridden_by
+    if other_id is not None:
+        other = b.combatants[other_id]
+        rider = c if c.riding else other
+        mount = other if c.riding else c
+        rider.riding = None
+        mount.ridden_by = None
+        spots = q.free_adjacent(b, rider)
+        if spots:
+            rider.position = spots[0]
+        set_prone(b, rider, "fell from the mount")
+
+
+def heal(b: Battle, c: Combatant, amount: int, cause: str) -> None:
+    """Restore HP up to the maximum; above 0 an out-of-action combatant is back in action
+    (still prone)."""
+    if c.dead or amount <= 0:
+        return
+    gained = min(amount, c.max_hp - c.hp)
+    c.hp += gained
+    b.emit(HitPointsChanged, actor=c.id, amount=gained, hp=c.hp, cause=cause)
+    if c.status == "out" and c.hp > b.content.ruleset.hit_points.out_of_action_at:
+        c.status = "active"
+        b.emit(StatusChanged, actor=c.id, status="back in action", cause=cause)
+
+
+def release_grapples_by(b: Battle, c: Combatant) -> None:
+    for o in b.combatants.values():
+        if o.grappled_by == c.id:
+            o.grappled_by = None
+            b.emit(StatusChanged, actor=o.id, status="released", cause=f"{c.id} let go")
+
+
+def drop_item(b: Battle, c: Combatant, uid: str, cause: str) -> None:
+    """H11/H21: an item leaves the inventory and lies in ``c``'s square."""
+    inst = c.item(uid)
+    if inst is None:
+        return
+    c.inventory.remove(inst)
+    old = inst.state
+    inst.state, inst.square, inst.nocked = "ground", c.position, False
+    b.ground.append(inst)
+    b.emit(ItemMoved, actor=c.id, item=uid, state_from=old, state_to="ground",
+           square=c.position)
+    if cause:
+        b.emit(StatusChanged, actor=c.id, status=f"dropped {uid}", cause=cause)
+
+
+def fatigue_check(b: Battle, c: Combatant) -> None:
+    """S21: a CON x5 roll each exploration turn of exertion, else one step more tired."""
+    f = b.content.ruleset.fatigue
+    chance = c.char("con") * f.con_multiplier
+    roll = b.dice.d100()
+    ok = success_level(roll, chance, b.content.ruleset.success).succeeded
+    b.emit(Resisted, actor=c.id, purpose="fatigue (CON x5)", chance=chance, roll=roll,
+           success=ok)
+    if not ok and c.fatigue_level < 2:
+        c.fatigue_level += 1
+        b.emit(StatusChanged, actor=c.id, status=c.fatigue, cause="exertion")
+
+
+def fall(b: Battle, c: Combatant, depth_ft: int) -> None:
+    """S23: d6 per 10 ft; armour does not help; a defence (Dodge) success takes off a die,
+    a Jump/Acrobatics success another; the faller lands prone."""
+    fr = b.content.ruleset.falling
+    n = depth_ft // fr.feet_per_die
+    rolled = sum(b.dice.roll(fr.die)[0] for _ in range(n))
+    reduced = 0
+    if c.in_action:
+        if roll_skill(b, c, "dodge", "falling").succeeded:
+            reduced += b.dice.roll(fr.skill_reduction)[0]
+        best = max(fr.reduction_skills, key=lambda s: c.skill(s, b.round))
+        if roll_skill(b, c, best, "falling").succeeded:
+            reduced += b.dice.roll(fr.skill_reduction)[0]
+    damage = max(0, rolled - reduced)
+    b.emit(Fell, actor=c.id, depth_ft=depth_ft, rolled=rolled, reduced=reduced, damage=damage)
+    set_prone(b, c, "fell")
+    lose_hp(b, c, damage, "falling")
+
+
+def break_concentration(b: Battle, c: Combatant) -> None:
+    """S11: any parry or dodge attempt while aiming or casting negates the aim or aborts
+    the spell (H17, H18)."""
+    if c.concentration is not None and not c.concentration_broken:
+        c.concentration_broken = True
+        what = "aim negated" if c.concentration == "aim" else "casting aborted"
+        b.emit(Concentration, actor=c.id, what=what)
+    if c.casting is not None:
+        c.casting = None
+        b.emit(Concentration, actor=c.id, what="multi-round casting aborted")
+
+
+# ------------------------------------------------------------------ attack frames
+def push_attack(b: Battle, attacker: Combatant, target: Combatant, weapon_uid: str | None,
+                mode: str, points: int = 0, weapon_id: str | None = None) -> None:
+    """Queue one attack. ``mode``: melee, free, unarmed, full_melee, missile, full_missile."""
+    if weapon_id is None and weapon_uid is not None:
+        inst = attacker.item(weapon_uid)
+        weapon_id = inst.item if inst is not None else None
+    b.stack.append({
+        "type": "attack", "attacker": attacker.id, "target": target.id, "weapon": weapon_uid,
+        "weapon_id": weapon_id, "mode": mode, "points": points, "stage": "roll",
+        "missile": mode not in MELEE_MODES, "level": None, "parry_level": None,
+        "parry_item": None, "dodge_level": None,
+    })
+
+
+def attack_chance(b: Battle, attacker: Combatant, target: Combatant, skill: str,
+                  missile: bool, points: int) -> int:
+    """H3/H15/H23: the attack skill with its situational modifiers."""
+    mods = b.content.ruleset.modifiers
+    factor = 1.0 if q.is_lit(b, target.position) else mods.dark_factor
+    if missile:
+        points += mods.prone_target_missile if target.prone else 0
+    else:
+        points += mods.prone_target_melee if target.prone else 0
+        points += mods.prone_attacker_melee if attacker.prone else 0
+    return attacker.skill(skill, b.round, factor, points)
+
+
+def step_attack(b: Battle, f: dict[str, Any]) -> Decision | None:
+    attacker, target = b.combatants[f["attacker"]], b.combatants[f["target"]]
+    stage = f["stage"]
+    if stage == "roll":
+        if not attacker.in_action or not target.in_action:
+            b.stack.remove(f)
+            return None
+        w = b.content.weapons.get(f["weapon_id"] or "")
+        skill = w.skill if w is not None else "brawl"
+        chance = attack_chance(b, attacker, target, skill, f["missile"], f["points"])
+        roll = b.dice.d100()
+        level = success_level(roll, chance, b.content.ruleset.success)
+        b.emit(AttackRolled, attacker=attacker.id, target=target.id,
+               weapon=f["weapon_id"] or "unarmed", mode=f["mode"], chance=chance, roll=roll,
+               level=level.name)
+        if level is L.FUMBLE and w is not None and not w.natural and f["weapon"]:
+            drop_item(b, attacker, f["weapon"], "fumble")  # H11
+        if not level.succeeded:
+            b.stack.remove(f)
+            return None
+        f["level"] = int(level)
+        f["stage"] = "parry"
+        return None
+    if stage == "parry":
+        if legal.can_parry(b, target, f["missile"]):
+            return Decision(DecisionKind.PARRY, target.id, attacker.id)
+        f["stage"] = "dodge"
+        return None
+    if stage == "dodge":
+        if f["parry_level"] != int(L.CRITICAL) and legal.can_dodge(b, target):
+            return Decision(DecisionKind.DODGE, target.id, attacker.id)
+        f["stage"] = "damage"
+        return None
+    b.stack.remove(f)
+    _damage(b, f, attacker, target)
+    return None
+
+
+def answer_attack(b: Battle, f: dict[str, Any], action: Action) -> None:
+    target = b.combatants[f["target"]]
+    if f["stage"] == "parry":
+        f["stage"] = "dodge"
+        if action.kind is K.DECLINE:
+            return
+        inst = target.item(action.item or "")
+        if inst is None:  # unreachable: legal_actions only lists held items
+            return
+        target.parries_used += 1
+        target.free_used.append(K.PARRY.value)
+        cw = b.content
+        skill = cw.weapons[inst.item].skill if inst.item in cw.weapons else \
+            cw.armour[inst.item].skill or "shield"
+        chance = target.skill(skill, b.round)
+        roll = b.dice.d100()
+        level = success_level(roll, chance, cw.ruleset.success)
+        b.emit(ParryRolled, defender=target.id, item=inst.uid, chance=chance, roll=roll,
+               level=level.name)
+        f["parry_level"], f["parry_item"] = int(level), inst.uid
+        break_concentration(b, target)
+        return
+    f["stage"] = "damage"
+    if action.kind is K.DECLINE:
+        return
+    target.free_used.append(K.DODGE.value)
+    chance = target.skill("dodge", b.round)
+    roll = b.dice.d100()
+    level = success_level(roll, chance, b.content.ruleset.success)
+    b.emit(DodgeRolled, defender=target.id, chance=chance, roll=roll, level=level.name,
+           square=action.square)
+    f["dodge_level"] = int(level)
+    if action.square is not None:  # H10: the dodge spends the Shift...
+        target.position = action.square
+        target.shifted_this_round = True
+        release_grapples_by(b, target)
+    else:  # ...or the dodger falls prone
+        set_prone(b, target, "dodged")
+    break_concentration(b, target)
+
+
+def _damage(b: Battle, f: dict[str, Any], attacker: Combatant, target: Combatant) -> None:
+    """H6, H7, H9, H10, S24: damage after parry, dodge and armour."""
+    rs = b.content.ruleset
+    level = L(f["level"])
+    w = b.content.weapons.get(f["weapon_id"] or "")
+    dice: Dice = w.damage if w is not None else rs.misc.unarmed_damage
+    dtype = w.damage_type if w is not None else "crush"
+    kind = "thrown" if (w is not None and w.thrown) else (
+        "melee" if f["mode"] in MELEE_MODES else "missile")
+    if level is L.CRITICAL:  # H7: maximum weapon damage + rolled bonus, ignores armour
+        base, faces = dice.maximum, ()
+    elif level is L.SPECIAL and dtype == "impale":  # H7: impale rolls the dice twice
+        r1, f1 = b.dice.roll(dice)
+        r2, f2 = b.dice.roll(dice)
+        base, faces = r1 + r2, f1 + f2
+    else:
+        base, faces = b.dice.roll(dice)
+    bonus = 0
+    if kind in rs.misc.damage_bonus_applies_to:
+        bonus, bfaces = b.dice.roll(attacker.damage_bonus_dice())
+        faces += bfaces
+    rolled = max(0, base + bonus)
+    parried = _parry_block(b, f, target, rolled)
+    after_parry = rolled - parried
+    dodged = _dodge_reduction(b, f, after_parry)
+    through = after_parry - dodged
+    armour = 0 if level is L.CRITICAL else min(through, target.armour_points)
+    damage = max(0, through - armour)
+    effect = level.name.lower()
+    if damage > 0 and level is L.SPECIAL:
+        effect += {"slash": " (bleeds)", "crush": " (knockdown check)",
+                   "impale": " (impaled)"}[dtype]
+    target.hp -= damage
+    b.emit(DamageDealt, attacker=attacker.id, target=target.id, rolled=rolled,
+           dice=tuple(faces), parried=parried, dodged=dodged, armour=armour, damage=damage,
+           hp=target.hp, effect=effect)
+    settle_status(b, target, f"hit by {attacker.id}")
+    if damage > 0 and level is L.SPECIAL and not target.dead:
+        if dtype == "slash" and not target.bleeding:
+            target.bleeding = True
+            b.emit(StatusChanged, actor=target.id, status="bleeding", cause="special slash")
+        elif dtype == "crush" and not resist(b, target, target.char("con"), damage,
+                                             "knockdown (CON vs damage)"):
+            set_prone(b, target, "special crush")
+    if w is not None and w.poison is not None and through > 0 and not target.dead:
+        _poison(b, attacker, target, w.poison)
+
+
+def _parry_block(b: Battle, f: dict[str, Any], target: Combatant, rolled: int) -> int:
+    """H9: success blocks the item's AP, special 2 x AP, critical all; the item loses 1 AP
+    when the damage exceeds the block, and breaks at 0. A fumble blocks nothing (H11)."""
+    if f["parry_level"] is None:
+        return 0
+    level = L(f["parry_level"])
+    inst = target.item(f["parry_item"])
+    if inst is None or not level.succeeded:
+        return 0
+    d = b.content.ruleset.defence
+    ap = inst.ap or 0
+    block = {L.SUCCESS: ap, L.SPECIAL: ap * d.parry_special_factor}.get(level, rolled)
+    if rolled > block:
+        inst.ap = ap - d.parry_wear
+        b.emit(ItemWorn, owner=target.id, item=inst.uid, ap=inst.ap)
+        if inst.ap <= 0:
+            target.inventory.remove(inst)
+            b.emit(ItemBroken, owner=target.id, item=inst.uid)
+    return min(block, rolled)
+
+
+def _dodge_reduction(b: Battle, f: dict[str, Any], damage: int) -> int:
+    """H10: success -10, special -20, critical negates; failure and fumble nothing."""
+    if f["dodge_level"] is None:
+        return 0
+    level = L(f["dodge_level"])
+    d = b.content.ruleset.defence
+    cut = {L.SUCCESS: d.dodge_success_reduction, L.SPECIAL: d.dodge_special_reduction,
+           L.CRITICAL: damage}.get(level, 0)
+    return min(cut, damage)
+
+
+def _poison(b: Battle, attacker: Combatant, target: Combatant, poison: Any) -> None:
+    """S24: a poisoned hit needs a CON x10 save (x5 against snakes) even if armour held."""
+    p = b.content.ruleset.poison
+    mult = p.snake_con_multiplier if (poison.snake or attacker.snake) else p.con_multiplier
+    chance = target.char("con") * mult
+    roll = b.dice.d100()
+    ok = success_level(roll, chance, b.content.ruleset.success).succeeded
+    b.emit(Resisted, actor=target.id, purpose=f"poison (CON x{mult})", chance=chance,
+           roll=roll, success=ok)
+    if not ok:
+        amount, _ = b.dice.roll(poison.damage)
+        lose_hp(b, target, amount, "poison")
+
+
+# ------------------------------------------------------------------ H19 manoeuvres
+def manoeuvre(b: Battle, c: Combatant, a: Action) -> None:
+    """H19: grapple, trip, disarm: an attack roll, then a resistance roll."""
+    target = b.combatants[a.target or ""]
+    if not target.in_action or not c.in_action:
+        return
+    weapon = next(((i, w) for i, w in c.ready_melee() if not w.natural), None)
+    if a.kind is K.GRAPPLE:
+        skill = "grapple"
+    elif a.kind is K.DISARM and weapon is not None:
+        skill = weapon[1].skill
+    else:
+        skill = "brawl"
+    chance = attack_chance(b, c, target, skill, False, 0)
+    roll = b.dice.d100()
+    level = success_level(roll, chance, b.content.ruleset.success)
+    b.emit(AttackRolled, attacker=c.id, target=target.id, weapon=skill,
+           mode=a.kind.value, chance=chance, roll=roll, level=level.name)
+    if level is L.FUMBLE and a.kind is K.DISARM and weapon is not None:
+        drop_item(b, c, weapon[0].uid, "fumble")
+    if not level.succeeded:
+        return
+    if a.kind is K.TRIP:
+        if resist(b, c, c.char("str"), target.char("dex"), "trip (STR vs DEX)"):
+            set_prone(b, target, f"tripped by {c.id}")
+        return
+    if not resist(b, c, c.char("str"), target.char("str"), f"{a.kind.value} (STR vs STR)"):
+        return
+    if a.kind is K.GRAPPLE:
+        if c.grappled_by == target.id:
+            c.grappled_by = None
+            b.emit(StatusChanged, actor=c.id, status="free", cause=f"broke {target.id}'s hold")
+        else:
+            target.grappled_by = c.id
+            b.emit(StatusChanged, actor=target.id, status="grappled", cause=f"by {c.id}")
+        return
+    held = next((i for i, w in target.ready_weapons() if not w.natural), None)
+    if held is not None:
+        drop_item(b, target, held.uid, f"disarmed by {c.id}")

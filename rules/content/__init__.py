@@ -1,0 +1,82 @@
+"""Content: the TOML data of ``rules/data`` validated into frozen dataclasses.
+
+``default_content()`` is the shipped data, loaded once; ``load_content(path)`` loads and
+cross-checks any other data directory (a ruleset variant).
+"""
+
+from __future__ import annotations
+
+import functools
+
+from rules.content.loader import DATA_DIR, build, check_content, load_content
+from rules.content.schema import (
+    Armour,
+    BurdenLevel,
+    CharacteristicRules,
+    CombatModifiers,
+    Content,
+    Creature,
+    DamageBonusRules,
+    DamageBonusStep,
+    DefenceRules,
+    EncumbranceRules,
+    EquipmentEntry,
+    FallingRules,
+    FatigueRules,
+    HitPointRules,
+    InitiativeRules,
+    Item,
+    MiscRules,
+    MovementRules,
+    Poison,
+    PoisonRules,
+    Race,
+    ResistanceRules,
+    Ruleset,
+    SkillDef,
+    Spell,
+    SuccessRules,
+    Weapon,
+)
+
+
+@functools.cache
+def default_content() -> Content:
+    """The shipped content of ``rules/data``, loaded and checked once per process."""
+    return load_content(DATA_DIR)
+
+
+__all__ = [
+    "DATA_DIR",
+    "Armour",
+    "BurdenLevel",
+    "CharacteristicRules",
+    "CombatModifiers",
+    "Content",
+    "Creature",
+    "DamageBonusRules",
+    "DamageBonusStep",
+    "DefenceRules",
+    "EncumbranceRules",
+    "EquipmentEntry",
+    "FallingRules",
+    "FatigueRules",
+    "HitPointRules",
+    "InitiativeRules",
+    "Item",
+    "MiscRules",
+    "MovementRules",
+    "Poison",
+    "PoisonRules",
+    "Race",
+    "ResistanceRules",
+    "Ruleset",
+    "SkillDef",
+    "Spell",
+    "SuccessRules",
+    "Weapon",
+    "build",
+    "check_content",
+    "default_content",
+    "load_content",
+]

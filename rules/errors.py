@@ -1,0 +1,34 @@
+"""Typed errors of the rules core."""
+
+from __future__ import annotations
+
+
+class FrayError(Exception):
+    """Base class of every error fray raises on purpose."""
+
+
+class ContentError(FrayError, ValueError):
+    """A content or scenario file is malformed.
+
+    The message always reads ``FILE: FIELD: expected EXPECTED, got FOUND`` so a user can
+    go straight to the line at fault. The parts are kept as attributes too.
+    """
+
+    def __init__(self, file: str, field: str, expected: str, found: object) -> None:
+        self.file = file
+        self.field = field
+        self.expected = expected
+        self.found = found
+        shown = found if isinstance(found, str) and found.startswith("<") else repr(found)
+        super().__init__(f"{file}: {field}: expected {expected}, got {shown}")
+
+
+class ScenarioError(ContentError):
+    """A scenario (map, units, overrides) is malformed."""
+
+
+class IllegalActionError(FrayError, ValueError):
+    """``Battle.apply`` was given an action not in ``Battle.legal_actions()``.
+
+    The battle is left exactly as it was.
+    """

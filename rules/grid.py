@@ -1,0 +1,304 @@
+"""The battle map: squares, walls, doors, terrain, darkness and drops (H12, H13, H16, H23, S23).
+
+A square is ``(x, y)`` with ``x`` the column and ``y`` the row, ``(0, 0)`` top-left; a square
+is 5 ft. Maps are written in scenario files with the glyphs of :data:`LEGEND`.
+
+A :class:`GridMap` is immutable and hashable, so derived structures (the reach graph, threat
+zones) can be cached per map. Door state changes during a battle (S12 Open/Close Door):
+:meth:`GridMap.with_door` returns the map with one door changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+
+from rules.errors import ScenarioError
+
+Square = tuple[int, int]
+
+#: glyph -> what it stands for (scenario docs are generated from this).
+LEGEND: dict[str, str] = {
+    "#": "wall: blocks movement, reach and sight",
+    ".": "floor",
+    "+": "closed door: blocks movement, reach and sight until opened",
+    "'": "open door: floor until closed",
+    "~": "difficult terrain: entering it costs double (H13)",
+    ":": "dark floor (H23)",
+    ";": "dark difficult terrain (H13, H23)",
+    "_": "drop of the default depth (S23); 10 ft unless the scenario says otherwise",
+    **{str(n): f"drop of {n * 10} ft (S23)" for n in range(1, 10)},
+}
+
+#: The eight king steps in the fixed order every search uses (it settles ties between
+#: equal-cost routes): orthogonal steps first (N, W, E, S), then diagonals (NW, NE, SW, SE).
+KING_STEPS: tuple[tuple[int, int], ...] = (
+    (0, -1),
+    (-1, 0),
+    (1, 0),
+    (0, 1),
+    (-1, -1),
+    (1, -1),
+    (-1, 1),
+    (1, 1),
+)
+
+
+@dataclass(frozen=True)
+class GridMap:
+    """An immutable, hashable battle map.
+
+    ``drops`` holds ``(square, depth_ft)`` pairs sorted by square; use :meth:`drop_depth`.
+    Every square not listed anywhere is lit floor.
+    """
+
+    width: int
+    height: int
+    walls: frozenset[Square] = frozenset()
+    closed_doors: frozenset[Square] = frozenset()
+    open_doors: frozenset[Square] = frozenset()
+    difficult: frozenset[Square] = frozenset()
+    dark: frozenset[Square] = frozenset()
+    drops: tuple[tuple[Square, int], ...] = ()
+    _drop_depths: Mapping[Square, int] = field(
+        init=False, repr=False, compare=False, hash=False, default_factory=dict
+    )
+
+    def __post_init__(self) -> None:
+        # Accept any iterables (and a mapping for drops), store immutable canonical forms.
+        for name in ("walls", "closed_doors", "open_doors", "difficult", "dark"):
+            object.__setattr__(self, name, frozenset(getattr(self, name)))
+        drops = self.drops.items() if isinstance(self.drops, Mapping) else self.drops
+        object.__setattr__(self, "drops", tuple(sorted((tuple(sq), d) for sq, d in drops)))
+        object.__setattr__(self, "_drop_depths", dict(self.drops))
+
+    # ----------------------------------------------------------------- queries
+    @property
+    def doors(self) -> dict[Square, bool]:
+        """Every door square -> whether it is open."""
+        out = dict.fromkeys(self.closed_doors, False)
+        out.update(dict.fromkeys(self.open_doors, True))
+        return out
+
+    def in_bounds(self, sq: Square) -> bool:
+        x, y = sq
+        return 0 <= x < self.width and 0 <= y < self.height
+
+    def is_wall(self, sq: Square) -> bool:
+        return sq in self.walls
+
+    def is_difficult(self, sq: Square) -> bool:
+        return sq in self.difficult
+
+    def is_dark(self, sq: Square) -> bool:
+        return sq in self.dark
+
+    def drop_depth(self, sq: Square) -> int:
+        """Depth in feet of the drop at ``sq`` (S23), 0 where there is none."""
+        return self._drop_depths.get(sq, 0)
+
+    def blocks_movement(self, sq: Square) -> bool:
+        """True for walls, closed doors and squares off the map (H13)."""
+        return not self.in_bounds(sq) or sq in self.walls or sq in self.closed_doors
+
+    def blocks_sight(self, sq: Square) -> bool:
+        """True for walls, closed doors and squares off the map (H16)."""
+        return self.blocks_movement(sq)
+
+    def step_allowed(self, a: Square, b: Square) -> bool:
+        """Whether one king step from ``a`` to adjacent ``b`` is legal on the bare map (H13).
+
+        ``b`` must not block movement and a diagonal step must not cut a corner: both
+        squares it passes orthogonally must be open too.
+        """
+        if self.blocks_movement(b):
+            return False
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        if dx and dy:
+            return not (
+                self.blocks_movement((a[0] + dx, a[1])) or self.blocks_movement((a[0], a[1] + dy))
+            )
+        return True
+
+    def neighbours(self, sq: Square) -> tuple[Square, ...]:
+        """Squares one legal king step from ``sq``, in :data:`KING_STEPS` order (H13)."""
+        x, y = sq
+        return tuple(
+            (x + dx, y + dy) for dx, dy in KING_STEPS if self.step_allowed(sq, (x + dx, y + dy))
+        )
+
+    def squares(self) -> Iterator[Square]:
+        """Every square of the map in reading order (row by row)."""
+        for y in range(self.height):
+            for x in range(self.width):
+                yield (x, y)
+
+    # ----------------------------------------------------------------- changes
+    def with_door(self, sq: Square, open: bool) -> GridMap:
+        """The same map with the door at ``sq`` opened or closed (S12)."""
+        if sq not in self.closed_doors and sq not in self.open_doors:
+            raise ValueError(f"no door at {sq}")
+        closed = self.closed_doors - {sq}
+        opened = self.open_doors - {sq}
+        if open:
+            opened = opened | {sq}
+        else:
+            closed = closed | {sq}
+        return GridMap(
+            self.width,
+            self.height,
+            walls=self.walls,
+            closed_doors=closed,
+            open_doors=opened,
+            difficult=self.difficult,
+            dark=self.dark,
+            drops=self.drops,
+        )
+
+    def to_text(self, *, drop_depth_ft: int = 10) -> str:
+        """The map in :data:`LEGEND` glyphs; ``parse_map`` of it gives an equal map.
+
+        A drop of ``drop_depth_ft`` is written ``_``, other depths as a digit (tens of feet);
+        a depth that is neither raises ``ValueError``.
+        """
+        rows = []
+        for y in range(self.height):
+            row = []
+            for x in range(self.width):
+                row.append(self._glyph((x, y), drop_depth_ft))
+            rows.append("".join(row))
+        return "\n".join(rows) + "\n"
+
+    def _glyph(self, sq: Square, drop_depth_ft: int) -> str:
+        if sq in self.walls:
+            return "#"
+        if sq in self.closed_doors:
+            return "+"
+        if sq in self.open_doors:
+            return "'"
+        depth = self.drop_depth(sq)
+        if depth:
+            if depth == drop_depth_ft:
+                return "_"
+            if depth % 10 == 0 and 10 <= depth <= 90:
+                return str(depth // 10)
+            raise ValueError(f"a drop of {depth} ft at {sq} has no glyph")
+        dark, difficult = sq in self.dark, sq in self.difficult
+        return ";" if dark and difficult else ":" if dark else "~" if difficult else "."
+
+
+def parse_map(text: str, *, source: str, drop_depth_ft: int = 10) -> GridMap:
+    """Parse a map written in :data:`LEGEND` glyphs.
+
+    Blank lines before the first row and after the last are ignored (TOML multi-line
+    strings start with a newline); trailing whitespace on a line is not. Errors are
+    :class:`ScenarioError` naming ``source`` and the field ``map``.
+    """
+    if not isinstance(text, str):
+        raise ScenarioError(source, "map", "a multi-line string of map glyphs", text)
+    lines = text.split("\n")
+    lines = [line.rstrip("\r") for line in lines]
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    while lines and not lines[-1].strip():
+        lines.pop()
+    if not lines:
+        raise ScenarioError(source, "map", "at least one row of map glyphs", "<an empty map>")
+    width = len(lines[0])
+    for y, line in enumerate(lines):
+        if len(line) != width:
+            raise ScenarioError(
+                source,
+                "map",
+                f"rows of equal width {width}",
+                f"<row {y} of width {len(line)}>",
+            )
+    walls: set[Square] = set()
+    closed: set[Square] = set()
+    opened: set[Square] = set()
+    difficult: set[Square] = set()
+    dark: set[Square] = set()
+    drops: list[tuple[Square, int]] = []
+    for y, line in enumerate(lines):
+        for x, glyph in enumerate(line):
+            sq = (x, y)
+            if glyph == "#":
+                walls.add(sq)
+            elif glyph == "+":
+                closed.add(sq)
+            elif glyph == "'":
+                opened.add(sq)
+            elif glyph == "~":
+                difficult.add(sq)
+            elif glyph == ":":
+                dark.add(sq)
+            elif glyph == ";":
+                dark.add(sq)
+                difficult.add(sq)
+            elif glyph == "_":
+                drops.append((sq, drop_depth_ft))
+            elif glyph in "123456789":
+                drops.append((sq, int(glyph) * 10))
+            elif glyph != ".":
+                raise ScenarioError(
+                    source,
+                    f"map[{y}][{x}]",
+                    f"one of the legend glyphs {''.join(LEGEND)}",
+                    f"<{glyph!r} at ({x}, {y})>",
+                )
+    return GridMap(
+        width,
+        len(lines),
+        walls=frozenset(walls),
+        closed_doors=frozenset(closed),
+        open_doors=frozenset(opened),
+        difficult=frozenset(difficult),
+        dark=frozenset(dark),
+        drops=tuple(drops),
+    )
+
+
+def chebyshev(a: Square, b: Square) -> int:
+    """King-move distance between two squares."""
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+def line_of_sight(grid: GridMap, a: Square, b: Square) -> bool:
+    """Whether ``a`` sees ``b`` (H16).
+
+    The line runs between the two square centres; every square it passes through (a
+    supercover line, exact integer arithmetic) other than ``a`` and ``b`` must not block
+    sight. Where the line passes exactly through a grid corner it touches the two squares
+    beside that corner only at a point: it is blocked there only if **both** of them block
+    sight (one pillar does not hide a target seen along its diagonal; two walls meeting
+    corner to corner do). This is more permissive than movement, which may not cut any
+    corner (H13).
+    """
+    if a == b:
+        return True
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    nx, ny = abs(dx), abs(dy)
+    sx = 1 if dx > 0 else -1
+    sy = 1 if dy > 0 else -1
+    x, y = a
+    ix = iy = 0
+    while ix < nx or iy < ny:
+        # Compare where the line crosses the next vertical (x) and horizontal (y) grid lines:
+        # (0.5 + ix) / nx against (0.5 + iy) / ny, cross-multiplied to stay in integers.
+        decision = (1 + 2 * ix) * ny - (1 + 2 * iy) * nx
+        if decision == 0:
+            if grid.blocks_sight((x + sx, y)) and grid.blocks_sight((x, y + sy)):
+                return False
+            x += sx
+            y += sy
+            ix += 1
+            iy += 1
+        elif decision < 0:
+            x += sx
+            ix += 1
+        else:
+            y += sy
+            iy += 1
+        if (x, y) != b and grid.blocks_sight((x, y)):
+            return False
+    return True

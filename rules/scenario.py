@@ -1,0 +1,252 @@
+"""Scenario files (DESIGN.md "Scenario files"): parse and validate, naming file and field.
+
+Shipped scenarios live in ``experiments/scenarios``; this module finds them by path only
+(``importlib.util.find_spec`` does not import the package), so ``rules`` still imports
+nothing above it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rules.content.schema import Content, EquipmentEntry
+from rules.errors import ScenarioError
+from rules.grid import GridMap, parse_map
+
+Square = tuple[int, int]
+
+_TOP_KEYS = {"name", "description", "max_rounds", "map", "units"}
+_UNIT_KEYS = {"id", "team", "creature", "at", "characteristics", "race", "skills",
+              "equipment", "armour", "armour_training", "hp", "riding", "spells"}
+_STATES = ("ready", "carried", "sheathed", "hidden")
+_TRAINING = ("none", "light", "moderate", "heavy")
+
+
+@dataclass(frozen=True)
+class UnitSpec:
+    id: str
+    team: str
+    creature: str
+    at: Square
+    characteristics: tuple[tuple[str, int], ...] = ()
+    race: str | None = None
+    skills: tuple[tuple[str, int], ...] = ()
+    equipment: tuple[EquipmentEntry, ...] | None = None
+    armour: str | None = None  # "none" removes the stat block's armour
+    armour_training: str | None = None
+    hp: int | None = None
+    riding: str | None = None
+    spells: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    max_rounds: int
+    grid: GridMap
+    units: tuple[UnitSpec, ...]
+    source: str
+    text: str
+    description: str = ""
+
+    @property
+    def teams(self) -> tuple[str, ...]:
+        seen: dict[str, None] = {}
+        for u in self.units:
+            seen.setdefault(u.team, None)
+        return tuple(seen)
+
+
+def scenario_dir() -> Path:
+    """The folder of shipped scenarios (``experiments/scenarios``)."""
+    spec = importlib.util.find_spec("experiments")
+    if spec is not None and spec.submodule_search_locations:
+        return Path(next(iter(spec.submodule_search_locations))) / "scenarios"
+    return Path(__file__).resolve().parent.parent / "experiments" / "scenarios"
+
+
+def shipped_scenarios() -> list[str]:
+    """Names of the shipped scenarios, sorted."""
+    return sorted(p.stem for p in scenario_dir().glob("*.toml"))
+
+
+def resolve_scenario(name_or_path: str | Path) -> Path:
+    """A shipped scenario name or a path to a TOML file -> the file's path."""
+    path = Path(name_or_path)
+    if path.suffix == ".toml" or path.exists():
+        if not path.is_file():
+            raise ScenarioError(str(path), "file", "an existing scenario file", str(path))
+        return path
+    candidate = scenario_dir() / f"{name_or_path}.toml"
+    if not candidate.is_file():
+        raise ScenarioError(
+            str(name_or_path), "name", f"a shipped scenario ({', '.join(shipped_scenarios())})"
+            " or a path to a .toml file", str(name_or_path)
+        )
+    return candidate
+
+
+def _need(cond: bool, src: str, fld: str, expected: str, found: Any) -> None:
+    if not cond:
+        raise ScenarioError(src, fld, expected, found)
+
+
+def _int(data: dict[str, Any], key: str, src: str, fld: str) -> int:
+    v = data[key]
+    _need(isinstance(v, int) and not isinstance(v, bool), src, fld, "an integer", v)
+    return v
+
+
+def _str(data: dict[str, Any], key: str, src: str, fld: str) -> str:
+    v = data[key]
+    _need(isinstance(v, str) and v != "", src, fld, "a non-empty string", v)
+    return v
+
+
+def _int_table(v: Any, src: str, fld: str) -> tuple[tuple[str, int], ...]:
+    _need(isinstance(v, dict), src, fld, "a table of name = integer", v)
+    for k, x in v.items():
+        _need(isinstance(x, int) and not isinstance(x, bool), src, f"{fld}.{k}", "an integer", x)
+    return tuple(v.items())
+
+
+def _equipment(v: Any, src: str, fld: str, content: Content) -> tuple[EquipmentEntry, ...]:
+    _need(isinstance(v, list), src, fld, "an array of item ids or {item, state, count}", v)
+    out = []
+    for i, e in enumerate(v):
+        f = f"{fld}[{i}]"
+        if isinstance(e, str):
+            e = {"item": e}
+        _need(isinstance(e, dict), src, f, "an item id or a table {item, state, count}", e)
+        extra = set(e) - {"item", "state", "count"}
+        _need(not extra, src, f, "keys item, state, count", ", ".join(sorted(extra)))
+        _need("item" in e, src, f"{f}.item", "an item id", "<missing>")
+        _need(content.kind_of(e["item"]) is not None, src, f"{f}.item",
+              "a weapon, armour or item id from rules/data", e["item"])
+        state = e.get("state", "carried")
+        _need(state in _STATES, src, f"{f}.state", f"one of {', '.join(_STATES)}", state)
+        count = e.get("count", 1)
+        _need(isinstance(count, int) and not isinstance(count, bool) and count >= 1, src,
+              f"{f}.count", "a positive integer", count)
+        out.append(EquipmentEntry(e["item"], state, count))
+    return tuple(out)
+
+
+def _unit(raw: Any, i: int, src: str, content: Content, grid: GridMap) -> UnitSpec:
+    fld = f"units[{i}]"
+    _need(isinstance(raw, dict), src, fld, "a table", raw)
+    unknown = set(raw) - _UNIT_KEYS
+    _need(not unknown, src, f"{fld}.{min(unknown) if unknown else ''}",
+          f"one of the unit keys {', '.join(sorted(_UNIT_KEYS))}", min(unknown or {""}))
+    for key in ("id", "team", "creature", "at"):
+        _need(key in raw, src, f"{fld}.{key}", "a value", "<missing>")
+    uid = _str(raw, "id", src, f"{fld}.id")
+    fld = f"units[{i}] ({uid})"
+    team = _str(raw, "team", src, f"{fld}.team")
+    creature = _str(raw, "creature", src, f"{fld}.creature")
+    _need(creature in content.creatures, src, f"{fld}.creature",
+          f"a creature from creatures.toml ({', '.join(sorted(content.creatures))})", creature)
+    at = raw["at"]
+    _need(isinstance(at, list) and len(at) == 2 and all(isinstance(a, int) for a in at),
+          src, f"{fld}.at", "[x, y] integers", at)
+    sq = (at[0], at[1])
+    _need(0 <= sq[0] < grid.width and 0 <= sq[1] < grid.height, src, f"{fld}.at",
+          f"a square inside the {grid.width}x{grid.height} map", at)
+    _need(not grid.blocks_movement(sq), src, f"{fld}.at", "a floor square (not a wall or"
+          " closed door)", at)
+    kw: dict[str, Any] = {}
+    if "characteristics" in raw:
+        chars = _int_table(raw["characteristics"], src, f"{fld}.characteristics")
+        names = content.ruleset.characteristics.names
+        for k, _ in chars:
+            _need(k in names, src, f"{fld}.characteristics.{k}",
+                  f"one of {', '.join(names)}", k)
+        kw["characteristics"] = chars
+    if "skills" in raw:
+        skills = _int_table(raw["skills"], src, f"{fld}.skills")
+        for k, _ in skills:
+            _need(k in content.ruleset.skills, src, f"{fld}.skills.{k}",
+                  "a skill from ruleset.toml", k)
+        kw["skills"] = skills
+    if "race" in raw:
+        _need(raw["race"] in content.races, src, f"{fld}.race",
+              f"a race from races.toml ({', '.join(sorted(content.races))})", raw["race"])
+        kw["race"] = raw["race"]
+    if "equipment" in raw:
+        kw["equipment"] = _equipment(raw["equipment"], src, f"{fld}.equipment", content)
+    if "armour" in raw:
+        a = raw["armour"]
+        ok = a == "none" or (a in content.armour and content.armour[a].slot == "body")
+        _need(ok, src, f"{fld}.armour", "a body armour id from armour.toml or \"none\"", a)
+        kw["armour"] = a
+    if "armour_training" in raw:
+        t = raw["armour_training"]
+        _need(t in _TRAINING, src, f"{fld}.armour_training", f"one of {', '.join(_TRAINING)}",
+              t)
+        kw["armour_training"] = t
+    if "hp" in raw:
+        hp = _int(raw, "hp", src, f"{fld}.hp")
+        _need(hp >= 1, src, f"{fld}.hp", "a positive integer", hp)
+        kw["hp"] = hp
+    if "riding" in raw:
+        kw["riding"] = _str(raw, "riding", src, f"{fld}.riding")
+    if "spells" in raw:
+        sp = raw["spells"]
+        _need(isinstance(sp, list) and all(s in content.spells for s in sp), src,
+              f"{fld}.spells", "an array of spell ids from spells.toml", sp)
+        kw["spells"] = tuple(sp)
+    return UnitSpec(uid, team, creature, sq, **kw)
+
+
+def parse_scenario(text: str, *, source: str, content: Content) -> Scenario:
+    """Parse and validate a scenario TOML string. ``source`` names it in errors."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(source, "toml", "valid TOML", str(exc)) from exc
+    unknown = set(data) - _TOP_KEYS
+    _need(not unknown, source, min(unknown or {""}),
+          f"one of the scenario keys {', '.join(sorted(_TOP_KEYS))}", min(unknown or {""}))
+    for key in ("name", "max_rounds", "map", "units"):
+        _need(key in data, source, key, "a value", "<missing>")
+    name = _str(data, "name", source, "name")
+    max_rounds = _int(data, "max_rounds", source, "max_rounds")
+    _need(max_rounds >= 1, source, "max_rounds", "a positive integer", max_rounds)
+    _need(isinstance(data["map"], str), source, "map", "a multi-line string", data["map"])
+    grid = parse_map(data["map"], source=source,
+                     drop_depth_ft=content.ruleset.misc.default_drop_depth_ft)
+    raw_units = data["units"]
+    _need(isinstance(raw_units, list) and raw_units, source, "units",
+          "a non-empty array of [[units]] tables", raw_units)
+    units = tuple(_unit(u, i, source, content, grid) for i, u in enumerate(raw_units))
+    ids = [u.id for u in units]
+    for i, u in enumerate(units):
+        _need(ids.count(u.id) == 1, source, f"units[{i}].id", "a unique id", u.id)
+    by_id = {u.id: u for u in units}
+    squares: dict[Square, str] = {}
+    for i, u in enumerate(units):
+        if u.riding is not None:
+            mount = by_id.get(u.riding)
+            _need(mount is not None and content.creatures[mount.creature].mount, source,
+                  f"units[{i}] ({u.id}).riding", "the id of a mount unit", u.riding)
+            _need(mount.at == u.at and mount.team == u.team, source,
+                  f"units[{i}] ({u.id}).riding", "a mount of the same team on the same square",
+                  u.riding)
+            continue
+        _need(u.at not in squares, source, f"units[{i}] ({u.id}).at",
+              "a square no other unit stands on", f"{list(u.at)} (taken by {squares.get(u.at)})")
+        squares[u.at] = u.id
+    teams = {u.team for u in units}
+    _need(len(teams) >= 2, source, "units", "units of at least two teams", sorted(teams))
+    desc = data.get("description", "")
+    _need(isinstance(desc, str), source, "description", "a string", desc)
+    return Scenario(name, max_rounds, grid, units, source, text, desc)
+
+
+def load_scenario(name_or_path: str | Path, content: Content) -> Scenario:
+    path = resolve_scenario(name_or_path)
+    return parse_scenario(path.read_text(encoding="utf-8"), source=path.name, content=content)
