@@ -21,7 +21,11 @@ K = ActionKind
 
 
 def can_spend(c: Combatant, category: str) -> bool:
-    """S2: whether the budget left this turn allows an action of ``category``."""
+    """S2: whether the budget left this turn allows an action of ``category``.
+
+    S3: an ATTACK fits before or after a MOVE; a MOVE is one atomic action (its path is
+    walked to the end or cut short), so nothing can be done in the middle of one.
+    """
     used = c.actions_used
     if category == "move":
         return used in ([], ["move"], ["attack"])
@@ -333,7 +337,8 @@ def _misc(b: Battle, c: Combatant) -> list[Action]:
             doors = b.grid.doors
             if sq in doors:
                 if doors[sq]:
-                    if sq not in occ and not any(g.square == sq for g in b.ground):
+                    if sq not in occ and not any(g.square == sq for g in b.ground) and not any(
+                            o.position == sq for o in b.combatants.values()):
                         out.append(Action(K.CLOSE_DOOR, square=sq))
                 else:
                     out.append(Action(K.OPEN_DOOR, square=sq))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from fractions import Fraction
+from itertools import pairwise
 
 import pytest
 from hypothesis import given, settings
@@ -190,9 +191,12 @@ SIGHT = """
         ((3, 1), (3, 2), True),  # an end square never blocks, even a wall
         ((1, 2), (3, 0), True),  # a diagonal past the corner of one wall (2, 1) or (3, 1)
         ((1, 2), (4, 5), False),  # (2, 3) and (3, 4) sit on the diagonal itself
-        ((2, 4), (3, 3), True),  # adjacent diagonal: walls (2, 3), (3, 4) touch only a corner
-        ((1, 5), (4, 2), False),  # corner between (2, 3) and (3, 4), both walls: blocked
-        ((0, 5), (6, 2), True),
+        ((2, 4), (3, 3), False),  # through the corner where walls (2, 3) and (3, 4) meet
+        ((1, 5), (4, 2), False),  # the same corner on a longer diagonal
+        ((3, 3), (4, 2), True),  # corner between (3, 2) and (4, 3): neither blocks
+        ((0, 5), (6, 2), False),  # slope -1/2 crosses the wall at (3, 4)
+        ((0, 2), (6, 2), True),
+        ((5, 5), (6, 0), True),
         ((0, 0), (0, 0), True),
     ],
 )
@@ -232,7 +236,7 @@ def _los_reference(g: GridMap, a, b) -> bool:
         px, py = at(t)
         return int(px), int(py)  # positive coordinates: int() is floor
 
-    crossed = [square_of((t0 + t1) / 2) for t0, t1 in zip(ordered, ordered[1:], strict=False)]
+    crossed = [square_of((t0 + t1) / 2) for t0, t1 in pairwise(ordered)]
     if any(sq not in (a, b) and g.blocks_sight(sq) for sq in crossed):
         return False
     for i, t in enumerate(ordered[1:-1]):

@@ -1,0 +1,172 @@
+"""Random-play simulation tests in the style of OpenSpiel's: whole battles of random legal
+actions on every shipped scenario, with the rules' invariants checked after every action
+(S2, S5, S8, S10, H5, H13, H25), plus clone / JSON round-trip / replay determinism.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+
+import numpy as np
+import pytest
+
+import rules
+from rules.actions import ActionKind, DecisionKind
+from rules.events import ActionTaken, AttackRolled, ParryRolled
+
+SCENARIOS = rules.shipped_scenarios()
+ALLOWED_BUDGETS = (
+    [],
+    ["move"],
+    ["attack"],
+    ["full"],
+    ["move", "move"],
+    ["move", "attack"],
+    ["attack", "move"],
+)
+
+
+def check_invariants(b: rules.Battle) -> None:
+    grid = b.grid
+    held: dict[tuple[int, int], str] = {}
+    for c in b.combatants.values():
+        assert c.actions_used in ALLOWED_BUDGETS, (c.id, c.actions_used)  # S2
+        assert not grid.blocks_movement(c.position), (c.id, c.position)  # nobody in a wall
+        assert c.hp <= c.max_hp, (c.id, c.hp)
+        assert c.power_points >= 0, (c.id, c.power_points)
+        if c.status == "active":
+            assert c.hp > 0, (c.id, c.hp)  # H5
+        else:
+            assert c.prone or c.dead, c.id
+        if c.riding is not None:
+            mount = b.combatants[c.riding]
+            assert mount.ridden_by == c.id and mount.position == c.position  # H22
+        if c.in_action and c.ridden_by is None:
+            assert c.position not in held, (c.id, held.get(c.position), c.position)
+            held[c.position] = c.id
+        assert len(set(c.free_used)) == len(c.free_used), (c.id, c.free_used)  # H25
+    d = b.decision
+    if b.is_over:
+        assert d is None and b.legal_actions() == []
+        return
+    assert d is not None
+    actor = b.combatants[d.actor]
+    assert actor.in_action, d  # out-of-action combatants never decide (H5)
+    acts = b.legal_actions()
+    assert acts, d
+    assert len(set(acts)) == len(acts)
+    assert b.round <= b.scenario.max_rounds
+    if d.kind is DecisionKind.TURN:
+        assert d.actor == b.current_actor
+
+
+def check_round_limits(b: rules.Battle) -> None:
+    """S5: one Free Attack per character per round; S8/S10: parries per round."""
+    free = collections.Counter()
+    parries = collections.Counter()
+    defensive = collections.Counter()
+    for e in b.events:
+        if isinstance(e, AttackRolled) and e.mode == "free":
+            free[(e.round, e.attacker)] += 1
+        elif isinstance(e, ParryRolled):
+            parries[(e.round, e.defender)] += 1
+        elif isinstance(e, ActionTaken) and e.action == "FIGHT_DEFENSIVELY":
+            defensive[(e.round, e.actor)] += 1
+    assert all(n == 1 for n in free.values()), free
+    for key, n in parries.items():
+        assert n <= 1 + defensive[key], (key, n)
+
+
+def play(b: rules.Battle, rng: np.random.Generator, check: bool = True) -> list:
+    chosen = []
+    while not b.is_over:
+        acts = b.legal_actions()
+        a = acts[int(rng.integers(len(acts)))]
+        chosen.append(a)
+        b.apply(a)
+        if check:
+            check_invariants(b)
+    return chosen
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_random_battles_keep_invariants_and_end(scenario: str) -> None:
+    """Random legal play on every shipped scenario: invariants after every action, and
+    every battle ends within its round limit (H25)."""
+    n = 12 if scenario != "horde" else 3
+    for seed in range(n):
+        b = rules.Battle.from_scenario(scenario, seed=seed)
+        check_invariants(b)
+        play(b, np.random.default_rng(1000 + seed))
+        check_round_limits(b)
+        assert b.is_over
+        assert b.round <= b.scenario.max_rounds
+        assert b.winner in (*b.scenario.teams, None)
+        if b.winner is not None:
+            assert any(c.in_action for c in b.combatants.values() if c.team == b.winner)
+            assert not any(c.in_action for c in b.combatants.values() if c.team != b.winner)
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_same_seed_same_actions_same_events(scenario: str) -> None:
+    a = rules.Battle.from_scenario(scenario, seed=11)
+    actions = play(a, np.random.default_rng(5), check=False)
+    b = rules.Battle.from_scenario(scenario, seed=11)
+    for act in actions:
+        b.apply(act)
+    assert [str(e) for e in a.events] == [str(e) for e in b.events]
+    assert a.events == b.events
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_clone_and_json_continue_identically(scenario: str) -> None:
+    """A clone and a JSON round-trip taken at random decisions (mid-action included)
+    continue exactly like the original."""
+    rng = np.random.default_rng(7)
+    b = rules.Battle.from_scenario(scenario, seed=3)
+    steps = 0
+    while not b.is_over and steps < 400:
+        if steps % 37 == 5:
+            clone = b.clone()
+            restored = rules.Battle.from_json(b.to_json())
+            assert restored.to_json() == b.to_json()
+            assert restored.decision == b.decision
+            assert restored.legal_actions() == b.legal_actions()
+            fork = np.random.default_rng(steps)
+            for _ in range(40):
+                if b.is_over:
+                    break
+                acts = b.legal_actions()
+                assert clone.legal_actions() == acts == restored.legal_actions()
+                a = acts[int(fork.integers(len(acts)))]
+                e1, e2, e3 = b.apply(a), clone.apply(a), restored.apply(a)
+                assert e1 == e2 == e3
+            assert b.to_json() == clone.to_json() == restored.to_json()
+            if b.is_over:
+                break
+        acts = b.legal_actions()
+        b.apply(acts[int(rng.integers(len(acts)))])
+        steps += 1
+
+
+def test_illegal_action_leaves_state_untouched() -> None:
+    b = rules.Battle.from_scenario("duel", seed=1)
+    before = b.to_json()
+    bogus = [
+        rules.Action(ActionKind.PARRY, item="nothing"),
+        rules.Action(ActionKind.MOVE, square=(0, 0)),
+        rules.Action(ActionKind.MELEE_ATTACK, target="nobody"),
+    ]
+    for a in bogus:
+        with pytest.raises(rules.IllegalActionError, match="legal kinds"):
+            b.apply(a)
+        assert b.to_json() == before
+
+
+def test_json_is_plain_json() -> None:
+    b = rules.Battle.from_scenario("duel", seed=2)
+    play(b, np.random.default_rng(0), check=False)
+    data = json.loads(b.to_json())
+    assert data["is_over"] is True
+    assert rules.Battle.from_json(b.to_json()).winner == b.winner
