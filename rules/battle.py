@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from rules import frames, legal
+from rules import combat, frames, legal
 from rules.actions import Action, Decision, DecisionKind
 from rules.combatant import Combatant, ItemInstance, hit_points_for, item_from_dict
 from rules.content import Content, default_content, load_content
@@ -301,6 +301,17 @@ class Battle:
 
     def active(self) -> list[Combatant]:
         return [c for c in self.combatants.values() if c.in_action]
+
+    def rest(self, rounds: int) -> list[Event]:
+        """S21: rest for ``rounds`` rounds once the battle is over: 1 hour (300 rounds)
+        clears Fatigued, 8 hours (2400 rounds) clears Exhausted."""
+        if not self.is_over:
+            raise IllegalActionError("resting is only possible once the battle is over")
+        start = len(self.events)
+        for c in self.combatants.values():
+            if not c.dead:
+                combat.recover(self, c, rounds)
+        return self.events[start:]
 
     # ---------------------------------------------------------------- copies and JSON
     def clone(self) -> Battle:

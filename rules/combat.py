@@ -164,6 +164,15 @@ def fatigue_check(b: Battle, c: Combatant) -> None:
         b.emit(StatusChanged, actor=c.id, status=c.fatigue, cause="exertion")
 
 
+def recover(b: Battle, c: Combatant, rounds: int) -> None:
+    """S21: rest clears Fatigued after 1 hour and Exhausted after 8 hours."""
+    f = b.content.ruleset.fatigue
+    need = {1: f.rest_rounds_fatigued, 2: f.rest_rounds_exhausted}.get(c.fatigue_level)
+    if need is not None and rounds >= need:
+        c.fatigue_level = 0
+        b.emit(StatusChanged, actor=c.id, status="fresh", cause=f"rested {rounds} rounds")
+
+
 def fall(b: Battle, c: Combatant, depth_ft: int) -> None:
     """S23: d6 per 10 ft; armour does not help; a defence (Dodge) success takes off a die,
     a Jump/Acrobatics success another; the faller lands prone."""

@@ -123,6 +123,13 @@ def turn_of(b: rules.Battle, actor: str) -> None:
     raise AssertionError(f"{actor} never got a turn")
 
 
+def next_turn(b: rules.Battle, actor: str) -> None:
+    """End the current turn, then play on until ``actor``'s next turn."""
+    decline_all(b)
+    end_turn(b)
+    turn_of(b, actor)
+
+
 def of(events: Iterable[ev.Event], cls: type) -> list[Any]:
     return [e for e in events if isinstance(e, cls)]
 
@@ -208,7 +215,7 @@ def test_H5_out_of_action_takes_no_reactions() -> None:
     hit(b, K.MELEE_ATTACK, "b", "a.longsword", 30, 1)
     assert b.combatants["b"].status == "out"
     # a next turn: walking away from b provokes nothing (b threatens nobody)
-    turn_of(b, "a")
+    next_turn(b, "a")
     events = act(b, K.MOVE, square=(1, 1))
     assert not of(events, ev.Provoked)
     assert b.combatants["a"].position == (1, 1)
@@ -233,7 +240,7 @@ def test_H5_coup_de_grace_kills_out_of_action_target() -> None:
     assert b.combatants["b"].status == "out"
     # a FULL action: not possible after this turn's attack
     assert K.COUP_DE_GRACE not in kinds(b)
-    turn_of(b, "a")
+    next_turn(b, "a")
     assert b.round == 2
     assert Action(K.COUP_DE_GRACE, target="b") in b.legal_actions()
     events = act(b, K.COUP_DE_GRACE, target="b")
@@ -242,7 +249,7 @@ def test_H5_coup_de_grace_kills_out_of_action_target() -> None:
                for e in events)
     assert b.combatants["b"].hp == -1  # killed outright, not by damage
     # only out-of-action targets qualify: c is in action and never listed
-    turn_of(b, "a")
+    next_turn(b, "a")
     assert not any(a.kind is K.COUP_DE_GRACE for a in b.legal_actions())
 
 
