@@ -39,6 +39,14 @@ L = SuccessLevel
 MELEE_MODES = ("melee", "free", "unarmed", "full_melee")
 
 
+def _pop(b: Battle, f: dict[str, Any]) -> None:
+    """Pop ``f``, which is always the top frame when its own step finishes it."""
+    if not b.stack or b.stack[-1] is not f:
+        raise RuntimeError(f"frame {f.get('type')} finished while not on top of the stack")
+    b.stack.pop()
+
+
+
 # ------------------------------------------------------------------ rolls
 def roll_skill(b: Battle, c: Combatant, skill: str, purpose: str, *, factor: float = 1.0,
                points: int = 0, extra_fumble: int = 0) -> SuccessLevel:
@@ -63,9 +71,36 @@ def resist(b: Battle, actor: Combatant, active: int, passive: int, purpose: str)
 
 # ------------------------------------------------------------------ status and harm
 def set_prone(b: Battle, c: Combatant, cause: str) -> None:
-    if not c.prone:
-        c.prone = True
-        b.emit(StatusChanged, actor=c.id, status="prone", cause=cause)
+    """Knock ``c`` prone. A rider, or the mount under one, throws the rider off first
+    (H22); with no free square to fall into, two combatants in action stay as they are."""
+    if c.prone:
+        return
+    rider_id = c.id if c.riding else c.ridden_by
+    if rider_id is not None:
+        rider = b.combatants[rider_id]
+        if not unseat(b, rider):
+            return
+        if rider is not c:
+            set_prone(b, rider, "thrown from the mount")
+    c.prone = True
+    b.emit(StatusChanged, actor=c.id, status="prone", cause=cause)
+
+
+def unseat(b: Battle, rider: Combatant) -> bool:
+    """H22: separate a rider from its mount, the rider into a free neighbouring square.
+
+    When both are in action and no square is free, nothing happens (False); when either
+    is out of action the rider may stay on the square, as bodies hold no square."""
+    mount = b.combatants[rider.riding or ""]
+    spots = q.free_adjacent(b, rider)
+    if spots:
+        rider.position = spots[0]
+    elif rider.in_action and mount.in_action:
+        return False
+    rider.riding = None
+    mount.ridden_by = None
+    b.emit(StatusChanged, actor=rider.id, status=f"off {mount.id}", cause="unseated")
+    return True
 
 
 def lose_hp(b: Battle, c: Combatant, amount: int, cause: str, log: bool = True) -> None:
@@ -84,6 +119,9 @@ def settle_status(b: Battle, c: Combatant, cause: str) -> None:
         b.emit(StatusChanged, actor=c.id, status="out of action", cause=cause)
         set_prone(b, c, "out of action")
         _leave_action(b, c)
+        rider_id = c.id if c.riding else c.ridden_by
+        if rider_id is not None:  # H22: the pair separates (a prone rider never rides)
+            unseat(b, b.combatants[rider_id])
     if c.status == "out" and c.hp < -c.char("con"):
         kill(b, c, cause)
 
@@ -103,17 +141,6 @@ def _leave_action(b: Battle, c: Combatant) -> None:
     c.grappled_by = None
     c.casting = None
     c.concentration = None
-    other_id = c.riding or c.ridden_by
-    if other_id is not None:
-        other = b.combatants[other_id]
-        rider = c if c.riding else other
-        mount = other if c.riding else c
-        rider.riding = None
-        mount.ridden_by = None
-        spots = q.free_adjacent(b, rider)
-        if spots:
-            rider.position = spots[0]
-        set_prone(b, rider, "fell from the mount")
 
 
 def heal(b: Battle, c: Combatant, amount: int, cause: str) -> None:
@@ -125,6 +152,12 @@ def heal(b: Battle, c: Combatant, amount: int, cause: str) -> None:
     c.hp += gained
     b.emit(HitPointsChanged, actor=c.id, amount=gained, hp=c.hp, cause=cause)
     if c.status == "out" and c.hp > b.content.ruleset.hit_points.out_of_action_at:
+        pair = (c.id, c.riding or "", c.ridden_by or "")
+        if c.position in q.occupied(b, exclude=pair):  # someone stands over the body
+            spots = q.free_adjacent(b, c)
+            if not spots:
+                return  # nowhere to get up to: stays out of action for now
+            c.position = spots[0]
         c.status = "active"
         b.emit(StatusChanged, actor=c.id, status="back in action", cause=cause)
 
@@ -237,7 +270,7 @@ def step_attack(b: Battle, f: dict[str, Any]) -> Decision | None:
     stage = f["stage"]
     if stage == "roll":
         if not attacker.in_action or not target.in_action:
-            b.stack.remove(f)
+            _pop(b, f)
             return None
         w = b.content.weapons.get(f["weapon_id"] or "")
         skill = w.skill if w is not None else "brawl"
@@ -250,7 +283,7 @@ def step_attack(b: Battle, f: dict[str, Any]) -> Decision | None:
         if level is L.FUMBLE and w is not None and not w.natural and f["weapon"]:
             drop_item(b, attacker, f["weapon"], "fumble")  # H11
         if not level.succeeded:
-            b.stack.remove(f)
+            _pop(b, f)
             return None
         f["level"] = int(level)
         f["stage"] = "parry"
@@ -265,7 +298,7 @@ def step_attack(b: Battle, f: dict[str, Any]) -> Decision | None:
             return Decision(DecisionKind.DODGE, target.id, attacker.id)
         f["stage"] = "damage"
         return None
-    b.stack.remove(f)
+    _pop(b, f)
     _damage(b, f, attacker, target)
     return None
 

@@ -32,6 +32,14 @@ K = ActionKind
 MOVES = {K.MOVE, K.FULL_MOVE, K.DISENGAGE}
 
 
+def _pop(b: Battle, f: dict[str, Any]) -> None:
+    """Pop ``f``, which is always the top frame when its own step finishes it."""
+    if not b.stack or b.stack[-1] is not f:
+        raise RuntimeError(f"frame {f.get('type')} finished while not on top of the stack")
+    b.stack.pop()
+
+
+
 # ------------------------------------------------------------------ rounds and turns
 def start_round(b: Battle) -> None:
     """Per-round resets (S5, S7, S8, H14), bleeding (H7) and fatigue checks (S21)."""
@@ -199,7 +207,7 @@ def _step_act(b: Battle, f: dict[str, Any]) -> Decision | None:
         return None
     c.concentration = None
     c.concentration_broken = False
-    b.stack.remove(f)
+    _pop(b, f)
     return None
 
 
@@ -228,7 +236,7 @@ def _step_move(b: Battle, f: dict[str, Any]) -> Decision | None:
         return None
     nxt = (path[i + 1][0], path[i + 1][1])
     holder = q.occupied(b, exclude=ids).get(nxt)
-    if holder is not None and (holder.team != c.team or i + 1 == last):
+    if holder is not None and ((holder.in_action and holder.team != c.team) or i + 1 == last):
         _finish_move(b, f, complete=False)
         return None
     for cid in ids:
@@ -244,13 +252,22 @@ def _step_move(b: Battle, f: dict[str, Any]) -> Decision | None:
 
 
 def _finish_move(b: Battle, f: dict[str, Any], complete: bool) -> None:
+    """End the move. A mover cut short on a square an ally holds (allies may be passed,
+    not ended on, H13) steps back along its path to the last square it may end on."""
     c = b.combatants[f["actor"]]
     walked = tuple((p[0], p[1]) for p in f["path"][: f["i"] + 1])
+    _, ids = q.mover_of(b, c)
+    if c.in_action and c.position == walked[-1]:
+        held = q.occupied(b, exclude=ids)
+        while len(walked) > 1 and walked[-1] in held:
+            walked = walked[:-1]
+        for cid in ids:
+            b.combatants[cid].position = walked[-1]
     cost, parity = b.graph.path_cost(walked, f["parity"])
     c.diagonal_parity = parity
     c.moved_this_round = True
     b.emit(Moved, actor=c.id, path=walked, cost=cost, complete=complete)
-    b.stack.remove(f)
+    _pop(b, f)
 
 
 _STEP = {"move": _step_move, "act": _step_act, "offer": _step_offer,

@@ -117,8 +117,10 @@ def dodge_squares(b: Battle, defender: Combatant, attacker: Combatant) -> list[t
 
 def can_dodge(b: Battle, defender: Combatant) -> bool:
     """S9: one dodge per hit, once per turn (H25); a prone defender has no shift or fall
-    left to pay with, so it cannot dodge (documented choice)."""
-    return defender.in_action and not defender.prone and free_left(defender, K.DODGE)
+    left to pay with, so it cannot dodge; nor can a rider or a ridden mount (H22), whose
+    shift would split the pair (documented choices)."""
+    return (defender.in_action and not defender.prone and free_left(defender, K.DODGE)
+            and defender.riding is None and defender.ridden_by is None)
 
 
 def dodge_actions(b: Battle, frame: dict) -> list[Action]:
@@ -207,7 +209,8 @@ def _attacks(b: Battle, c: Combatant) -> list[Action]:
         for e in adjacent:
             if c.grappled_by == e.id or e.grappled_by is None:
                 out.append(Action(K.GRAPPLE, target=e.id))
-        out += [Action(K.TRIP, target=e.id) for e in adjacent if not e.prone]
+        out += [Action(K.TRIP, target=e.id) for e in adjacent
+                if not e.prone and e.riding is None]
         out += [Action(K.DISARM, target=e.id) for e in adjacent
                 if any(not w.natural for _, w in e.ready_weapons())]
     if can_spend(c, "full"):
@@ -345,6 +348,7 @@ def _misc(b: Battle, c: Combatant) -> list[Action]:
         if c.riding is None and c.grappled_by is None and not c.is_mount:
             for m in b.combatants.values():
                 if (m.is_mount and m.in_action and m.ridden_by is None and m.team == c.team
+                        and not m.prone
                         and chebyshev(m.position, c.position) == 1):
                     out.append(Action(K.MOUNT, target=m.id))
         if c.riding is not None:

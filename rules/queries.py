@@ -60,9 +60,16 @@ def provokers_at(b: Battle, mover: Combatant, sq: Square | None = None) -> list[
 
 
 def occupied(b: Battle, exclude: tuple[str, ...] = ()) -> dict[Square, Combatant]:
-    """Squares held by in-action combatants (a ridden mount and rider share one)."""
-    return {c.position: c for c in b.combatants.values()
-            if c.in_action and c.id not in exclude}
+    """Squares nobody may end a move on: held by a living combatant, in action or lying
+    out of action (a ridden mount and rider share one). In-action holders win the entry.
+    The dead hold no square."""
+    out: dict[Square, Combatant] = {}
+    for c in b.combatants.values():
+        if c.dead or c.id in exclude:
+            continue
+        if c.in_action or c.position not in out:
+            out[c.position] = c
+    return out
 
 
 def mover_of(b: Battle, c: Combatant) -> tuple[Combatant, tuple[str, ...]]:
@@ -78,9 +85,12 @@ def routes(b: Battle, c: Combatant, budget: int, provoking: bool) -> Reach:
     _, ids = mover_of(b, c)
     blocked, no_end = set(), set()
     for o in b.combatants.values():
-        if not o.in_action or o.id in ids:
+        if o.dead or o.id in ids:
             continue
-        (no_end if o.team == c.team else blocked).add(o.position)
+        if o.in_action and o.team != c.team:
+            blocked.add(o.position)  # H13: enemies block
+        else:
+            no_end.add(o.position)  # allies and the fallen: passed, not ended on
     threats = None
     if provoking:
         threats = {}

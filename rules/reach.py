@@ -30,7 +30,7 @@ Choices the sheet leaves open (documented in the rules docs):
 from __future__ import annotations
 
 from collections import OrderedDict, deque
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
@@ -64,7 +64,7 @@ class ReachGraph:
         difficult_multiplier: int = 2,
         *,
         orthogonal_cost: int = 1,
-        cache_size: int = 4096,
+        cache_size: int | None = None,
         _family: dict[GridMap, ReachGraph] | None = None,
     ) -> None:
         numbers = (*diagonal_costs, difficult_multiplier, orthogonal_cost)
@@ -80,10 +80,14 @@ class ReachGraph:
         self.diagonal_costs: tuple[int, int] = (diagonal_costs[0], diagonal_costs[1])
         self.difficult_multiplier = difficult_multiplier
         self.orthogonal_cost = orthogonal_cost
-        self.cache_size = cache_size
         self.graph: nx.DiGraph = self._build_graph()
         self._compile()
-        self._cache: OrderedDict[tuple, dict[Square, Route]] = OrderedDict()
+        # A cached result holds two lists of 2 x width x height slots: bound the cache to
+        # about a million slots (~16 MB) unless told otherwise.
+        if cache_size is None:
+            cache_size = min(4096, max(64, 1_000_000 // (2 * self._size)))
+        self.cache_size = cache_size
+        self._cache: OrderedDict[tuple, Reach] = OrderedDict()
         self._family = {} if _family is None else _family
         self._family[grid] = self
 
@@ -165,13 +169,11 @@ class ReachGraph:
     # ------------------------------------------------------------ single steps
     def step(self, a: Square, b: Square, parity: int) -> tuple[int, int] | None:
         """``(cost, parity after)`` of one step from ``a`` to ``b``, or None if illegal."""
-        data = self.graph.get_edge_data((*a, parity), (*b, 1 - parity))
-        if data is None:
-            data = self.graph.get_edge_data((*a, parity), (*b, parity))
-            if data is None:
-                return None
-            return data["cost"], parity
-        return data["cost"], 1 - parity
+        for after in (1 - parity, parity):  # a diagonal flips the parity, a straight step not
+            data = self.graph.get_edge_data((*a, parity), (*b, after))
+            if data is not None:
+                return data["cost"], after
+        return None
 
     def path_cost(self, path: tuple[Square, ...], parity: int) -> tuple[int, int]:
         """``(cost, end parity)`` of walking ``path``; ``ValueError`` on an illegal step."""
@@ -267,32 +269,19 @@ class ReachGraph:
         source = self.index((*start, parity))
         forbidden = [(y * width + x) * 2 for x, y in blocked if 0 <= x < width and 0 <= y < height]
         if budget < 0:
-            return Reach(self, source, budget, no_end, {}, [], [], [], [])
+            return Reach(self, source, budget, no_end, {}, ([], [], [], []))
         if not threats:
             settled, dist, pred = self._dijkstra(source, budget, forbidden)
-            return Reach(self, source, budget, no_end, {}, settled, range(self._size), dist, pred)
+            search = (settled, range(self._size), dist, pred)
+            return Reach(self, source, budget, no_end, {}, search)
         ids = sorted({e for _, group in threats for e in group})
         bit = {e: 1 << n for n, e in enumerate(ids)}
         masks: dict[int, int] = {}
         for (x, y), group in threats:
             if 0 <= x < width and 0 <= y < height:
                 masks[y * width + x] = sum(bit[e] for e in group)
-        settled, front, node_of, cost_of, mask_of, pred_of = self._labels(
-            source, budget, forbidden, masks
-        )
-        return Reach(
-            self,
-            source,
-            budget,
-            no_end,
-            dict(threats),
-            settled,
-            node_of,
-            cost_of,
-            pred_of,
-            mask_of,
-            front,
-        )
+        search = self._labels(source, budget, forbidden, masks)
+        return Reach(self, source, budget, no_end, dict(threats), search)
 
     def _dijkstra(
         self, source: int, budget: int, forbidden: list[int]
@@ -325,13 +314,13 @@ class ReachGraph:
 
     def _labels(
         self, source: int, budget: int, forbidden: list[int], masks: dict[int, int]
-    ) -> tuple[list[int], dict[int, list[int]], list[int], list[int], list[int], list[int]]:
+    ) -> tuple[list[int], list[int], list[int], list[int], list[int], dict[int, list[int]]]:
         """Label-setting search over (node, provoked set) with Pareto pruning (H13).
 
         A label dominates another at the same node if its provoked set is a subset and its
         cost is no higher. Labels are expanded in cost order, so a settled label is never
-        dominated later. Returns the settled labels, the surviving labels per node, and per
-        label its node, cost, provoked set and predecessor label.
+        dominated later. Returns the settled labels; per label its node, cost, predecessor
+        label and provoked set; and the surviving labels per node.
         """
         adj = self._adjacency_from(source)
         # free[v]: cost of v's label that provoked nobody (it dominates every label at v
@@ -369,7 +358,7 @@ class ReachGraph:
                     if labs is None:
                         front[v] = [new]
                     else:
-                        if m and any(cost_of[o] <= nd and mask_of[o] | m == m for o in labs):
+                        if m and any(cost_of[o] <= nd for o in labs):
                             continue  # an existing label dominates the new one
                         keep = []
                         for o in labs:
@@ -385,7 +374,7 @@ class ReachGraph:
                     mask_of.append(m)
                     pred_of.append(lab)
                     dead.append(False)
-        return settled, front, node_of, cost_of, mask_of, pred_of
+        return settled, node_of, cost_of, pred_of, mask_of, front
 
 
 class Reach(Mapping[Square, Route]):
@@ -397,23 +386,6 @@ class Reach(Mapping[Square, Route]):
     destinations were first reached (cheapest first).
     """
 
-    __slots__ = (
-        "_best",
-        "_budget",
-        "_cost_of",
-        "_front",
-        "_graph",
-        "_mask_of",
-        "_no_end",
-        "_node_of",
-        "_paths",
-        "_pred_of",
-        "_routes",
-        "_settled",
-        "_source",
-        "_threats",
-    )
-
     def __init__(
         self,
         graph: ReachGraph,
@@ -421,27 +393,20 @@ class Reach(Mapping[Square, Route]):
         budget: int,
         no_end: frozenset[Square],
         threats: dict[Square, frozenset[str]],
-        settled: list[int],
-        node_of: Sequence[int],
-        cost_of: list[int],
-        pred_of: list[int],
-        mask_of: list[int] | None = None,
-        front: dict[int, list[int]] | None = None,
+        search: tuple,
     ) -> None:
-        # Plain search (mask_of None): labels are node indices, cost_of is the distance
-        # list (budget + 1 unreached, -1 forbidden). Otherwise front lists every label
-        # surviving at each node.
+        # search: (settled labels, node_of, cost_of, pred_of[, mask_of, front]) per label.
+        # A plain search has no masks: its labels are node indices and cost_of is the
+        # distance list (budget + 1 unreached, -1 forbidden). Otherwise front lists the
+        # labels surviving at each node.
         self._graph = graph
         self._source = source
         self._budget = budget
         self._no_end = no_end
         self._threats = threats
-        self._settled = settled
-        self._node_of = node_of
-        self._cost_of = cost_of
-        self._pred_of = pred_of
-        self._mask_of = mask_of
-        self._front = front
+        self._settled, self._node_of, self._cost_of, self._pred_of = search[:4]
+        self._mask_of: list[int] | None = search[4] if len(search) > 4 else None
+        self._front: dict[int, list[int]] = search[5] if len(search) > 4 else {}
         self._best: dict[Square, None] | None = None
         self._paths: dict[int, tuple[Square, ...]] = {}
         self._routes: dict[Square, Route] = {}
@@ -477,7 +442,7 @@ class Reach(Mapping[Square, Route]):
         front, mask_of = self._front, self._mask_of
         best, best_rank = -1, None
         for parity in (0, 1):
-            for lab in front.get(node + parity, ()):  # type: ignore[union-attr]
+            for lab in front.get(node + parity, ()):
                 rank = (mask_of[lab].bit_count(), cost_of[lab], prank[parity], lab)
                 if best_rank is None or rank < best_rank:
                     best, best_rank = lab, rank
@@ -486,9 +451,9 @@ class Reach(Mapping[Square, Route]):
     def _keys(self) -> dict[Square, None]:
         """The destinations, in the order first reached (a dict used as an ordered set)."""
         if self._best is None:
-            square_of, nodes = self._graph._square_of, self._settled
-            if self._mask_of is not None:  # labels, not nodes
-                nodes = map(self._node_of.__getitem__, nodes)
+            square_of, settled = self._graph._square_of, self._settled
+            # labels are nodes in a plain search; map them to nodes otherwise
+            nodes = settled if self._mask_of is None else map(self._node_of.__getitem__, settled)
             keys = dict.fromkeys(map(square_of.__getitem__, nodes))
             keys.pop(square_of[self._source], None)
             for sq in self._no_end:
@@ -519,7 +484,7 @@ class Reach(Mapping[Square, Route]):
         for step in reversed(todo):
             path = (*path, square_of[node_of[step]])
             paths[step] = path
-        provokers = _provokers(path, self._threats) if self._threats else ()
+        provokers = provokers_of(path, self._threats)
         return Route(path[-1], self._cost_of[lab], path, provokers, node_of[lab] & 1)
 
     def __contains__(self, sq: object) -> bool:
@@ -535,10 +500,12 @@ class Reach(Mapping[Square, Route]):
         return f"Reach({dict(self.items())!r})"
 
 
-def _provokers(
-    path: tuple[Square, ...], threats: Mapping[Square, frozenset[str]]
-) -> tuple[str, ...]:
-    """Enemies provoked by walking ``path``, in order, each once (H13)."""
+def provokers_of(path: tuple[Square, ...], threats: Threats | None) -> tuple[str, ...]:
+    """Enemies a mover provokes walking ``path`` (H13): leaving a threatened square (the
+    start included) provokes each enemy threatening it, each enemy at most once; enemies
+    provoked by the same step are listed by id."""
+    if not threats:
+        return ()
     seen: set[str] = set()
     order: list[str] = []
     for sq in path[:-1]:
@@ -548,13 +515,6 @@ def _provokers(
                 seen.add(e)
                 order.append(e)
     return tuple(order)
-
-
-def provokers_of(path: tuple[Square, ...], threats: Threats | None) -> tuple[str, ...]:
-    """Enemies a mover provokes walking ``path`` (H13): leaving a threatened square (the
-    start included) provokes each enemy threatening it, each enemy at most once; enemies
-    provoked by the same step are listed by id."""
-    return _provokers(path, threats) if threats else ()
 
 
 @lru_cache(maxsize=8192)

@@ -7,11 +7,11 @@ Data values and the H2/H8 tables are covered in test_content.py and test_dice.py
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from typing import Any
 
 import pytest
+from builders import advance_to, decline, kinds, of_type, scenario_toml, unit
 
 import rules
 import rules.battle as battle_module
@@ -43,32 +43,8 @@ BIG = """
 
 
 # ------------------------------------------------------------------ helpers
-def _toml(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return repr(value)
-    if isinstance(value, str):
-        return json.dumps(value)
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_toml(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + " }"
-    raise TypeError(value)
-
-
-def unit(uid: str, team: str, creature: str, at: tuple[int, int], **kw: Any) -> dict[str, Any]:
-    return {"id": uid, "team": team, "creature": creature, "at": list(at), **kw}
-
-
-def scenario(units: Iterable[dict[str, Any]], map_text: str = ROOM, max_rounds: int = 10) -> str:
-    out = ['name = "h-test"', f"max_rounds = {max_rounds}", f'map = """\n{map_text.strip()}\n"""']
-    for u in units:
-        out.append("[[units]]")
-        out += [f"{k} = {_toml(v)}" for k, v in u.items()]
-    return "\n".join(out) + "\n"
-
-
+# builders.py (shared with the S tests) writes the scenarios; ``make`` adds exact
+# initiative: the d12 of each unit (in unit order) is forced before the battle starts.
 def make(units: Iterable[dict[str, Any]], map_text: str = ROOM, *, init: Iterable[int] = (),
          max_rounds: int = 10, seed: int = 1) -> rules.Battle:
     """A battle whose initiative d12s (one per unit, in unit order) are ``init``."""
@@ -82,7 +58,8 @@ def make(units: Iterable[dict[str, Any]], map_text: str = ROOM, *, init: Iterabl
     original = battle_module.Roller
     battle_module.Roller = _Preloaded  # type: ignore[misc]
     try:
-        b = rules.Battle.from_toml(scenario(units, map_text, max_rounds), seed=seed)
+        text = scenario_toml(map_text.strip() + "\n", list(units), max_rounds)
+        b = rules.Battle.from_toml(text, seed=seed)
     finally:
         battle_module.Roller = original  # type: ignore[misc]
     assert b.dice.forced == [], "every initiative face must be used"
@@ -96,52 +73,32 @@ def act(b: rules.Battle, kind: ActionKind, **kw: Any) -> list[ev.Event]:
     return b.apply(action)
 
 
-def decline(b: rules.Battle) -> list[ev.Event]:
-    return b.apply(Action(K.DECLINE))
-
-
 def decline_all(b: rules.Battle) -> list[ev.Event]:
-    out: list[ev.Event] = []
-    while b.decision is not None and b.decision.kind is not D.TURN:
-        out += decline(b)
-    return out
+    return decline(b)
 
 
 def end_turn(b: rules.Battle) -> list[ev.Event]:
     return b.apply(Action(K.END_TURN))
 
 
-def turn_of(b: rules.Battle, actor: str) -> None:
-    """End turns until it is ``actor``'s turn (declining any reactions on the way)."""
-    for _ in range(100):
-        decline_all(b)
-        d = b.decision
-        assert d is not None, "battle over"
-        if d.kind is D.TURN and d.actor == actor:
-            return
-        end_turn(b)
-    raise AssertionError(f"{actor} never got a turn")
+def turn_of(b: rules.Battle, actor: str) -> list[ev.Event]:
+    return advance_to(b, actor)
 
 
-def next_turn(b: rules.Battle, actor: str) -> None:
+def next_turn(b: rules.Battle, actor: str) -> list[ev.Event]:
     """End the current turn, then play on until ``actor``'s next turn."""
-    decline_all(b)
-    end_turn(b)
-    turn_of(b, actor)
+    out = decline(b) + end_turn(b)
+    return out + advance_to(b, actor)
 
 
 def of(events: Iterable[ev.Event], cls: type) -> list[Any]:
-    return [e for e in events if isinstance(e, cls)]
+    return of_type(events, cls)
 
 
 def one(events: Iterable[ev.Event], cls: type) -> Any:
     found = of(events, cls)
     assert len(found) == 1, f"expected one {cls.__name__}, got {found}"
     return found[0]
-
-
-def kinds(b: rules.Battle) -> set[ActionKind]:
-    return {a.kind for a in b.legal_actions()}
 
 
 def squares(b: rules.Battle, kind: ActionKind) -> set[tuple[int, int]]:
@@ -324,4 +281,216 @@ def test_H6_thrown_weapons_get_the_damage_bonus() -> None:
     assert (dmg.rolled, dmg.dice, dmg.damage) == (6, (4, 2), 6)
     # the javelin lands in the target's square
     assert [(g.uid, g.square) for g in b.ground] == [("a.javelin", (5, 2))]
+    used_up(b)
+
+
+# ================================================================== H7 critical and special
+def test_H7_critical_is_max_weapon_damage_plus_rolled_bonus_ignoring_armour() -> None:
+    b = make([
+        swordsman("a", "party", (2, 2), characteristics={"str": 16, "siz": 14, "con": 10}),
+        swordsman("b", "monsters", (3, 2), hp=20, armour="chain", armour_training="moderate"),
+    ], init=(12, 1))
+    # sword 50: critical <= 3. longsword max 9, +1d4 rolled 3, chain AP 5 ignored.
+    events = hit(b, K.MELEE_ATTACK, "b", "a.longsword", 2, 3)
+    assert one(events, ev.AttackRolled).level == "CRITICAL"
+    dmg = one(events, ev.DamageDealt)
+    assert (dmg.rolled, dmg.dice, dmg.armour, dmg.damage, dmg.hp) == (12, (3,), 0, 12, 8)
+    used_up(b)
+
+
+def test_H7_special_slash_bleeds_each_round_until_first_aid() -> None:
+    b = make([swordsman("a", "party", (2, 2)), swordsman("b", "monsters", (3, 2), hp=10)],
+             init=(12, 1))
+    events = hit(b, K.MELEE_ATTACK, "b", "a.longsword", 8, 3)  # special; 1d8+1 -> 4
+    assert one(events, ev.AttackRolled).level == "SPECIAL"
+    assert one(events, ev.DamageDealt).hp == 6
+    tgt = b.combatants["b"]
+    assert tgt.bleeding
+    events = end_turn(b)  # b's turn, round 1: no bleeding yet
+    assert tgt.hp == 6
+    events = end_turn(b)  # round 2 starts: bleed 1
+    bleed = [e for e in of(events, ev.HitPointsChanged) if e.cause == "bleeding"]
+    assert [(e.actor, e.amount, e.hp) for e in bleed] == [("b", -1, 5)]
+    turn_of(b, "b")
+    # H20: First Aid (FULL, on itself here) success heals 1d3 and stops the bleeding
+    b.dice.force(10, 2)
+    events = act(b, K.FIRST_AID, target="b")
+    assert b.decision == rules.Decision(D.FREE_ATTACK, "a", "b")  # S6: First Aid provokes
+    events += decline_all(b)
+    assert not tgt.bleeding and tgt.hp == 7
+    assert one(events, ev.HitPointsChanged).amount == 2
+    events = end_turn(b)  # round 3: no more bleeding
+    assert b.round == 3 and tgt.hp == 7
+    assert not [e for e in of(events, ev.HitPointsChanged) if e.cause == "bleeding"]
+    used_up(b)
+
+
+def test_H7_special_slash_fully_stopped_by_armour_does_not_bleed() -> None:
+    """Choice: special effects need damage through armour."""
+    b = make([swordsman("a", "party", (2, 2)),
+              swordsman("b", "monsters", (3, 2), armour="chain", armour_training="moderate")],
+             init=(12, 1))
+    events = hit(b, K.MELEE_ATTACK, "b", "a.longsword", 8, 3)  # 4 vs AP 5
+    assert one(events, ev.DamageDealt).damage == 0
+    assert not b.combatants["b"].bleeding
+
+
+def test_H7_special_impale_rolls_weapon_dice_twice() -> None:
+    b = make([swordsman("a", "party", (2, 2),
+                        equipment=[{"item": "shortsword", "state": "ready"}]),
+              swordsman("b", "monsters", (3, 2), hp=20)], init=(12, 1))
+    events = hit(b, K.MELEE_ATTACK, "b", "a.shortsword", 8, 3, 4)  # (3+1) + (4+1)
+    dmg = one(events, ev.DamageDealt)
+    assert (dmg.rolled, dmg.dice, dmg.damage, dmg.hp) == (9, (3, 4), 9, 11)
+    assert not b.combatants["b"].bleeding
+    used_up(b)
+
+
+@pytest.mark.parametrize(("resist_roll", "prone"), [(80, True), (70, False)])
+def test_H7_special_crush_con_vs_damage_or_prone(resist_roll: int, prone: bool) -> None:
+    b = make([swordsman("a", "party", (2, 2), equipment=[{"item": "mace", "state": "ready"}],
+                        skills={"mace": 50}),
+              swordsman("b", "monsters", (3, 2), hp=20)], init=(12, 1))
+    # mace 1d8+2: 4 -> 6 damage; CON 10 vs 6 -> 50 + 5 x 4 = 70%
+    events = hit(b, K.MELEE_ATTACK, "b", "a.mace", 8, 4, resist_roll)
+    assert one(events, ev.DamageDealt).damage == 6
+    res = one(events, ev.Resisted)
+    assert (res.actor, res.chance, res.roll, res.success) == ("b", 70, resist_roll, not prone)
+    assert b.combatants["b"].prone is prone
+    used_up(b)
+
+
+# ================================================================== H9 parry
+def _parry_duel(**bkw: Any) -> rules.Battle:
+    kw: dict[str, Any] = {"hp": 30, "equipment": [{"item": "longsword", "state": "ready"},
+                                                   {"item": "buckler", "state": "ready"}]}
+    kw.update(bkw)
+    return make([swordsman("a", "party", (2, 2),
+                           equipment=[{"item": "greatsword", "state": "ready"}]),
+                 swordsman("b", "monsters", (3, 2), **kw)], init=(12, 1))
+
+
+def _parried(b: rules.Battle, attack: int, parry_roll: int, *dice: int,
+             item: str = "b.buckler") -> list[ev.Event]:
+    b.dice.force(attack)
+    out = act(b, K.MELEE_ATTACK, target="b", item="a.greatsword")
+    assert b.decision == rules.Decision(D.PARRY, "b", "a")
+    assert {a.item for a in b.legal_actions() if a.kind is K.PARRY} == {"b.longsword",
+                                                                        "b.buckler"}
+    b.dice.force(parry_roll, *dice)
+    out += b.apply(Action(K.PARRY, item=item))
+    out += decline_all(b)
+    return out
+
+
+def test_H9_parry_success_blocks_ap_and_wears_the_item_when_exceeded() -> None:
+    b = _parry_duel()
+    events = _parried(b, 30, 30, 6, 5)  # greatsword 2d8 = 11 vs buckler AP 8
+    assert one(events, ev.ParryRolled).level == "SUCCESS"
+    dmg = one(events, ev.DamageDealt)
+    assert (dmg.rolled, dmg.parried, dmg.damage, dmg.hp) == (11, 8, 3, 27)
+    worn = one(events, ev.ItemWorn)
+    assert (worn.item, worn.ap) == ("b.buckler", 7)
+    assert b.combatants["b"].item("b.buckler").ap == 7
+    used_up(b)
+
+
+def test_H9_special_parry_blocks_twice_ap_without_wear() -> None:
+    b = _parry_duel()
+    events = _parried(b, 30, 8, 6, 5)  # special parry blocks up to 16
+    assert one(events, ev.ParryRolled).level == "SPECIAL"
+    dmg = one(events, ev.DamageDealt)
+    assert (dmg.parried, dmg.damage) == (11, 0)
+    assert not of(events, ev.ItemWorn)
+    assert b.combatants["b"].item("b.buckler").ap == 8
+
+
+def test_H9_special_parry_exceeded_blocks_twice_ap_and_wears() -> None:
+    b = _parry_duel()
+    b.combatants["b"].item("b.buckler").ap = 5
+    events = _parried(b, 30, 8, 8, 7)  # 15 vs 2 x 5 = 10
+    dmg = one(events, ev.DamageDealt)
+    assert (dmg.rolled, dmg.parried, dmg.damage) == (15, 10, 5)
+    assert one(events, ev.ItemWorn).ap == 4
+
+
+def test_H9_critical_parry_blocks_everything_and_skips_dodge() -> None:
+    b = _parry_duel()
+    b.combatants["b"].item("b.buckler").ap = 1
+    b.dice.force(30)
+    act(b, K.MELEE_ATTACK, target="b", item="a.greatsword")
+    b.dice.force(2, 8, 8)  # shield 50: critical <= 3
+    events = b.apply(Action(K.PARRY, item="b.buckler"))
+    # no DODGE decision follows a critical parry: damage is settled at once
+    dmg = one(events, ev.DamageDealt)
+    assert (dmg.rolled, dmg.parried, dmg.damage) == (16, 16, 0)
+    assert not of(events, ev.ItemWorn)
+    assert b.decision == rules.Decision(D.TURN, "a")
+
+
+def test_H9_parrying_item_breaks_at_zero_ap() -> None:
+    b = _parry_duel()
+    b.combatants["b"].item("b.buckler").ap = 1
+    events = _parried(b, 30, 30, 2, 2)  # 4 vs AP 1: blocks 1, wears to 0, breaks
+    dmg = one(events, ev.DamageDealt)
+    assert (dmg.parried, dmg.damage) == (1, 3)
+    assert one(events, ev.ItemBroken).item == "b.buckler"
+    assert b.combatants["b"].item("b.buckler") is None
+    assert all(g.uid != "b.buckler" for g in b.ground)
+
+
+def test_H9_only_shields_parry_missiles() -> None:
+    b = make([_archer("a", "party", (1, 2)),
+              swordsman("b", "monsters", (5, 2), hp=20,
+                        equipment=[{"item": "longsword", "state": "ready"},
+                                   {"item": "buckler", "state": "ready"}]),
+              swordsman("c", "monsters", (5, 1), hp=20)], init=(12, 2, 1))
+    act(b, K.NOCK_ARROW, item="a.short_bow")
+    b.dice.force(30)
+    act(b, K.MISSILE_ATTACK, target="b", item="a.short_bow")
+    assert b.decision == rules.Decision(D.PARRY, "b", "a")
+    assert [a.item for a in b.legal_actions() if a.kind is K.PARRY] == ["b.buckler"]
+    decline_all(b)
+    # c holds only a sword: no parry decision against an arrow, straight to the dodge
+    next_turn(b, "a")
+    act(b, K.NOCK_ARROW, item="a.short_bow")
+    b.dice.force(30)
+    act(b, K.MISSILE_ATTACK, target="c", item="a.short_bow")
+    assert b.decision == rules.Decision(D.DODGE, "c", "a")
+
+
+# ================================================================== H10 dodge
+def _dodge_duel(**bkw: Any) -> rules.Battle:
+    kw: dict[str, Any] = {"hp": 30, "equipment": []}
+    kw.update(bkw)
+    return make([swordsman("a", "party", (1, 2), skills={"spear": 50},
+                           equipment=[{"item": "long_spear", "state": "ready"}]),
+                 swordsman("b", "monsters", (3, 2), **kw)], init=(12, 1))
+
+
+def test_H10_dodge_squares_are_never_closer_to_the_attacker() -> None:
+    b = _dodge_duel()
+    b.dice.force(30)
+    act(b, K.MELEE_ATTACK, target="b", item="a.long_spear")
+    assert b.decision == rules.Decision(D.DODGE, "b", "a")  # nothing to parry with
+    dodge_to = {a.square for a in b.legal_actions() if a.kind is K.DODGE}
+    assert dodge_to == {(3, 1), (3, 3), (4, 1), (4, 2), (4, 3)}
+
+
+@pytest.mark.parametrize(("roll", "level", "dodged", "damage"), [
+    (30, "SUCCESS", 10, 1), (6, "SPECIAL", 11, 0), (2, "CRITICAL", 11, 0),
+    (50, "FAILURE", 0, 11)])
+def test_H10_dodge_reduces_by_10_20_or_negates(roll: int, level: str, dodged: int,
+                                               damage: int) -> None:
+    b = _dodge_duel(skills={"dodge": 40})
+    b.dice.force(30)
+    act(b, K.MELEE_ATTACK, target="b", item="a.long_spear")
+    b.dice.force(roll, 10)  # dodge 40: special <= 8, critical <= 2; long spear 10 + 1 = 11
+    events = b.apply(Action(K.DODGE, square=(4, 2)))
+    d = one(events, ev.DodgeRolled)
+    assert (d.level, d.square) == (level, (4, 2))
+    dmg = one(events, ev.DamageDealt)
+    assert (dmg.dodged, dmg.damage) == (dodged, damage)
+    assert b.combatants["b"].position == (4, 2)
+    assert b.combatants["b"].shifted_this_round
     used_up(b)

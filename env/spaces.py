@@ -1,0 +1,392 @@
+"""The action codec: one flat ``Discrete(n)`` index <-> a :class:`rules.Action`.
+
+The layout depends only on the scenario (its map size, its units and what they carry),
+never on the battle's state, so ``n`` is fixed for an env configuration. The index space
+is the concatenation of one *block* per :class:`rules.ActionKind`, in enum order; each
+block is the product of that kind's parameters:
+
+=================  ============================================================
+parameter          encoding
+=================  ============================================================
+``target``         combatant slot: every unit of the scenario, in file order
+``target|none``    combatant slot, or one extra slot for "no target" (potions)
+``square``         (dx, dy) relative to the actor in a window of radius ``r``
+                   (clipped to the map); ``r`` bounds the longest move of any
+                   unit or mount of the scenario (race MOV, every step costs >= 1)
+``adjacent``       one of the 8 king steps from the actor (shift, doors, dismount)
+``dodge``          one of the 8 king steps, or falling prone (no square)
+``item:<cat>``     item slot among the scenario's items of one category; for each
+                   actor its own starting items come first (in inventory order),
+                   then everybody else's, so slot 0 of a goblin is its own spear
+``spell``          index into the actor's own spell list
+=================  ============================================================
+
+Items keep their uid for the whole battle (dropped, disarmed, thrown and picked-up
+items move between inventories and the ground), so the per-actor item tables are
+static. The encoding is injective for a given actor, and every legal action of every
+unit has an index (``ActionCodec.mask`` raises :class:`EncodingError` otherwise).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+import rules
+from rules import Action, ActionKind, Battle, Combatant
+
+K = ActionKind
+Square = tuple[int, int]
+
+#: The eight king steps, in a fixed order (row by row).
+KING: tuple[tuple[int, int], ...] = (
+    (-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1),
+)
+_KING_INDEX = {d: i for i, d in enumerate(KING)}
+
+#: Item categories: which of a scenario's items a parameter ranges over.
+ITEM_CATEGORIES = ("any", "melee", "missile", "weapon", "holdable", "usable", "torch",
+                   "nock", "wind")
+
+
+class EncodingError(rules.FrayError):
+    """A legal action has no index, or two legal actions share one (a codec bug)."""
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of an action kind: its name (for docs) and its size."""
+
+    name: str
+    size: int
+
+
+@dataclass(frozen=True)
+class Block:
+    """The indices ``offset .. offset + size - 1`` of one action kind."""
+
+    kind: ActionKind
+    offset: int
+    params: tuple[Param, ...]
+
+    @property
+    def size(self) -> int:
+        out = 1
+        for p in self.params:
+            out *= p.size
+        return out
+
+
+def _item_categories(content: rules.Content, item: str) -> set[str]:
+    cats = {"any"}
+    if item in content.weapons:
+        w = content.weapons[item]
+        cats |= {"weapon", "holdable", w.kind}
+        if w.reload == "nock":
+            cats.add("nock")
+        elif w.reload == "wind":
+            cats.add("wind")
+    elif item in content.armour:
+        if content.armour[item].slot == "shield":
+            cats.add("holdable")
+    elif item in content.items:
+        kind = content.items[item].kind
+        if kind in ("potion", "scroll"):
+            cats.add("usable")
+        elif kind == "torch":
+            cats.add("torch")
+    return cats
+
+
+class ActionCodec:
+    """Flat index <-> :class:`rules.Action` for the units of one scenario.
+
+    Build it from a freshly started battle (``ActionCodec(battle)``): it reads the
+    scenario's map, the units (slots) and their starting inventories and spell lists.
+    """
+
+    def __init__(self, battle: Battle) -> None:
+        content = battle.content
+        grid = battle.grid
+        self.width, self.height = grid.width, grid.height
+        self.unit_ids: tuple[str, ...] = tuple(u.id for u in battle.scenario.units)
+        self.slot_of = {cid: i for i, cid in enumerate(self.unit_ids)}
+        self.n_units = len(self.unit_ids)
+        units = [battle.combatants[cid] for cid in self.unit_ids]
+
+        # ---- squares: the largest move of any body (S17, H22), every step costs >= 1
+        mv = content.ruleset.movement
+        step_min = min(min(mv.diagonal_costs), 1)
+        max_mov = max(max(content.races[c.race].mov, mv.min_mov, c.mov) for c in units)
+        if step_min >= 1:
+            full_r = max_mov
+            move_r = max_mov // mv.move_divisor
+        else:  # a free step would make any square reachable: cover the whole map
+            full_r = move_r = max(self.width, self.height)
+        self.move_radius = move_r
+        self.full_move_radius = full_r
+        self._windows: dict[int, tuple[int, int]] = {}
+
+        # ---- items: every uid of the battle, by category, each actor's own first
+        self.item_ids: list[str] = []
+        owner: dict[str, str] = {}
+        self._cats: dict[str, set[str]] = {}
+        for c in units:
+            for inst in c.inventory:
+                self.item_ids.append(inst.uid)
+                owner[inst.uid] = c.id
+                self._cats[inst.uid] = _item_categories(content, inst.item)
+        for inst in battle.ground:  # nothing starts on the ground today; stay general
+            self.item_ids.append(inst.uid)
+            self._cats[inst.uid] = _item_categories(content, inst.item)
+        self._item_list: dict[str, dict[str, tuple[str, ...]]] = {}
+        self._item_index: dict[str, dict[str, dict[str, int]]] = {}
+        self.item_counts: dict[str, int] = {}
+        for cat in ITEM_CATEGORIES:
+            members = [u for u in self.item_ids if cat in self._cats[u]]
+            self.item_counts[cat] = len(members)
+            lists, index = {}, {}
+            for c in units:
+                own = [u for u in members if owner.get(u) == c.id]
+                rest = [u for u in members if owner.get(u) != c.id]
+                lst = tuple(own + rest)
+                lists[c.id] = lst
+                index[c.id] = {u: i for i, u in enumerate(lst)}
+            self._item_list[cat] = lists
+            self._item_index[cat] = index
+
+        # ---- spells: index into the actor's own list
+        self.spells_of = {c.id: tuple(c.spells) for c in units}
+        self.max_spells = max((len(s) for s in self.spells_of.values()), default=0)
+
+        # ---- the blocks, in ActionKind order
+        n, N = 0, self.n_units
+        self._param_sizes: dict[str, int] = {
+            "target": N, "target|none": N + 1, "adjacent": 8, "dodge": 9,
+            "square:move": self._window_size(move_r),
+            "square:full": self._window_size(full_r),
+            "spell": self.max_spells,
+            **{f"item:{cat}": self.item_counts[cat] for cat in ITEM_CATEGORIES},
+        }
+        self.blocks: dict[ActionKind, Block] = {}
+        for kind in ActionKind:
+            params = tuple(Param(p, self._param_sizes[p]) for p in LAYOUT[kind])
+            block = Block(kind, n, params)
+            self.blocks[kind] = block
+            n += block.size
+        self.n = n
+        self._starts = np.array([b.offset for b in self.blocks.values()])
+        self._kinds = list(self.blocks)
+        self._encoders: dict[ActionKind, Callable[[Combatant, Action], int | None]] = {}
+
+    # ------------------------------------------------------------ squares
+    def _radii(self, r: int) -> tuple[int, int]:
+        return min(r, self.width - 1), min(r, self.height - 1)
+
+    def _window_size(self, r: int) -> int:
+        rx, ry = self._radii(r)
+        return (2 * rx + 1) * (2 * ry + 1)
+
+    def _enc_square(self, r: int, actor: Square, sq: Square | None) -> int | None:
+        if sq is None:
+            return None
+        rx, ry = self._radii(r)
+        dx, dy = sq[0] - actor[0], sq[1] - actor[1]
+        if abs(dx) > rx or abs(dy) > ry:
+            return None
+        return (dy + ry) * (2 * rx + 1) + (dx + rx)
+
+    def _dec_square(self, r: int, actor: Square, i: int) -> Square | None:
+        rx, ry = self._radii(r)
+        dy, dx = divmod(i, 2 * rx + 1)
+        sq = (actor[0] + dx - rx, actor[1] + dy - ry)
+        if not (0 <= sq[0] < self.width and 0 <= sq[1] < self.height):
+            return None
+        return sq
+
+    # ------------------------------------------------------------ one parameter
+    def _enc_param(self, p: str, c: Combatant, a: Action) -> int | None:
+        if p == "target":
+            return self.slot_of.get(a.target) if a.target is not None else None
+        if p == "target|none":
+            return self.n_units if a.target is None else self.slot_of.get(a.target)
+        if p == "adjacent":
+            if a.square is None:
+                return None
+            return _KING_INDEX.get((a.square[0] - c.position[0], a.square[1] - c.position[1]))
+        if p == "dodge":
+            if a.square is None:
+                return 8
+            return _KING_INDEX.get((a.square[0] - c.position[0], a.square[1] - c.position[1]))
+        if p == "square:move":
+            return self._enc_square(self.move_radius, c.position, a.square)
+        if p == "square:full":
+            return self._enc_square(self.full_move_radius, c.position, a.square)
+        if p == "spell":
+            spells = self.spells_of.get(c.id, ())
+            return spells.index(a.item) if a.item in spells else None
+        cat = p.split(":", 1)[1]
+        return self._item_index[cat][c.id].get(a.item or "")
+
+    def _dec_param(self, p: str, c: Combatant, i: int) -> dict[str, Any] | None:
+        if p == "target":
+            return {"target": self.unit_ids[i]}
+        if p == "target|none":
+            return {"target": None if i == self.n_units else self.unit_ids[i]}
+        if p in ("adjacent", "dodge"):
+            if i == 8:
+                return {"square": None}
+            sq = (c.position[0] + KING[i][0], c.position[1] + KING[i][1])
+            ok = 0 <= sq[0] < self.width and 0 <= sq[1] < self.height
+            return {"square": sq} if ok else None
+        if p in ("square:move", "square:full"):
+            r = self.move_radius if p == "square:move" else self.full_move_radius
+            sq = self._dec_square(r, c.position, i)
+            return None if sq is None else {"square": sq}
+        if p == "spell":
+            spells = self.spells_of.get(c.id, ())
+            return {"item": spells[i]} if i < len(spells) else None
+        cat = p.split(":", 1)[1]
+        return {"item": self._item_list[cat][c.id][i]}
+
+    # ------------------------------------------------------------ public
+    def encode(self, battle: Battle, actor: str, action: Action) -> int | None:
+        """The index of ``action`` for ``actor``, or None if it has none."""
+        c = battle.combatants[actor]
+        block = self.blocks[action.kind]
+        index = 0
+        for p in block.params:
+            i = self._enc_param(p.name, c, action)
+            if i is None:
+                return None
+            index = index * p.size + i
+        # Parameters the layout does not carry must be absent, or the index would not
+        # stand for exactly this action.
+        carried = {_FIELD[p.name] for p in block.params}
+        for f in ("target", "square", "item"):
+            if f not in carried and getattr(action, f) is not None:
+                return None
+        return block.offset + index
+
+    def decode(self, battle: Battle, actor: str, index: int) -> Action | None:
+        """The action at ``index`` for ``actor``; None where the index names nothing
+        (a square off the map, a spell slot the actor does not have)."""
+        if not 0 <= index < self.n:
+            raise IndexError(f"action index {index} outside 0..{self.n - 1}")
+        k = int(np.searchsorted(self._starts, index, side="right")) - 1
+        block = self.blocks[self._kinds[k]]
+        while block.size == 0:  # empty blocks share their offset with the next one
+            k += 1
+            block = self.blocks[self._kinds[k]]
+        rest = index - block.offset
+        c = battle.combatants[actor]
+        fields: dict[str, Any] = {}
+        for p in reversed(block.params):
+            rest, i = divmod(rest, p.size)
+            got = self._dec_param(p.name, c, i)
+            if got is None:
+                return None
+            fields.update(got)
+        return Action(block.kind, **fields)
+
+    def describe(self, index: int) -> str:
+        """The layout meaning of an index, independent of any state."""
+        if not 0 <= index < self.n:
+            return f"index {index} (out of range)"
+        k = int(np.searchsorted(self._starts, index, side="right")) - 1
+        block = self.blocks[self._kinds[k]]
+        while block.size == 0:
+            k += 1
+            block = self.blocks[self._kinds[k]]
+        rest = index - block.offset
+        parts = []
+        for p in reversed(block.params):
+            rest, i = divmod(rest, p.size)
+            parts.append(f"{p.name}={i}")
+        return " ".join([block.kind.name, *reversed(parts)])
+
+    def legal_indices(self, battle: Battle) -> list[int]:
+        """Indices of ``battle.legal_actions()`` in order; raises EncodingError if one
+        has no index or two share one."""
+        d = battle.decision
+        if d is None:
+            return []
+        out = []
+        seen: set[int] = set()
+        for a in battle.legal_actions():
+            i = self.encode(battle, d.actor, a)
+            if i is None:
+                raise EncodingError(f"legal action {a} of {d.actor} has no index "
+                                    f"(scenario {battle.scenario.name!r})")
+            if i in seen:
+                raise EncodingError(f"legal action {a} of {d.actor} shares index {i}")
+            seen.add(i)
+            out.append(i)
+        return out
+
+    def mask(self, battle: Battle) -> np.ndarray:
+        """int8 mask over the ``n`` indices: 1 exactly for the legal actions."""
+        m = np.zeros(self.n, dtype=np.int8)
+        idx = self.legal_indices(battle)
+        if idx:
+            m[idx] = 1
+        return m
+
+    def layout(self) -> list[tuple[str, int, int, str]]:
+        """(kind, first index, size, parameters) for every block: the spec sheet table."""
+        return [(b.kind.name, b.offset, b.size,
+                 " x ".join(f"{p.name}[{p.size}]" for p in b.params) or "-")
+                for b in self.blocks.values()]
+
+    def layout_text(self) -> str:
+        rows = [f"{k:<20} {o:>6} {s:>6}  {p}" for k, o, s, p in self.layout()]
+        return "\n".join([f"{'kind':<20} {'first':>6} {'size':>6}  parameters", *rows,
+                          f"total n = {self.n}"])
+
+
+_FIELD = {"target": "target", "target|none": "target", "adjacent": "square",
+          "dodge": "square", "square:move": "square", "square:full": "square",
+          "spell": "item", **{f"item:{c}": "item" for c in ITEM_CATEGORIES}}
+
+#: The parameters of each action kind (DESIGN.md "Public API" for what they carry).
+LAYOUT: dict[ActionKind, Sequence[str]] = {
+    K.END_TURN: (),
+    K.MOVE: ("square:move",),
+    K.FULL_MOVE: ("square:full",),
+    K.DISENGAGE: ("square:move",),
+    K.SHIFT: ("adjacent",),
+    K.MELEE_ATTACK: ("target", "item:melee"),
+    K.MISSILE_ATTACK: ("target", "item:missile"),
+    K.CAST_SPELL: ("spell", "target"),
+    K.USE_ITEM: ("item:usable", "target|none"),
+    K.FIGHT_DEFENSIVELY: (),
+    K.FULL_ATTACK: ("target", "item:weapon"),
+    K.UNARMED_ATTACK: ("target",),
+    K.GRAPPLE: ("target",),
+    K.TRIP: ("target",),
+    K.DISARM: ("target",),
+    K.COUP_DE_GRACE: ("target",),
+    K.FIRST_AID: ("target",),
+    K.READY_WEAPON: ("item:holdable",),
+    K.SHEATHE_WEAPON: ("item:holdable",),
+    K.STAND_UP: (),
+    K.OPEN_DOOR: ("adjacent",),
+    K.CLOSE_DOOR: ("adjacent",),
+    K.MOUNT: ("target",),
+    K.DISMOUNT: ("adjacent",),
+    K.PICK_UP: ("item:any",),
+    K.LIGHT_TORCH: ("item:torch",),
+    K.LOAD_CROSSBOW: ("item:wind",),
+    K.DROP_ITEM: ("item:any",),
+    K.FALL_PRONE: (),
+    K.PREPARE_COMPONENTS: (),
+    K.NOCK_ARROW: ("item:nock",),
+    K.SPEAK: (),
+    K.FREE_ATTACK: ("target", "item:melee"),
+    K.PARRY: ("item:holdable",),
+    K.DODGE: ("dodge",),
+    K.DECLINE: (),
+}
