@@ -390,7 +390,7 @@ def _graph_for(grid: GridMap, diag: tuple[int, ...], mult: int) -> ReachGraph:
     key = (grid, diag, mult)
     graph = _GRAPH_CACHE.get(key)
     if graph is None:
-        if len(_GRAPH_CACHE) > 64:
+        if len(_GRAPH_CACHE) >= 16:
             _GRAPH_CACHE.clear()
         graph = ReachGraph(grid, diagonal_costs=diag, difficult_multiplier=mult)
         _GRAPH_CACHE[key] = graph

@@ -11,7 +11,7 @@ zones) can be cached per map. Door state changes during a battle (S12 Open/Close
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rules.errors import ScenarioError
 
@@ -48,8 +48,8 @@ KING_STEPS: tuple[tuple[int, int], ...] = (
 class GridMap:
     """An immutable, hashable battle map.
 
-    ``drops`` holds ``(square, depth_ft)`` pairs sorted by square; use :meth:`drop_depth`.
-    Every square not listed anywhere is lit floor.
+    ``drops`` holds ``(square, depth_ft)`` pairs sorted by square (a mapping is accepted
+    too); use :meth:`drop_depth`. Every square not listed anywhere is lit floor.
     """
 
     width: int
@@ -144,16 +144,7 @@ class GridMap:
             opened = opened | {sq}
         else:
             closed = closed | {sq}
-        return GridMap(
-            self.width,
-            self.height,
-            walls=self.walls,
-            closed_doors=closed,
-            open_doors=opened,
-            difficult=self.difficult,
-            dark=self.dark,
-            drops=self.drops,
-        )
+        return replace(self, closed_doors=closed, open_doors=opened)
 
     def to_text(self, *, drop_depth_ft: int = 10) -> str:
         """The map in :data:`LEGEND` glyphs; ``parse_map`` of it gives an equal map.

@@ -82,8 +82,8 @@ class ReachGraph:
         self.orthogonal_cost = orthogonal_cost
         self.graph: nx.DiGraph = self._build_graph()
         self._compile()
-        # A cached result holds two lists of 2 x width x height slots: bound the cache to
-        # about a million slots (~16 MB) unless told otherwise.
+        # A cached plain result holds two lists of 2 x width x height slots: by default
+        # bound the cache to about a million slots (~8 MB), 64 to 4096 results.
         if cache_size is None:
             cache_size = min(4096, max(64, 1_000_000 // (2 * self._size)))
         self.cache_size = cache_size
@@ -358,7 +358,7 @@ class ReachGraph:
                     if labs is None:
                         front[v] = [new]
                     else:
-                        if m and any(cost_of[o] <= nd for o in labs):
+                        if m and any(cost_of[o] <= nd and mask_of[o] | m == m for o in labs):
                             continue  # an existing label dominates the new one
                         keep = []
                         for o in labs:

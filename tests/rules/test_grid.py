@@ -42,7 +42,7 @@ def grid(text: str, **kw: int) -> GridMap:
         *[(str(n), lambda g, n=n: g.drop_depth((0, 0)) == 10 * n) for n in range(1, 10)],
     ],
 )
-def test_each_legend_glyph(glyph: str, check) -> None:
+def test_each_legend_glyph_h13_h16_h23_s23(glyph: str, check) -> None:
     g = grid(glyph)
     assert (g.width, g.height) == (1, 1)
     assert check(g)
@@ -62,7 +62,7 @@ def test_default_drop_depth_is_a_parameter_s23() -> None:
     assert g.to_text(drop_depth_ft=20) == "_3\n"
 
 
-def test_coordinates_and_blank_lines() -> None:
+def test_coordinates_and_blank_lines_h13() -> None:
     g = grid(ROOM)
     assert (g.width, g.height) == (7, 4)
     assert g.is_wall((0, 0)) and g.is_wall((6, 3)) and not g.is_wall((1, 1))

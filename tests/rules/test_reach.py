@@ -20,6 +20,12 @@ def open_map(w: int, h: int) -> GridMap:
     return GridMap(w, h)
 
 
+def cost_to(reach: ReachGraph, start: Square, parity: int, dest: Square) -> int:
+    route = reach.cheapest(start, parity, dest, 20)
+    assert route is not None
+    return route.cost
+
+
 # ---------------------------------------------------------------- costs (S17, S18, H13, H14)
 
 
@@ -66,22 +72,21 @@ def test_move_action_budget_s17() -> None:
         (".:.", (0, 0), 0, (2, 0), 2),  # dark floor is not difficult
         ("..\n.~", (0, 0), 0, (1, 1), 2),  # diagonal costing 1, doubled
         ("..\n.~", (0, 0), 1, (1, 1), 3),  # parity 1: 2 doubled is 4, round the side is 3
-        ("...\n..~", (0, 0), 1, (2, 1), 4),  # (1, 0) then a diagonal 1 x 2
+        ("...\n..~", (0, 0), 1, (2, 1), 4),  # diagonal 2, then straight into it 1 x 2
     ],
 )
 def test_difficult_terrain_h13(text, start, parity, dest, cost) -> None:
-    route = ReachGraph(grid(text)).cheapest(start, parity, dest, 20)
-    assert route is not None and route.cost == cost
+    assert cost_to(ReachGraph(grid(text)), start, parity, dest) == cost
 
 
-def test_costs_come_from_the_ruleset_data() -> None:
+def test_costs_come_from_the_ruleset_data_s17_s18_h13() -> None:
     reach = ReachGraph(
         grid("....\n...~"), diagonal_costs=(2, 3), difficult_multiplier=3, orthogonal_cost=2
     )
-    assert reach.cheapest((0, 0), 0, (1, 1), 20).cost == 2  # type: ignore[union-attr]
-    assert reach.cheapest((0, 0), 0, (3, 0), 20).cost == 6  # type: ignore[union-attr]
+    assert cost_to(reach, (0, 0), 0, (1, 1)) == 2
+    assert cost_to(reach, (0, 0), 0, (3, 0)) == 6
     # two orthogonal 2s, then a diagonal 2 into difficult terrain x 3
-    assert reach.cheapest((0, 0), 0, (3, 1), 20).cost == 10  # type: ignore[union-attr]
+    assert cost_to(reach, (0, 0), 0, (3, 1)) == 10
     with pytest.raises(ValueError, match="positive integer costs"):
         ReachGraph(GridMap(2, 2), diagonal_costs=(1, 0))
     with pytest.raises(ValueError, match="positive integer costs"):
@@ -115,8 +120,8 @@ def test_no_corner_cutting_h13() -> None:
     route = ReachGraph(grid(CORNER)).cheapest((0, 0), 0, (1, 1), 10)
     assert route is not None and route.path == ((0, 0), (0, 1), (1, 1)) and route.cost == 2
     door = ReachGraph(grid(CORNER.replace("#", "+")))
-    assert door.cheapest((0, 0), 0, (1, 1), 10).cost == 2  # type: ignore[union-attr]
-    assert door.with_door((1, 0), True).cheapest((0, 0), 0, (1, 1), 10).cost == 1  # type: ignore[union-attr]
+    assert cost_to(door, (0, 0), 0, (1, 1)) == 2
+    assert cost_to(door.with_door((1, 0), True), (0, 0), 0, (1, 1)) == 1
 
 
 def test_allies_passable_not_endable_enemies_block_h13() -> None:
@@ -199,12 +204,12 @@ def test_leaving_the_start_square_provokes_h13() -> None:
     found = reach.reachable((2, 1), 0, 3, blocked=frozenset({(3, 1), (0, 3)}), threats=threats)
     assert all(route.provokers[:1] == ("orc",) for route in found.values())
     assert found[(1, 1)].provokers == ("orc",)
-    # entering a threatened square does not provoke; leaving it does
+    # ending on gob's square does not provoke gob: only leaving one does
     assert found[(1, 2)].provokers == ("orc",)
     assert found[(0, 1)].provokers == ("orc",)
 
 
-def test_provokers_in_order_and_fewest_first_h13() -> None:
+def test_provokers_listed_in_order_h13() -> None:
     reach = ReachGraph(grid("#########\n#.......#\n#########"))
     threats = {
         (2, 1): frozenset({"b"}),
@@ -237,7 +242,7 @@ def test_fewer_enemies_beats_cheaper_h13() -> None:
     assert route.cost > 4
 
 
-def test_no_op_threats_give_the_plain_routes() -> None:
+def test_no_op_threats_give_the_plain_routes_h13() -> None:
     reach = ReachGraph(grid(ARENA))
     far = {(6, 3): frozenset({"x"})}
     plain = reach.reachable((0, 0), 0, 6)
@@ -266,7 +271,7 @@ def box(x0: int, y0: int, x1: int, y1: int) -> set[Square]:
     [
         ((3, 4), 1, box(2, 3, 4, 5) - {(3, 4)}),  # S or M: the eight neighbours
         ((0, 0), 1, {(1, 0), (0, 1), (1, 1)}),
-        # the wall (3, 2) is not threatened, nor (2, 1) and (3, 3) round its corners
+        # the wall (3, 2) is not threatened, nor (3, 1) and (3, 3) round its corners
         ((2, 2), 1, box(1, 1, 3, 3) - {(2, 2), (3, 2), (3, 1), (3, 3)}),
         ((3, 3), 1, box(2, 2, 4, 4) - {(3, 3), (3, 2), (2, 2), (4, 2)}),
         # L: the 5x5 box less the origin, the wall and the row the wall hides
@@ -303,7 +308,7 @@ def test_threat_map_merges_enemies_h12() -> None:
 # ---------------------------------------------------------------- caching
 
 
-def test_query_cache_is_keyed_on_the_whole_query() -> None:
+def test_query_cache_is_keyed_on_the_whole_query_h13() -> None:
     reach = ReachGraph(grid(ARENA), cache_size=2)
     a = reach.reachable((0, 0), 0, 5)
     assert reach.reachable((0, 0), 0, 5) is a
