@@ -8,6 +8,7 @@ breaking a rule.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from rules import combat
@@ -70,13 +71,30 @@ def _shoot(b: Battle, c: Combatant, a: Action, points: int, mode: str) -> None:
         return _lost(b, c, "target out of range or sight")
     inst.nocked = False
     inst.loaded = False
-    combat.push_attack(b, c, t, inst.uid, mode, points + penalty, inst.item)
-    if w.thrown:
+    if not w.thrown:
+        combat.push_attack(b, c, t, inst.uid, mode, points + penalty, inst.item)
+        return
+    thrown = inst
+    if inst.count > 1:  # H16/H21: one weapon of a stack is thrown, the rest stay in hand
+        inst.count -= 1
+        thrown = replace(inst, uid=_fresh_uid(b, inst.uid), count=1)
+    else:
         c.inventory.remove(inst)
-        inst.state, inst.square = "ground", t.position
-        b.ground.append(inst)
-        b.emit(ItemMoved, actor=c.id, item=inst.uid, state_from="ready", state_to="ground",
-               square=t.position)
+    combat.push_attack(b, c, t, thrown.uid, mode, points + penalty, inst.item)
+    thrown.state, thrown.square = "ground", t.position
+    b.ground.append(thrown)
+    b.emit(ItemMoved, actor=c.id, item=thrown.uid, state_from="ready", state_to="ground",
+           square=t.position)
+
+
+def _fresh_uid(b: Battle, base: str) -> str:
+    """An item uid not yet used in the battle, for one item split off a stack."""
+    used = {i.uid for i in b.ground} | {
+        i.uid for cb in b.combatants.values() for i in cb.inventory}
+    n = 2
+    while f"{base}.{n}" in used:
+        n += 1
+    return f"{base}.{n}"
 
 
 def _missile(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
@@ -176,6 +194,8 @@ def _cast(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
     if t.dead or (sp.effect != "heal" and not t.in_action) or not q.spell_target_ok(
             b, c, t, sp.range):
         return _lost(b, c, f"{sp.name} has no valid target")
+    if c.power_points < sp.cost:  # H18: PP spent on other spells while it was being cast
+        return _lost(b, c, f"not enough power points for {sp.name}")
     if sp.components:
         c.components_ready = False
     chance = c.skill("cast", b.round)

@@ -106,8 +106,10 @@ def parry_actions(b: Battle, frame: dict) -> list[Action]:
 
 def dodge_squares(b: Battle, defender: Combatant, attacker: Combatant) -> list[tuple[int, int]]:
     """H10: squares one shift away and not closer to the attacker; none if the Shift is
-    spent, the defender moved this round, is grappled or is riding."""
-    if (defender.shifted_this_round or defender.moved_this_round
+    spent, the defender moved this round or is moving now (S7: no Shift in a round the
+    character otherwise moves), is grappled or is riding."""
+    moving = any(f["type"] == "move" and f["actor"] == defender.id for f in b.stack)
+    if (defender.shifted_this_round or defender.moved_this_round or moving
             or defender.grappled_by is not None or defender.riding is not None):
         return []
     here = chebyshev(defender.position, attacker.position)
@@ -242,7 +244,8 @@ def spell_targets(b: Battle, c: Combatant, spell_id: str) -> list[Combatant]:
 def _spells_and_items(b: Battle, c: Combatant) -> list[Action]:
     out: list[Action] = []
     casting = c.casting
-    if casting is not None and casting["round"] < b.round and can_spend(c, "full"):
+    if (casting is not None and casting["round"] < b.round and can_spend(c, "full")
+            and c.power_points >= b.content.spells[casting["spell"]].cost):  # H18
         out.append(Action(K.CAST_SPELL, target=casting["target"], item=casting["spell"]))
     for sid in c.spells:
         sp = b.content.spells[sid]

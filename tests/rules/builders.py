@@ -16,8 +16,9 @@ Small, stable API::
 - ``arena(w, h, rows=None)``: a map text (walls around ``w`` x ``h`` floor, or given rows).
 - ``unit(id, team, creature, at, **overrides)``: a unit table (scenario keys: race,
   characteristics, skills, equipment, armour, armour_training, hp, riding, spells).
-- ``build(map_text, units, seed=0, order=None, max_rounds=30)``: a Battle. ``order`` (a
-  prefix of ids) makes it search seeds from ``seed`` until the initiative order starts so.
+- ``build(map_text, units, seed=0, order=None, max_rounds=30, content_dir=None)``: a
+  Battle. ``order`` (a prefix of ids) makes it search seeds from ``seed`` until the
+  initiative order starts so; ``content_dir`` replaces rules/data.
 - ``find(b, kind, **fields)``: the one legal action of ``kind`` matching ``fields``
   (target, square, item); AssertionError naming the legal actions otherwise.
 - ``has(b, kind, **fields)``: whether such a legal action exists; ``kinds(b)``: legal kinds.
@@ -100,12 +101,13 @@ def build(
     order: Sequence[str] | None = None,
     max_rounds: int = 30,
     tries: int = 2000,
+    content_dir: str | None = None,
 ) -> Battle:
     """Build a battle; with ``order``, the first seed from ``seed`` whose initiative order
-    starts with ``order``."""
+    starts with ``order``. ``content_dir``: a replacement for rules/data (variant rules)."""
     text = scenario_toml(map_text, list(units), max_rounds)
     for s in range(seed, seed + (tries if order else 1)):
-        b = Battle.from_toml(text, seed=s)
+        b = Battle.from_toml(text, seed=s, content_dir=content_dir)
         if not order or list(b.initiative_order[: len(order)]) == list(order):
             return b
     raise AssertionError(f"no seed in [{seed}, {seed + tries}) gives order {order}")
