@@ -281,7 +281,13 @@ def step_attack(b: Battle, f: dict[str, Any]) -> Decision | None:
                weapon=f["weapon_id"] or "unarmed", mode=f["mode"], chance=chance, roll=roll,
                level=level.name)
         if level is L.FUMBLE and w is not None and not w.natural and f["weapon"]:
-            drop_item(b, attacker, f["weapon"], "fumble")  # H11
+            thrown = next((g for g in b.ground if g.uid == f["weapon"]), None)
+            if thrown is not None:  # H11: a fumbled throw falls in the thrower's square
+                thrown.square = attacker.position
+                b.emit(ItemMoved, actor=attacker.id, item=thrown.uid, state_from="ground",
+                       state_to="ground", square=attacker.position)
+            else:
+                drop_item(b, attacker, f["weapon"], "fumble")  # H11
         if not level.succeeded:
             _pop(b, f)
             return None

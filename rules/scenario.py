@@ -151,20 +151,22 @@ def _unit(raw: Any, i: int, src: str, content: Content, grid: GridMap) -> UnitSp
     _need(creature in content.creatures, src, f"{fld}.creature",
           f"a creature from creatures.toml ({', '.join(sorted(content.creatures))})", creature)
     at = raw["at"]
-    _need(isinstance(at, list) and len(at) == 2 and all(isinstance(a, int) for a in at),
+    _need(isinstance(at, list) and len(at) == 2
+          and all(isinstance(a, int) and not isinstance(a, bool) for a in at),
           src, f"{fld}.at", "[x, y] integers", at)
     sq = (at[0], at[1])
     _need(0 <= sq[0] < grid.width and 0 <= sq[1] < grid.height, src, f"{fld}.at",
           f"a square inside the {grid.width}x{grid.height} map", at)
-    _need(not grid.blocks_movement(sq), src, f"{fld}.at", "a floor square (not a wall or"
-          " closed door)", at)
+    _need(not grid.blocks_movement(sq) and not grid.drop_depth(sq), src, f"{fld}.at",
+          "a floor square (not a wall, closed door or drop)", at)
     kw: dict[str, Any] = {}
     if "characteristics" in raw:
         chars = _int_table(raw["characteristics"], src, f"{fld}.characteristics")
         names = content.ruleset.characteristics.names
-        for k, _ in chars:
+        for k, v in chars:
             _need(k in names, src, f"{fld}.characteristics.{k}",
                   f"one of {', '.join(names)}", k)
+            _need(v >= 1, src, f"{fld}.characteristics.{k}", "a value of at least 1", v)
         kw["characteristics"] = chars
     if "skills" in raw:
         skills = _int_table(raw["skills"], src, f"{fld}.skills")
@@ -223,16 +225,23 @@ def parse_scenario(text: str, *, source: str, content: Content) -> Scenario:
     _need(isinstance(raw_units, list) and raw_units, source, "units",
           "a non-empty array of [[units]] tables", raw_units)
     units = tuple(_unit(u, i, source, content, grid) for i, u in enumerate(raw_units))
-    ids = [u.id for u in units]
+    seen_ids: set[str] = set()
     for i, u in enumerate(units):
-        _need(ids.count(u.id) == 1, source, f"units[{i}].id", "a unique id", u.id)
+        _need(u.id not in seen_ids, source, f"units[{i}].id", "a unique id", u.id)
+        seen_ids.add(u.id)
     by_id = {u.id: u for u in units}
     squares: dict[Square, str] = {}
+    ridden: dict[str, str] = {}
     for i, u in enumerate(units):
         if u.riding is not None:
             mount = by_id.get(u.riding)
-            _need(mount is not None and content.creatures[mount.creature].mount, source,
-                  f"units[{i}] ({u.id}).riding", "the id of a mount unit", u.riding)
+            _need(mount is not None and content.creatures[mount.creature].mount
+                  and u.riding != u.id and mount.riding is None, source,
+                  f"units[{i}] ({u.id}).riding", "the id of another unit that is a mount"
+                  " and rides nothing", u.riding)
+            _need(u.riding not in ridden, source, f"units[{i}] ({u.id}).riding",
+                  "a mount nobody else rides", f"{u.riding} (ridden by {ridden.get(u.riding)})")
+            ridden[u.riding] = u.id
             _need(mount.at == u.at and mount.team == u.team, source,
                   f"units[{i}] ({u.id}).riding", "a mount of the same team on the same square",
                   u.riding)
