@@ -29,7 +29,7 @@ unit has an index (``ActionCodec.mask`` raises :class:`EncodingError` otherwise)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -130,24 +130,34 @@ class ActionCodec:
         self.full_move_radius = full_r
         self._windows: dict[int, tuple[int, int]] = {}
 
-        # ---- items: every uid of the battle, by category, each actor's own first
+        # ---- items: every uid of the battle, by category, each actor's own first, then
+        # overflow slots for items split off a stack later (a thrown javelin of a pair)
         self.item_ids: list[str] = []
         owner: dict[str, str] = {}
         self._cats: dict[str, set[str]] = {}
+        splits: dict[str, int] = {}
         for c in units:
             for inst in c.inventory:
                 self.item_ids.append(inst.uid)
                 owner[inst.uid] = c.id
                 self._cats[inst.uid] = _item_categories(content, inst.item)
+                w = content.weapons.get(inst.item)
+                if w is not None and w.thrown and inst.count > 1:
+                    splits[inst.uid] = inst.count - 1
         for inst in battle.ground:  # nothing starts on the ground today; stay general
             self.item_ids.append(inst.uid)
             self._cats[inst.uid] = _item_categories(content, inst.item)
+        #: origin uid -> how many items can split off it (H16/H21: one thrown at a time)
+        self.split_capacity = splits
         self._item_list: dict[str, dict[str, tuple[str, ...]]] = {}
         self._item_index: dict[str, dict[str, dict[str, int]]] = {}
+        self._overflow: dict[str, tuple[tuple[str, int], ...]] = {}
+        self._overflow_index: dict[str, dict[tuple[str, int], int]] = {}
         self.item_counts: dict[str, int] = {}
         for cat in ITEM_CATEGORIES:
             members = [u for u in self.item_ids if cat in self._cats[u]]
-            self.item_counts[cat] = len(members)
+            overflow = tuple((u, r) for u in members for r in range(splits.get(u, 0)))
+            self.item_counts[cat] = len(members) + len(overflow)
             lists, index = {}, {}
             for c in units:
                 own = [u for u in members if owner.get(u) == c.id]
@@ -157,6 +167,8 @@ class ActionCodec:
                 index[c.id] = {u: i for i, u in enumerate(lst)}
             self._item_list[cat] = lists
             self._item_index[cat] = index
+            self._overflow[cat] = overflow
+            self._overflow_index[cat] = {o: len(members) + i for i, o in enumerate(overflow)}
 
         # ---- spells: index into the actor's own list
         self.spells_of = {c.id: tuple(c.spells) for c in units}
@@ -180,7 +192,13 @@ class ActionCodec:
         self.n = n
         self._starts = np.array([b.offset for b in self.blocks.values()])
         self._kinds = list(self.blocks)
-        self._encoders: dict[ActionKind, Callable[[Combatant, Action], int | None]] = {}
+        self._enc_plan: dict[ActionKind, tuple[int, tuple[tuple[str, int], ...],
+                                               tuple[str, ...]]] = {}
+        for kind, b in self.blocks.items():
+            carried = {_FIELD[p.name] for p in b.params}
+            self._enc_plan[kind] = (
+                b.offset, tuple((p.name, p.size) for p in b.params),
+                tuple(f for f in ("target", "square", "item") if f not in carried))
 
     # ------------------------------------------------------------ squares
     def _radii(self, r: int) -> tuple[int, int]:
@@ -208,7 +226,25 @@ class ActionCodec:
         return sq
 
     # ------------------------------------------------------------ one parameter
-    def _enc_param(self, p: str, c: Combatant, a: Action) -> int | None:
+    def split_items(self, battle: Battle) -> dict[str, tuple[str, int]]:
+        """Items split off a stack so far: uid -> (origin uid, rank among the origin's
+        splits, oldest first). The engine names a split ``<origin>.<n>`` with a fresh
+        ``n`` (rules.effects), so ranks never change once given."""
+        found: dict[str, list[tuple[int, str]]] = {}
+        known = self._cats
+        for inst in _all_items(battle):
+            if inst.uid in known:
+                continue
+            origin, _, n = inst.uid.rpartition(".")
+            if origin in self.split_capacity and n.isdigit():
+                found.setdefault(origin, []).append((int(n), inst.uid))
+        out = {}
+        for origin, lst in found.items():
+            for rank, (_, uid) in enumerate(sorted(lst)):
+                out[uid] = (origin, rank)
+        return out
+
+    def _enc_param(self, p: str, c: Combatant, a: Action, ctx: _Context) -> int | None:
         if p == "target":
             return self.slot_of.get(a.target) if a.target is not None else None
         if p == "target|none":
@@ -229,9 +265,14 @@ class ActionCodec:
             spells = self.spells_of.get(c.id, ())
             return spells.index(a.item) if a.item in spells else None
         cat = p.split(":", 1)[1]
-        return self._item_index[cat][c.id].get(a.item or "")
+        i = self._item_index[cat][c.id].get(a.item or "")
+        if i is None and a.item is not None:
+            split = ctx.splits().get(a.item)
+            if split is not None:
+                i = self._overflow_index[cat].get(split)
+        return i
 
-    def _dec_param(self, p: str, c: Combatant, i: int) -> dict[str, Any] | None:
+    def _dec_param(self, p: str, c: Combatant, i: int, ctx: _Context) -> dict[str, Any] | None:
         if p == "target":
             return {"target": self.unit_ids[i]}
         if p == "target|none":
@@ -250,26 +291,34 @@ class ActionCodec:
             spells = self.spells_of.get(c.id, ())
             return {"item": spells[i]} if i < len(spells) else None
         cat = p.split(":", 1)[1]
-        return {"item": self._item_list[cat][c.id][i]}
+        static = self._item_list[cat][c.id]
+        if i < len(static):
+            return {"item": static[i]}
+        want = self._overflow[cat][i - len(static)]
+        for uid, split in ctx.splits().items():
+            if split == want:
+                return {"item": uid}
+        return None
 
     # ------------------------------------------------------------ public
     def encode(self, battle: Battle, actor: str, action: Action) -> int | None:
         """The index of ``action`` for ``actor``, or None if it has none."""
-        c = battle.combatants[actor]
-        block = self.blocks[action.kind]
-        index = 0
-        for p in block.params:
-            i = self._enc_param(p.name, c, action)
-            if i is None:
-                return None
-            index = index * p.size + i
+        return self._encode(battle.combatants[actor], action, _Context(self, battle))
+
+    def _encode(self, c: Combatant, action: Action, ctx: _Context) -> int | None:
+        offset, params, absent = self._enc_plan[action.kind]
         # Parameters the layout does not carry must be absent, or the index would not
         # stand for exactly this action.
-        carried = {_FIELD[p.name] for p in block.params}
-        for f in ("target", "square", "item"):
-            if f not in carried and getattr(action, f) is not None:
+        for f in absent:
+            if getattr(action, f) is not None:
                 return None
-        return block.offset + index
+        index = 0
+        for name, size in params:
+            i = self._enc_param(name, c, action, ctx)
+            if i is None:
+                return None
+            index = index * size + i
+        return offset + index
 
     def decode(self, battle: Battle, actor: str, index: int) -> Action | None:
         """The action at ``index`` for ``actor``; None where the index names nothing
@@ -283,10 +332,11 @@ class ActionCodec:
             block = self.blocks[self._kinds[k]]
         rest = index - block.offset
         c = battle.combatants[actor]
+        ctx = _Context(self, battle)
         fields: dict[str, Any] = {}
         for p in reversed(block.params):
             rest, i = divmod(rest, p.size)
-            got = self._dec_param(p.name, c, i)
+            got = self._dec_param(p.name, c, i, ctx)
             if got is None:
                 return None
             fields.update(got)
@@ -316,8 +366,10 @@ class ActionCodec:
             return []
         out = []
         seen: set[int] = set()
+        c = battle.combatants[d.actor]
+        ctx = _Context(self, battle)
         for a in battle.legal_actions():
-            i = self.encode(battle, d.actor, a)
+            i = self._encode(c, a, ctx)
             if i is None:
                 raise EncodingError(f"legal action {a} of {d.actor} has no index "
                                     f"(scenario {battle.scenario.name!r})")
@@ -345,6 +397,29 @@ class ActionCodec:
         rows = [f"{k:<20} {o:>6} {s:>6}  {p}" for k, o, s, p in self.layout()]
         return "\n".join([f"{'kind':<20} {'first':>6} {'size':>6}  parameters", *rows,
                           f"total n = {self.n}"])
+
+
+def _all_items(b: Battle) -> list[Any]:
+    out = list(b.ground)
+    for c in b.combatants.values():
+        out += c.inventory
+    return out
+
+
+class _Context:
+    """Per-call cache of what the codec reads from the battle's state."""
+
+    __slots__ = ("_splits", "battle", "codec")
+
+    def __init__(self, codec: ActionCodec, battle: Battle) -> None:
+        self.codec = codec
+        self.battle = battle
+        self._splits: dict[str, tuple[str, int]] | None = None
+
+    def splits(self) -> dict[str, tuple[str, int]]:
+        if self._splits is None:
+            self._splits = self.codec.split_items(self.battle)
+        return self._splits
 
 
 _FIELD = {"target": "target", "target|none": "target", "adjacent": "square",

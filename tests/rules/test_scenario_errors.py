@@ -193,11 +193,13 @@ EXACT = {
     ),
     "riding an unknown unit": (
         hero('riding = "nobody"'),
-        "bad.toml: units[0] (hero).riding: expected the id of another unit that is a mount and rides nothing, got 'nobody'",
+        "bad.toml: units[0] (hero).riding: expected the id of another unit that is a mount"
+        " and rides nothing, got 'nobody'",
     ),
     "riding a unit that is not a mount": (
         hero('riding = "orc_1"'),
-        "bad.toml: units[0] (hero).riding: expected the id of another unit that is a mount and rides nothing, got 'orc_1'",
+        "bad.toml: units[0] (hero).riding: expected the id of another unit that is a mount"
+        " and rides nothing, got 'orc_1'",
     ),
     "riding a mount on another square": (
         hero('riding = "horse_1"') + unit("horse_1", "party", "horse", "[2, 1]"),
