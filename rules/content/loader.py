@@ -335,6 +335,12 @@ def _check_ruleset(r: s.Ruleset) -> None:
     if r.success.auto_fail_min <= r.success.auto_success_max:  # H2
         expected = f"an integer > auto_success_max ({r.success.auto_success_max})"
         raise ContentError(f, "success.auto_fail_min", expected, r.success.auto_fail_min)
+    turn = r.fatigue.rounds_per_check * r.time.seconds_per_round  # S22
+    if turn != r.time.exploration_turn_seconds:
+        expected = (f"fatigue.rounds_per_check x time.seconds_per_round "
+                    f"({r.fatigue.rounds_per_check} x {r.time.seconds_per_round} = {turn})")
+        raise ContentError(f, "time.exploration_turn_seconds", expected,
+                           r.time.exploration_turn_seconds)
     for i, skill in enumerate(r.falling.reduction_skills):  # S23
         _need_skill(r, skill, f, f"falling.reduction_skills[{i}]")
 

@@ -108,6 +108,14 @@ class FatigueRules:
 
 
 @dataclass(frozen=True)
+class TimeRules:
+    """S22/S25: a round is about 12 s, an exploration turn about 10 min."""
+
+    seconds_per_round: int
+    exploration_turn_seconds: int
+
+
+@dataclass(frozen=True)
 class DamageBonusStep:
     """H6: one row of the damage-bonus table (STR+SIZ up to ``max``)."""
 
@@ -210,6 +218,7 @@ class Ruleset:
     encumbrance: EncumbranceRules
     burden: dict[str, BurdenLevel]  # keys: none, light, moderate, heavy
     fatigue: FatigueRules
+    time: TimeRules
     damage_bonus: DamageBonusRules
     modifiers: CombatModifiers
     defence: DefenceRules

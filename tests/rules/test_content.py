@@ -480,3 +480,17 @@ def test_build_generic_errors(value: object, message: str) -> None:
     with pytest.raises(ContentError) as info:
         build(_Probe, value, "probe.toml", "p")
     assert str(info.value) == message
+
+
+def test_S22_round_and_exploration_turn_in_data() -> None:
+    t = default_content().ruleset.time
+    assert (t.seconds_per_round, t.exploration_turn_seconds) == (12, 600)
+    assert default_content().ruleset.fatigue.rounds_per_check * t.seconds_per_round == 600
+
+
+def test_S22_time_must_agree_with_fatigue_rounds(data: Path) -> None:
+    edit(data, "ruleset.toml", "seconds_per_round = 12", "seconds_per_round = 6")
+    err = load_error(data)
+    assert str(err) == (
+        "ruleset.toml: time.exploration_turn_seconds: expected fatigue.rounds_per_check x "
+        "time.seconds_per_round (50 x 6 = 300), got 600")
