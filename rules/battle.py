@@ -16,7 +16,13 @@ from typing import Any
 
 from rules import combat, frames, legal
 from rules.actions import Action, Decision, DecisionKind
-from rules.combatant import Combatant, ItemInstance, hit_points_for, item_from_dict
+from rules.combatant import (
+    Combatant,
+    ItemInstance,
+    hit_points_for,
+    item_from_dict,
+    roll_characteristics,
+)
 from rules.content import Content, default_content, load_content
 from rules.errors import IllegalActionError
 from rules.events import (
@@ -106,7 +112,10 @@ class Battle:
     def _build(self, spec: UnitSpec) -> Combatant:
         c = self.content
         stat = c.creatures[spec.creature]
-        chars = dict(stat.characteristics) | dict(spec.characteristics)
+        chars = dict(stat.characteristics)
+        if spec.roll_characteristics:
+            chars = roll_characteristics(c, self.dice)
+        chars |= dict(spec.characteristics)
         skills = dict(stat.skills) | dict(spec.skills)
         armour = stat.armour if spec.armour is None else spec.armour
         armour = None if armour == "none" else armour

@@ -341,3 +341,12 @@ def hit_points_for(content: Content, characteristics: dict[str, int]) -> int:
     if content.ruleset.hit_points.formula == "con_siz_half":
         return -(-(characteristics["con"] + characteristics["siz"]) // 2)
     return -(-characteristics["siz"] // 2)
+
+
+def roll_characteristics(content: Content, dice: Any) -> dict[str, int]:
+    """H1: roll every characteristic (3d6; SIZ 2d6+6) with a battle's dice roller."""
+    rules = content.ruleset.characteristics
+    return {
+        name: dice.roll(rules.siz_roll if name == "siz" else rules.default_roll)[0]
+        for name in rules.names
+    }

@@ -21,7 +21,8 @@ Square = tuple[int, int]
 
 _TOP_KEYS = {"name", "description", "max_rounds", "map", "units"}
 _UNIT_KEYS = {"id", "team", "creature", "at", "characteristics", "race", "skills",
-              "equipment", "armour", "armour_training", "hp", "riding", "spells"}
+              "equipment", "armour", "armour_training", "hp", "riding", "spells",
+              "roll_characteristics"}
 _STATES = ("ready", "carried", "sheathed", "hidden")
 _TRAINING = ("none", "light", "moderate", "heavy")
 
@@ -41,6 +42,7 @@ class UnitSpec:
     hp: int | None = None
     riding: str | None = None
     spells: tuple[str, ...] | None = None
+    roll_characteristics: bool = False  # H1: roll 3d6 (SIZ 2d6+6) with the battle's dice
 
 
 @dataclass(frozen=True)
@@ -194,6 +196,10 @@ def _unit(raw: Any, i: int, src: str, content: Content, grid: GridMap) -> UnitSp
         hp = _int(raw, "hp", src, f"{fld}.hp")
         _need(hp >= 1, src, f"{fld}.hp", "a positive integer", hp)
         kw["hp"] = hp
+    if "roll_characteristics" in raw:
+        r = raw["roll_characteristics"]
+        _need(isinstance(r, bool), src, f"{fld}.roll_characteristics", "true or false", r)
+        kw["roll_characteristics"] = r
     if "riding" in raw:
         kw["riding"] = _str(raw, "riding", src, f"{fld}.riding")
     if "spells" in raw:

@@ -1692,3 +1692,41 @@ def test_H25_random_play_always_ends() -> None:
             steps += 1
             assert steps < 3000
         assert b.round <= 4 and b.decision is None
+
+
+def test_H1_rolled_characteristics_are_3d6_and_siz_2d6_plus_6() -> None:
+    """A unit with roll_characteristics = true rolls 3d6 each (SIZ 2d6+6), exactly the
+    forced faces, with the battle's own dice (same seed, same stats)."""
+    text = """
+name = "roll"
+max_rounds = 3
+map = '''
+#####
+#...#
+#####
+'''
+[[units]]
+id = "a"
+team = "party"
+creature = "human_warrior"
+at = [1, 1]
+roll_characteristics = true
+characteristics = { cha = 18 }
+[[units]]
+id = "b"
+team = "monsters"
+creature = "goblin"
+at = [3, 1]
+"""
+    seen = set()
+    for seed in range(30):
+        c = rules.Battle.from_toml(text, seed=seed).combatants["a"]
+        ch = c.characteristics
+        assert ch["cha"] == 18  # overrides apply after the roll
+        assert all(3 <= ch[k] <= 18 for k in ("str", "con", "int", "pow", "dex"))
+        assert 8 <= ch["siz"] <= 18
+        assert c.max_hp == -(-ch["siz"] // 2)  # H5 from the rolled SIZ
+        seen.add(ch["str"])
+    assert len(seen) > 5  # really rolled
+    again = rules.Battle.from_toml(text, seed=4).combatants["a"].characteristics
+    assert again == rules.Battle.from_toml(text, seed=4).combatants["a"].characteristics
