@@ -153,14 +153,17 @@ def _movement(b: Battle, c: Combatant) -> list[Action]:
     out: list[Action] = []
     if not _may_move(c):
         return out
+    # Where a mover can end does not depend on threats, only which route it takes there
+    # does (H13), so the destinations come from the plain search; the provocation-aware
+    # route is chosen when the move is applied.
+    half = sorted(q.routes(b, c, q.move_budget(b, c, False), False)) if can_spend(
+        c, "move") or can_spend(c, "full") else []
     if can_spend(c, "move"):
-        for sq in sorted(q.routes(b, c, q.move_budget(b, c, False), True)):
-            out.append(Action(K.MOVE, square=sq))
+        out += [Action(K.MOVE, square=sq) for sq in half]
     if can_spend(c, "full"):
-        for sq in sorted(q.routes(b, c, q.move_budget(b, c, True), True)):
-            out.append(Action(K.FULL_MOVE, square=sq))
-        for sq in sorted(q.routes(b, c, q.move_budget(b, c, False), False)):
-            out.append(Action(K.DISENGAGE, square=sq))
+        full = sorted(q.routes(b, c, q.move_budget(b, c, True), False))
+        out += [Action(K.FULL_MOVE, square=sq) for sq in full]
+        out += [Action(K.DISENGAGE, square=sq) for sq in half]
     if not c.moved_this_round and free_left(c, K.SHIFT) and c.riding is None:
         for sq in q.free_adjacent(b, c):
             if not b.grid.is_difficult(sq):
