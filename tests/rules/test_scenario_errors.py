@@ -108,7 +108,8 @@ EXACT = {
     "unknown unit key": (
         hero('weapon = "axe"'),
         "bad.toml: units[0].weapon: expected one of the unit keys armour, armour_training, at,"
-        " characteristics, creature, equipment, hp, id, race, riding, skills, spells, team,"
+        " characteristics, creature, equipment, hp, id, race, riding, roll_characteristics, skills,"
+        " spells, team,"
         " got 'weapon'",
     ),
     "missing units": (
