@@ -59,14 +59,14 @@ def map_text(battle: rules.Battle) -> str:
 def combatant_table(battle: rules.Battle) -> str:
     """Every combatant's derived values (S17, S19-S21, H4-H6, H12)."""
     letters = unit_letters(battle)
-    head = (f"{'':2}{'id':<14}{'team':<9}{'creature':<15}{'HP':>6}{'MOV':>4}{'mv/act':>7}"
+    head = (f"{'':2}{'id':<17}{'team':<9}{'creature':<15}{'HP':>6}{'MOV':>4}{'mv/act':>7}"
             f"{'cap':>6}{'load':>6}{'enc':>4}{'armour':>12}{'dodge':>6}{'init':>5}  weapons")
     lines = [head]
     for cid in battle.initiative_order:
         c = battle.combatants[cid]
         weapons = ", ".join(f"{w.name} {c.skill(w.skill)}%" for _, w in c.ready_weapons())
         lines.append(
-            f"{letters[cid]:2}{cid:<14}{c.team:<9}{c.creature:<15}{f'{c.hp}/{c.max_hp}':>6}"
+            f"{letters[cid]:2}{cid:<17}{c.team:<9}{c.creature:<15}{f'{c.hp}/{c.max_hp}':>6}"
             f"{c.mov:>4}{c.move_squares:>7}{c.capacity_stones:>6.1f}{c.load_stones:>6.1f}"
             f"{'yes' if c.encumbered else 'no':>4}{(c.armour or '-'):>12}{c.skill('dodge'):>6}"
             f"{c.initiative:>5}  {weapons}"

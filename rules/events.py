@@ -122,6 +122,12 @@ class DodgeRolled(Event):
     square: Square | None
     template: ClassVar[str] = "{defender} dodges to {square}: {roll} vs {chance} -> {level}"
 
+    def __str__(self) -> str:
+        if self.square is not None:
+            return super().__str__()
+        return (f"[r{self.round}] {self.defender} dodges by falling prone: {self.roll} vs "
+                f"{self.chance} -> {self.level}")
+
 
 @dataclass(frozen=True)
 class DamageDealt(Event):
