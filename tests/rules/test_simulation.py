@@ -10,6 +10,8 @@ import json
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import rules
 from rules.actions import ActionKind, DecisionKind
@@ -181,3 +183,28 @@ def test_json_is_plain_json() -> None:
     data = json.loads(b.to_json())
     assert data["is_over"] is True
     assert rules.Battle.from_json(b.to_json()).winner == b.winner
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scenario=st.sampled_from(SCENARIOS), seed=st.integers(0, 2**32 - 1),
+       picks=st.lists(st.integers(0, 10**6), min_size=1, max_size=300))
+def test_property_any_legal_sequence_keeps_invariants_and_replays(
+        scenario: str, seed: int, picks: list[int]) -> None:
+    """Hypothesis drives the choices: any sequence of legal actions keeps the invariants,
+    and replaying it from the JSON of the start gives the same events."""
+    b = rules.Battle.from_scenario(scenario, seed=seed)
+    start = b.to_json()
+    chosen = []
+    for p in picks:
+        if b.is_over:
+            break
+        acts = b.legal_actions()
+        a = acts[p % len(acts)]
+        chosen.append(a)
+        b.apply(a)
+        check_invariants(b)
+    replay = rules.Battle.from_json(start)
+    for a in chosen:
+        replay.apply(a)
+    assert replay.events == b.events
+    assert replay.to_json() == b.to_json()
