@@ -23,8 +23,11 @@ parameter          encoding
 
 Items keep their uid for the whole battle (dropped, disarmed, thrown and picked-up
 items move between inventories and the ground), so the per-actor item tables are
-static. The encoding is injective for a given actor, and every legal action of every
-unit has an index (``ActionCodec.mask`` raises :class:`EncodingError` otherwise).
+static, with one exception: throwing one weapon of a stack (a pair of javelins) splits
+it off under a new uid. Each such stack reserves ``count - 1`` *overflow* slots after
+the static ones, filled oldest split first. The encoding is injective for a given actor,
+and every legal action of every unit has an index (``ActionCodec.mask`` raises
+:class:`EncodingError` otherwise; the fuzz tests check it on every shipped scenario).
 """
 
 from __future__ import annotations
@@ -128,7 +131,6 @@ class ActionCodec:
             full_r = move_r = max(self.width, self.height)
         self.move_radius = move_r
         self.full_move_radius = full_r
-        self._windows: dict[int, tuple[int, int]] = {}
 
         # ---- items: every uid of the battle, by category, each actor's own first, then
         # overflow slots for items split off a stack later (a thrown javelin of a pair)

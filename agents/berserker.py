@@ -1,0 +1,194 @@
+"""A simple melee rusher: hit whatever is in reach, else run at the nearest enemy.
+
+Turn: stand up if prone; attack an enemy in reach (the most wounded, then the first
+listed); with no ready melee weapon, ready one (dropping a missile weapon first if the
+hands are full); else move toward the nearest enemy (a MOVE that ends in reach so the
+attack can follow, else the FULL_MOVE or MOVE that gets closest, opening a door on the
+way when it must); else end the turn. Reactions: always takes its Free Attack, parries
+when it can, dodges when offered (to a square when there is one, else by falling prone).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from agents.base import SeededAgent, legal_for
+from rules import Action, ActionKind, Battle, Combatant, DecisionKind
+from rules.grid import GridMap
+
+K = ActionKind
+Square = tuple[int, int]
+_KING = ((0, -1), (-1, 0), (1, 0), (0, 1), (-1, -1), (1, -1), (-1, 1), (1, 1))
+
+
+FAR = 10**6
+
+
+def _passable(grid: GridMap, sq: Square) -> bool:
+    """Walkable if doors were open: closed doors count as floor for planning."""
+    return grid.in_bounds(sq) and not grid.is_wall(sq)
+
+
+_NEIGHBOURS: dict[GridMap, list[tuple[int, ...]]] = {}
+
+
+def _neighbours(grid: GridMap) -> list[tuple[int, ...]]:
+    """Per square index ``y * W + x``: the indices one king step away, through closed
+    doors, never cutting a wall corner (H13)."""
+    table = _NEIGHBOURS.get(grid)
+    if table is None:
+        w = grid.width
+        table = []
+        for y in range(grid.height):
+            for x in range(w):
+                out = []
+                if _passable(grid, (x, y)):
+                    for dx, dy in _KING:
+                        nb = (x + dx, y + dy)
+                        if not _passable(grid, nb):
+                            continue
+                        if dx and dy and not (_passable(grid, (x + dx, y))
+                                              and _passable(grid, (x, y + dy))):
+                            continue
+                        out.append(nb[1] * w + nb[0])
+                table.append(tuple(out))
+        if len(_NEIGHBOURS) > 64:
+            _NEIGHBOURS.clear()
+        _NEIGHBOURS[grid] = table
+    return table
+
+
+def distance_map(grid: GridMap, sources: list[Square]) -> list[int]:
+    """King-step distance to the nearest source per square index ``y * W + x`` (FAR where
+    unreachable). Terrain costs are ignored: this is a rusher, not a planner."""
+    table = _neighbours(grid)
+    w = grid.width
+    dist = [FAR] * (w * grid.height)
+    frontier = deque()
+    for x, y in sources:
+        dist[y * w + x] = 0
+        frontier.append(y * w + x)
+    while frontier:
+        i = frontier.popleft()
+        d = dist[i] + 1
+        for j in table[i]:
+            if dist[j] == FAR:
+                dist[j] = d
+                frontier.append(j)
+    return dist
+
+
+class Berserker(SeededAgent):
+    """Melee rusher (see the module docstring). Deterministic given the battle; the
+    seed only breaks ties between equally good choices."""
+
+    name = "berserker"
+
+    def act(self, battle: Battle) -> Action:
+        acts = legal_for(battle)
+        d = battle.decision
+        assert d is not None
+        kinds: dict[ActionKind, list[Action]] = {}
+        for a in acts:
+            kinds.setdefault(a.kind, []).append(a)
+        if d.kind is DecisionKind.FREE_ATTACK:
+            hits = kinds.get(K.FREE_ATTACK, [])
+            direct = [a for a in hits if a.target == d.source]
+            return (direct or hits or kinds[K.DECLINE])[0]
+        if d.kind is DecisionKind.PARRY:
+            return (kinds.get(K.PARRY) or kinds[K.DECLINE])[0]
+        if d.kind is DecisionKind.DODGE:
+            dodges = kinds.get(K.DODGE, [])
+            to_square = [a for a in dodges if a.square is not None]
+            if to_square:
+                return self.choose(to_square)
+            return (dodges or kinds[K.DECLINE])[0]
+        return self._turn(battle, battle.combatants[d.actor], kinds)
+
+    # ------------------------------------------------------------ turn
+    def _turn(self, b: Battle, c: Combatant, kinds: dict[ActionKind, list[Action]]) -> Action:
+        if K.STAND_UP in kinds:
+            return kinds[K.STAND_UP][0]
+        attacks = kinds.get(K.MELEE_ATTACK, [])
+        if attacks:
+            def wound(a: Action) -> tuple[float, int]:
+                t = b.combatants[a.target or ""]
+                return (t.hp / max(1, t.max_hp), attacks.index(a))
+            return min(attacks, key=wound)
+        if not c.ready_melee():
+            ready = [a for a in kinds.get(K.READY_WEAPON, [])
+                     if self._is_melee(b, c, a.item)]
+            if ready:
+                return ready[0]
+            drops = [a for a in kinds.get(K.DROP_ITEM, []) if self._is_ready_missile(b, c, a.item)]
+            if drops and self._melee_in_pack(b, c):
+                return drops[0]
+        move = self._approach(b, c, kinds)
+        if move is not None:
+            return move
+        return kinds[K.END_TURN][0]
+
+    @staticmethod
+    def _is_melee(b: Battle, c: Combatant, uid: str | None) -> bool:
+        inst = c.item(uid or "")
+        return (inst is not None and inst.item in b.content.weapons
+                and b.content.weapons[inst.item].kind == "melee")
+
+    @staticmethod
+    def _is_ready_missile(b: Battle, c: Combatant, uid: str | None) -> bool:
+        inst = c.item(uid or "")
+        return (inst is not None and inst.state == "ready" and inst.item in b.content.weapons
+                and b.content.weapons[inst.item].kind == "missile")
+
+    @staticmethod
+    def _melee_in_pack(b: Battle, c: Combatant) -> bool:
+        return any(i.state in ("carried", "sheathed", "hidden") and i.item in b.content.weapons
+                   and b.content.weapons[i.item].kind == "melee" for i in c.inventory)
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self._key: tuple | None = None
+        self._dist: list[int] = []
+
+    def _distances(self, b: Battle, c: Combatant) -> list[int]:
+        """Distance to the nearest enemy in action, per square index (cached while the
+        map and the enemies' squares stay the same)."""
+        enemies = tuple(sorted(o.position for o in b.combatants.values()
+                               if o.in_action and o.team != c.team))
+        key = (b.grid, enemies)
+        if key != self._key:
+            self._key = key
+            self._dist = distance_map(b.grid, list(enemies))
+        return self._dist
+
+    def _approach(self, b: Battle, c: Combatant,
+                  kinds: dict[ActionKind, list[Action]]) -> Action | None:
+        dist = self._distances(b, c)
+        w = b.grid.width
+        here = dist[c.position[1] * w + c.position[0]]
+        reach = max(1, c.reach)
+
+        def score(a: Action) -> int:
+            sq = a.square or c.position
+            return dist[sq[1] * w + sq[0]]
+
+        moves = kinds.get(K.MOVE, [])
+        can_attack_after = c.actions_used == [] and bool(c.ready_melee())
+        if can_attack_after:
+            into_reach = [a for a in moves if score(a) <= reach]
+            if into_reach:
+                return self._best(into_reach, score)
+        for kind in (K.FULL_MOVE, K.MOVE):
+            options = kinds.get(kind, [])
+            if options:
+                best = self._best(options, score)
+                if score(best) < here:
+                    return best
+        doors = [a for a in kinds.get(K.OPEN_DOOR, []) if score(a) < here]
+        if doors:
+            return self._best(doors, score)
+        return None
+
+    def _best(self, options: list[Action], score) -> Action:
+        low = min(score(a) for a in options)
+        return self.choose([a for a in options if score(a) == low])

@@ -1,0 +1,15 @@
+"""A uniformly random legal policy: the baseline every other agent should beat."""
+
+from __future__ import annotations
+
+from agents.base import SeededAgent, legal_for
+from rules import Action, Battle
+
+
+class RandomAgent(SeededAgent):
+    """Picks uniformly among ``battle.legal_actions()``."""
+
+    name = "random"
+
+    def act(self, battle: Battle) -> Action:
+        return self.choose(legal_for(battle))

@@ -1,0 +1,139 @@
+"""What the Gymnasium and PettingZoo envs share: loading a scenario once, outcomes and
+rewards, illegal-action handling, opponents."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+from gymnasium import spaces
+
+import rules
+from env.observation import ObservationBuilder
+from env.spaces import ActionCodec
+from rules import Action, ActionKind, Battle, DecisionKind, IllegalActionError
+
+ILLEGAL_MODES = ("raise", "penalty")
+
+
+class Policy(Protocol):
+    def act(self, battle: Battle) -> Action: ...
+
+
+def default_scenario() -> str:
+    """``skirmish`` when shipped, else the first shipped scenario (``duel``)."""
+    names = rules.shipped_scenarios()
+    if "skirmish" in names:
+        return "skirmish"
+    return "duel" if "duel" in names else names[0]
+
+
+class ScenarioSetup:
+    """A scenario loaded once: content, codec, observation builder and spaces."""
+
+    def __init__(self, scenario: str | Path, content_dir: str | None = None) -> None:
+        self.content_dir = content_dir
+        content = (rules.load_content(Path(content_dir)) if content_dir
+                   else rules.default_content())
+        self.content = content
+        self.scenario = rules.load_scenario(scenario, content)
+        probe = self.new_battle(0)
+        self.codec = ActionCodec(probe)
+        self.builder = ObservationBuilder(probe)
+        self.n = self.codec.n
+        self.unit_ids = self.codec.unit_ids
+        self.teams = self.scenario.teams
+
+    def new_battle(self, seed: int) -> Battle:
+        return Battle(self.scenario, seed, self.content, self.content_dir)
+
+    def mask_space(self) -> spaces.Box:
+        return spaces.Box(0, 1, (self.n,), dtype=np.int8)
+
+
+def check_illegal_mode(mode: str) -> None:
+    if mode not in ILLEGAL_MODES:
+        raise ValueError(f"illegal_action must be one of {ILLEGAL_MODES}, got {mode!r}")
+
+
+def standing_teams(b: Battle) -> set[str]:
+    return {c.team for c in b.combatants.values() if c.in_action}
+
+
+def ended_by_round_limit(b: Battle) -> bool:
+    """H25: the battle ended at the round limit (several teams still standing)."""
+    return b.is_over and len(standing_teams(b)) > 1
+
+
+def outcome_reward(b: Battle, team: str) -> float:
+    """+1 win, -1 loss, 0 draw (or not over)."""
+    if not b.is_over or b.winner is None:
+        return 0.0
+    return 1.0 if b.winner == team else -1.0
+
+
+def team_health(b: Battle) -> dict[str, float]:
+    """Each team's HP left as a fraction of its max HP (each unit's HP clipped to
+    [0, max])."""
+    hp: dict[str, float] = {}
+    mx: dict[str, float] = {}
+    for c in b.combatants.values():
+        hp[c.team] = hp.get(c.team, 0.0) + min(max(c.hp, 0), c.max_hp)
+        mx[c.team] = mx.get(c.team, 0.0) + c.max_hp
+    return {t: hp[t] / max(1.0, mx[t]) for t in hp}
+
+
+def shaping(before: dict[str, float], after: dict[str, float], team: str) -> float:
+    """Enemy health lost minus own health lost (fractions of max HP) over one step."""
+    own = before[team] - after[team]
+    others = [t for t in before if t != team]
+    enemy = sum(before[t] - after[t] for t in others) / max(1, len(others))
+    return enemy - own
+
+
+def default_action(b: Battle) -> Action:
+    """What a combatant nobody commands does: end its turn, decline every reaction."""
+    d = b.decision
+    if d is None:
+        raise IllegalActionError("the battle is over")
+    return Action(ActionKind.END_TURN if d.kind is DecisionKind.TURN else ActionKind.DECLINE)
+
+
+def illegal_message(setup: ScenarioSetup, b: Battle, index: Any) -> str:
+    d = b.decision
+    kinds = sorted({a.kind.name for a in b.legal_actions()})
+    what = f"action index {index!r}"
+    try:
+        i = int(index)
+    except (TypeError, ValueError):
+        i = None
+    if i is not None and 0 <= i < setup.n and d is not None:
+        act = setup.codec.decode(b, d.actor, i)
+        what += f" ({act if act is not None else setup.codec.describe(i) + ', off the map'})"
+    elif i is not None:
+        what += f" (outside 0..{setup.n - 1})"
+    return f"{what} is not legal for {d}; legal kinds: {', '.join(kinds)}"
+
+
+def as_index(action: Any) -> int | None:
+    """An int from an int-like action (numpy scalars and 0-d/1-element arrays too)."""
+    try:
+        arr = np.asarray(action)
+        if arr.size != 1 or not np.issubdtype(arr.dtype, np.integer):
+            return None
+        return int(arr.reshape(()))
+    except (TypeError, ValueError):
+        return None
+
+
+def make_opponent(spec: str | Policy, seed: int | None) -> Policy:
+    """An agent by name through ``agents.make`` (imported lazily: ``agents`` may import
+    ``env`` for learned policies), or an object with ``act(battle)`` as given."""
+    if not isinstance(spec, str):
+        if not hasattr(spec, "act"):
+            raise TypeError(f"opponent must be an agent name or have act(battle); got {spec!r}")
+        return spec
+    import agents
+
+    return agents.make(spec, seed=seed)

@@ -1,0 +1,280 @@
+"""The Gymnasium env: one learner commands one team; a named agent plays the other."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from env import render as draw
+from env.core import (
+    Policy,
+    ScenarioSetup,
+    as_index,
+    check_illegal_mode,
+    default_scenario,
+    ended_by_round_limit,
+    illegal_message,
+    make_opponent,
+    outcome_reward,
+    shaping,
+    team_health,
+)
+from env.observation import DECISION_KINDS, GLOBAL_FEATURES, PLANES, UNIT_FEATURES
+from rules import Battle, IllegalActionError
+
+_MAX_RESET_ATTEMPTS = 64
+
+
+class SkirmishEnv(gym.Env):
+    """fray battle, one team learned. Registered as ``fray/Skirmish-v0`` (any scenario via
+    ``scenario=``) and ``fray/<Scenario>-v0`` per shipped scenario.
+
+    **Configuration** (``gymnasium.make(id, **kwargs)``)
+
+    - ``scenario``: a shipped scenario name or a TOML path (default ``"skirmish"``).
+    - ``team``: the team the learner commands (default ``"monsters"``).
+    - ``opponent``: the agent playing every other team: a name for ``agents.make``
+      (default ``"berserker"``; ``"random"``, later ``"tactician"``, ``"mcts"``,
+      ``"learned:PATH"``) or an object with ``act(battle)``. It is re-seeded from the env's
+      generator on every ``reset``.
+    - ``illegal_action``: ``"raise"`` (default) raises :class:`rules.IllegalActionError`
+      naming the action and the legal kinds; ``"penalty"`` returns ``illegal_penalty``
+      (default -0.1) as the reward, leaves the battle untouched (a no-op) and sets
+      ``info["illegal_action"]``. Either way an illegal action never changes the state.
+    - ``damage_reward``: weight of the optional damage shaping (default 0, off); see
+      Rewards.
+    - ``render_mode``: ``"ansi"`` or ``"rgb_array"``.
+    - ``flat_obs``: flatten ``planes`` and ``units`` to 1-D (C order), for libraries that
+      expect vectors (stable-baselines3's checker); default False.
+    - ``content_dir``: an alternative content folder (default: ``rules/data``).
+
+    **Steps.** Every decision of any learner combatant is one step: its turn actions one by
+    one, and its reactions (take a Free Attack, parry and with what, dodge and where)
+    whenever they interrupt anyone's action. Between two learner decisions the opponent
+    plays inside ``step``.
+
+    **Action space.** ``Discrete(n)``; ``n`` depends only on the scenario (see
+    ``env.codec.layout_text()``). The index space is one block per ``rules.ActionKind``,
+    in enum order, each the product of the kind's parameters:
+
+    - MOVE, DISENGAGE: destination (dx, dy) relative to the actor in a square window of
+      radius floor(max MOV / 2); FULL_MOVE: radius max MOV (max over every unit and
+      mount's race MOV; the window is clipped to the map size).
+    - SHIFT, OPEN_DOOR, CLOSE_DOOR, DISMOUNT: one of 8 adjacent squares; DODGE: 8 squares
+      + falling prone.
+    - Targeted kinds: combatant slot (the scenario's units in file order); attacks (MELEE,
+      MISSILE, FULL, FREE_ATTACK): slot x weapon slot; CAST_SPELL: the actor's spell index
+      x slot; USE_ITEM: usable item x (slot or no target).
+    - Item kinds: item slot among the scenario's items of the matching category (melee,
+      missile, weapon, holdable, usable, torch, nock, wind, any), the actor's own starting
+      items first, then one overflow slot per weapon that can split off a thrown stack.
+    - END_TURN, FIGHT_DEFENSIVELY, STAND_UP, FALL_PRONE, PREPARE_COMPONENTS, SPEAK,
+      DECLINE: one index each (END_TURN is index 0).
+
+    The mask is exact: ``obs["action_mask"][i] == 1`` iff index ``i`` decodes to an
+    action in ``battle.legal_actions()``; every legal action has exactly one index. It is
+    never all zero: at the end of an episode only index 0 is set. ``action_masks()``
+    returns it as bool for sb3-contrib's MaskablePPO; ``decode(i)`` gives the
+    ``rules.Action``.
+
+    **Observation** (``Dict``; ``H`` x ``W`` map, ``N`` units, ``n`` actions):
+
+    - ``planes`` float32 ``(15, H, W)`` in [0, 1]: wall, closed_door, open_door,
+      difficult, lit, drop (depth / 100 ft), ally, enemy, down (out of action), decider,
+      self, enemy_threat, ally_threat, reachable (the decider's destinations),
+      ground_item.
+    - ``units`` float32 ``(N, 37)`` in [-1, 1]: in_action, out_of_action, dead, ally,
+      self, deciding, turn_owner, source (of the reaction), hp_fraction, max_hp / 30,
+      x, y, prone, threatens, reach, missile_ready, move_left, attack_left, full_left,
+      moved_this_round, shifted_this_round, free_attack_used, parries_left, bleeding,
+      grappled, mounted, casting, power_points, mov / 12, encumbered, fatigue, dodge,
+      weapon_skill, armour_points, initiative_rank, components_ready, in_dark.
+    - ``decision`` ``MultiDiscrete([5, N + 1])``: kind (TURN, FREE_ATTACK, PARRY, DODGE,
+      4 = none) and the deciding unit's slot (N = none).
+    - ``globals`` float32 ``(5,)``: round / max_rounds, own_turn, allies_in_action,
+      enemies_in_action, over.
+    - ``action_mask`` int8 ``(n,)``.
+
+    **Rewards.** At the end: +1 if the learner's team won, -1 if it lost, 0 for a draw.
+    With ``damage_reward=w``, each step also pays ``w * (enemy HP lost - own HP lost)``,
+    each side's HP as a fraction of its total max HP (healing counts back), so the shaping
+    sums to at most ``w`` in size over an episode.
+
+    **Episode end.** ``terminated`` when a team has nobody in action (H25); ``truncated``
+    when the scenario's round limit ends the battle (a draw). ``reset`` re-rolls the battle
+    if it ends before the learner's first decision.
+
+    **Info.** ``round``, ``illegal_action`` (bool), ``legal_actions`` (count) and, at the
+    end, ``winner`` (team or None).
+
+    **Version history.**
+
+    - v0: initial release.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "rgb_array"],
+                                          "render_fps": 4}
+
+    def __init__(
+        self,
+        scenario: str | Path | None = None,
+        opponent: str | Policy = "berserker",
+        team: str = "monsters",
+        render_mode: str | None = None,
+        illegal_action: str = "raise",
+        illegal_penalty: float = -0.1,
+        damage_reward: float = 0.0,
+        flat_obs: bool = False,
+        content_dir: str | None = None,
+    ) -> None:
+        super().__init__()
+        check_illegal_mode(illegal_action)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        self.setup = ScenarioSetup(scenario or default_scenario(), content_dir)
+        if team not in self.setup.teams:
+            raise ValueError(f"team {team!r} is not in scenario "
+                             f"{self.setup.scenario.name!r} (teams: {self.setup.teams})")
+        self.scenario_name = self.setup.scenario.name
+        self.team = team
+        self.opponent_spec = opponent
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.illegal_penalty = float(illegal_penalty)
+        self.damage_reward = float(damage_reward)
+        self.codec = self.setup.codec
+        self.action_space = spaces.Discrete(self.setup.n)
+        self.flat_obs = bool(flat_obs)
+        parts = self.setup.builder.spaces()
+        if self.flat_obs:
+            for key in ("planes", "units"):
+                box = parts[key]
+                parts[key] = spaces.Box(box.low.ravel(), box.high.ravel(), dtype=box.dtype)
+        self.observation_space = spaces.Dict({**parts, "action_mask": self.setup.mask_space()})
+        self.battle: Battle | None = None
+        self.opponent: Policy | None = None
+        self._mask = np.zeros(self.setup.n, dtype=np.int8)
+
+    # ------------------------------------------------------------ gymnasium API
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict]:
+        super().reset(seed=seed)
+        for _ in range(_MAX_RESET_ATTEMPTS):
+            battle_seed = int(self.np_random.integers(2**62))
+            opp_seed = int(self.np_random.integers(2**62))
+            self.battle = self.setup.new_battle(battle_seed)
+            self.opponent = make_opponent(self.opponent_spec, opp_seed)
+            self._play_opponent()
+            if not self.battle.is_over:
+                break
+        else:  # pragma: no cover - needs a scenario the learner never gets to play
+            raise RuntimeError(f"{_MAX_RESET_ATTEMPTS} battles of {self.scenario_name!r} "
+                               f"ended before team {self.team!r} had a decision")
+        self._refresh_mask()
+        return self._obs(), self._info(False)
+
+    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict]:
+        b = self.battle
+        if b is None:
+            raise RuntimeError("call reset() before step()")
+        if b.is_over:
+            raise RuntimeError("the episode is over; call reset()")
+        index = as_index(action)
+        legal = index is not None and 0 <= index < self.setup.n and bool(self._mask[index])
+        if not legal:
+            if self.illegal_action == "raise":
+                raise IllegalActionError(illegal_message(self.setup, b, action))
+            return self._obs(), self.illegal_penalty, False, False, self._info(True)
+        assert index is not None and b.decision is not None
+        before = team_health(b) if self.damage_reward else None
+        act = self.codec.decode(b, b.decision.actor, index)
+        assert act is not None  # the mask only holds decodable indices
+        b.apply(act)
+        self._play_opponent()
+        self._refresh_mask()
+        reward = outcome_reward(b, self.team)
+        if before is not None:
+            reward += self.damage_reward * shaping(before, team_health(b), self.team)
+        truncated = ended_by_round_limit(b)
+        terminated = b.is_over and not truncated
+        return self._obs(), float(reward), terminated, truncated, self._info(False)
+
+    def render(self) -> str | np.ndarray | None:
+        if self.battle is None or self.render_mode is None:
+            return None
+        if self.render_mode == "ansi":
+            return draw.render_ansi(self.battle, learner_team=self.team)
+        return draw.render_rgb(self.battle)
+
+    def close(self) -> None:
+        self.battle = None
+
+    # ------------------------------------------------------------ extras
+    def action_masks(self) -> np.ndarray:
+        """The current mask as bool (sb3-contrib MaskablePPO)."""
+        return self._mask.astype(bool)
+
+    def decode(self, index: int) -> Any:
+        """The ``rules.Action`` that ``index`` stands for now (None if it names nothing)."""
+        b = self.battle
+        if b is None or b.decision is None:
+            return None
+        return self.codec.decode(b, b.decision.actor, int(index))
+
+    def encode(self, action: Any) -> int | None:
+        """The index of a ``rules.Action`` for the current decider (None if none)."""
+        b = self.battle
+        if b is None or b.decision is None:
+            return None
+        return self.codec.encode(b, b.decision.actor, action)
+
+    # ------------------------------------------------------------ internals
+    def _play_opponent(self) -> None:
+        b = self.battle
+        assert b is not None and self.opponent is not None
+        while not b.is_over:
+            d = b.decision
+            assert d is not None
+            if b.combatants[d.actor].team == self.team:
+                return
+            b.apply(self.opponent.act(b))
+
+    def _refresh_mask(self) -> None:
+        b = self.battle
+        assert b is not None
+        if b.is_over:
+            self._mask = np.zeros(self.setup.n, dtype=np.int8)
+            self._mask[0] = 1
+        else:
+            self._mask = self.codec.mask(b)
+
+    def _obs(self) -> dict[str, np.ndarray]:
+        b = self.battle
+        assert b is not None
+        d = b.decision
+        obs = self.setup.builder.build(b, self.team, d.actor if d is not None else None)
+        if self.flat_obs:
+            obs["planes"] = obs["planes"].ravel()
+            obs["units"] = obs["units"].ravel()
+        obs["action_mask"] = self._mask.copy()
+        return obs
+
+    def _info(self, illegal: bool) -> dict[str, Any]:
+        b = self.battle
+        assert b is not None
+        info: dict[str, Any] = {"round": b.round, "illegal_action": illegal,
+                                "legal_actions": int(self._mask.sum()) if not b.is_over else 0}
+        if b.is_over:
+            info["winner"] = b.winner
+        return info
+
+
+#: Names of the observation parts, for users building feature extractors.
+OBSERVATION_LAYOUT = {
+    "planes": PLANES, "units": UNIT_FEATURES, "globals": GLOBAL_FEATURES,
+    "decision": (*(k.name for k in DECISION_KINDS), "NONE"),
+}
