@@ -71,14 +71,12 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     for name, fig in decisions.run(battles=3 if args.quick else 20).items():
         print(f"  {name:<10} {fig['decisions']:>8.0f} decisions  "
               f"{fig['decisions_per_s']:>9.0f} decisions/s")
-    try:
-        from experiments.benchmarks import env_steps
-    except ImportError as exc:  # the env extra is part of the core install; say why
-        print(f"== env: skipped ({exc}) ==")
-        return 0
-    print("== env: random masked actions ==")
-    for name, fig in env_steps.run(quick=args.quick).items():
-        print(f"  {name:<10} {fig}")
+    from experiments.benchmarks import env_steps
+
+    print("== env: random masked actions (learner = monsters) ==")
+    for row in env_steps.run(steps=500 if args.quick else 3000):
+        print(f"  {row['scenario']:<10} {row['opponent']:<14} "
+              f"{row['steps_per_s']:>9.0f} steps/s")
     return 0
 
 
