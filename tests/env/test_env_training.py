@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import gymnasium as gym
 import numpy as np
-import pytest
 
 import env  # noqa: F401  (registers the ids)
 
-pytest.importorskip("sb3_contrib")
-
 
 def test_maskable_ppo_trains_a_few_thousand_steps() -> None:
+    # a hard import: the `rl` extra is part of the test install, never skipped silently
     import torch
     from sb3_contrib import MaskablePPO
     from sb3_contrib.common.maskable.utils import get_action_masks
