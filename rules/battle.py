@@ -324,12 +324,18 @@ class Battle:
 
     # ---------------------------------------------------------------- copies and JSON
     def clone(self) -> Battle:
-        """An independent copy that continues exactly as this battle would."""
-        memo: dict[int, Any] = {id(self.content): self.content, id(self.scenario): self.scenario}
-        memo[id(self.grid)] = self.grid
-        if self._graph is not None:
-            memo[id(self._graph)] = self._graph
-        return copy.deepcopy(self, memo)
+        """An independent copy that continues exactly as this battle would.
+
+        Immutable parts (content, scenario, map, reach graph, frozen events and actions)
+        are shared; everything mutable is copied."""
+        new = copy.copy(self)
+        new.dice = Roller.from_state(self.dice.state())
+        new.combatants = {cid: c.copy() for cid, c in self.combatants.items()}
+        new.ground = [copy.copy(i) for i in self.ground]
+        new.initiative_order = list(self.initiative_order)
+        new.stack = copy.deepcopy(self.stack)
+        new.events = list(self.events)
+        return new
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -7,6 +7,7 @@ from that data on demand, so it can never go stale.
 
 from __future__ import annotations
 
+import copy
 import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -280,6 +281,18 @@ class Combatant:
     def threatens(self) -> bool:
         """H12: in action, standing, holding a ready melee weapon."""
         return self.in_action and not self.prone and self.reach > 0
+
+    def copy(self) -> Combatant:
+        """An independent copy (mutable parts copied, content shared)."""
+        new = copy.copy(self)
+        new.inventory = [copy.copy(i) for i in self.inventory]
+        new.characteristics = dict(self.characteristics)
+        new.base_skills = dict(self.base_skills)
+        new.buffs = list(self.buffs)
+        new.casting = None if self.casting is None else dict(self.casting)
+        new.actions_used = list(self.actions_used)
+        new.free_used = list(self.free_used)
+        return new
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}

@@ -208,3 +208,19 @@ def test_property_any_legal_sequence_keeps_invariants_and_replays(
         replay.apply(a)
     assert replay.events == b.events
     assert replay.to_json() == b.to_json()
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_clone_is_independent(scenario: str) -> None:
+    """Playing a clone to the end leaves the original exactly as it was."""
+    b = rules.Battle.from_scenario(scenario, seed=9)
+    rng = np.random.default_rng(2)
+    for _ in range(60):
+        if b.is_over:
+            break
+        acts = b.legal_actions()
+        b.apply(acts[int(rng.integers(len(acts)))])
+    before = b.to_json()
+    c = b.clone()
+    play(c, np.random.default_rng(3), check=False)
+    assert b.to_json() == before
