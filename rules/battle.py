@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +55,7 @@ class Battle:
         content: Content | None = None,
         content_dir: str | None = None,
         *,
+        force: Sequence[int] = (),
         _restoring: bool = False,
     ) -> None:
         self.content = content if content is not None else default_content()
@@ -61,6 +63,7 @@ class Battle:
         self.scenario = scenario
         self.seed = seed
         self.dice = Roller(seed)
+        self.dice.force(*force)  # test hook: faces for the very first rolls (initiative)
         self.grid: GridMap = scenario.grid
         self.round = 1
         self.combatants: dict[str, Combatant] = {}
@@ -93,21 +96,27 @@ class Battle:
     # ---------------------------------------------------------------- construction
     @classmethod
     def from_scenario(
-        cls, name_or_path: str | Path, seed: int | None = None, content_dir: str | None = None
+        cls, name_or_path: str | Path, seed: int | None = None, content_dir: str | None = None,
+        *, force: Sequence[int] = (),
     ) -> Battle:
-        """Load a shipped scenario by name (``"duel"``) or a TOML file by path."""
+        """Load a shipped scenario by name (``"duel"``) or a TOML file by path.
+
+        ``force`` queues die faces for the first rolls (initiative, in unit order) — the
+        same test hook as ``battle.dice.force`` for what happens before the first decision.
+        """
         content = load_content(Path(content_dir)) if content_dir else default_content()
-        return cls(load_scenario(name_or_path, content), seed, content, content_dir)
+        return cls(load_scenario(name_or_path, content), seed, content, content_dir,
+                   force=force)
 
     @classmethod
     def from_toml(
         cls, text: str, seed: int | None = None, source: str = "<string>",
-        content_dir: str | None = None,
+        content_dir: str | None = None, *, force: Sequence[int] = (),
     ) -> Battle:
-        """Build a battle from scenario TOML text."""
+        """Build a battle from scenario TOML text (``force`` as in ``from_scenario``)."""
         content = load_content(Path(content_dir)) if content_dir else default_content()
         return cls(parse_scenario(text, source=source, content=content), seed, content,
-                   content_dir)
+                   content_dir, force=force)
 
     def _build(self, spec: UnitSpec) -> Combatant:
         c = self.content
