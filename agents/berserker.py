@@ -11,6 +11,7 @@ when it can, dodges when offered (to a square when there is one, else by falling
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 
 from agents.base import SeededAgent, legal_for
 from rules import Action, ActionKind, Battle, Combatant, DecisionKind
@@ -189,6 +190,6 @@ class Berserker(SeededAgent):
             return self._best(doors, score)
         return None
 
-    def _best(self, options: list[Action], score) -> Action:
+    def _best(self, options: list[Action], score: Callable[[Action], float]) -> Action:
         low = min(score(a) for a in options)
         return self.choose([a for a in options if score(a) == low])
