@@ -42,32 +42,26 @@ def unit_symbols(battle: Battle) -> dict[str, str]:
     return out
 
 
-def _terrain_glyph(battle: Battle, sq: tuple[int, int]) -> str:
-    g = battle.grid
-    if g.is_wall(sq):
-        return "#"
-    doors = g.doors
-    if sq in doors:
-        return "'" if doors[sq] else "+"
-    if g.drop_depth(sq):
-        return "_"
-    dark, difficult = g.is_dark(sq), g.is_difficult(sq)
-    return ";" if dark and difficult else ":" if dark else "~" if difficult else "."
+def map_cells(battle: Battle) -> list[list[str]]:
+    """The map as rows of characters: terrain in the scenario legend (``GridMap.to_text``),
+    ground items ``*``, units by :func:`unit_symbols`, the fallen ``%`` (a standing unit
+    on the same square is drawn over them)."""
+    depth = battle.content.ruleset.misc.default_drop_depth_ft
+    cells = [list(row) for row in battle.grid.to_text(drop_depth_ft=depth).splitlines()]
+    for item in battle.ground:
+        if item.square is not None:
+            cells[item.square[1]][item.square[0]] = "*"
+    sym = unit_symbols(battle)
+    for c in sorted(battle.combatants.values(), key=lambda c: c.in_action):
+        x, y = c.position
+        cells[y][x] = sym[c.id] if c.in_action else "%"
+    return cells
 
 
 def render_ansi(battle: Battle, events: int = 8, learner_team: str | None = None) -> str:
     """The map with unit symbols, a roster with HP and status, and the last events."""
-    g = battle.grid
     sym = unit_symbols(battle)
-    cells = [[_terrain_glyph(battle, (x, y)) for x in range(g.width)] for y in range(g.height)]
-    for item in battle.ground:
-        if item.square is not None:
-            cells[item.square[1]][item.square[0]] = "*"
-    # downed first, so a standing unit on the same square is drawn over them
-    order = sorted(battle.combatants.values(), key=lambda c: c.in_action)
-    for c in order:
-        x, y = c.position
-        cells[y][x] = sym[c.id] if c.in_action else "%"
+    cells = map_cells(battle)
     d = battle.decision
     head = (f"{battle.scenario.name}  round {battle.round}/{battle.scenario.max_rounds}  "
             + (f"decision: {d.kind.name} by {d.actor}" if d is not None

@@ -1,64 +1,23 @@
-"""Plain-text views of a battle for the CLI: the map with units, the combatants' derived
-values, and the event log. Reads the model; never changes it."""
+"""Plain-text views of a battle for the CLI: the map with units (the env's drawing), the
+combatants' derived values, and the event log. Reads the model; never changes it."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
 import rules
+from env.render import map_cells, unit_symbols
 from rules.events import Event
-
-_GLYPHS = {"wall": "#", "closed": "+", "open": "'", "difficult": "~", "dark": ":",
-           "drop": "_", "floor": "."}
-
-
-def unit_letters(battle: rules.Battle) -> dict[str, str]:
-    """One letter per combatant: party upper case, everyone else lower case."""
-    letters: dict[str, str] = {}
-    for i, cid in enumerate(battle.combatants):
-        c = battle.combatants[cid]
-        ch = chr(ord("A") + i % 26)
-        letters[cid] = ch if c.team == battle.scenario.teams[0] else ch.lower()
-    return letters
 
 
 def map_text(battle: rules.Battle) -> str:
-    """The map as text, units drawn by letter (out-of-action units as 'x')."""
-    g = battle.grid
-    rows = []
-    letters = unit_letters(battle)
-    at: dict[tuple[int, int], str] = {}
-    for cid, c in battle.combatants.items():
-        if c.ridden_by is not None:
-            continue
-        if c.in_action or c.position not in at:
-            at[c.position] = letters[cid] if c.in_action else "x"
-    doors = g.doors
-    for y in range(g.height):
-        row = []
-        for x in range(g.width):
-            sq = (x, y)
-            if sq in at:
-                row.append(at[sq])
-            elif g.is_wall(sq):
-                row.append(_GLYPHS["wall"])
-            elif sq in doors:
-                row.append(_GLYPHS["open" if doors[sq] else "closed"])
-            elif g.drop_depth(sq):
-                row.append(_GLYPHS["drop"])
-            elif g.is_difficult(sq):
-                row.append(_GLYPHS["difficult"])
-            elif g.is_dark(sq):
-                row.append(_GLYPHS["dark"])
-            else:
-                row.append(_GLYPHS["floor"])
-        rows.append("".join(row))
-    return "\n".join(rows)
+    """The map with units, drawn as in the env's ``ansi`` render mode."""
+    return "\n".join("".join(row) for row in map_cells(battle))
 
 
 def combatant_table(battle: rules.Battle) -> str:
     """Every combatant's derived values (S17, S19-S21, H4-H6, H12)."""
-    letters = unit_letters(battle)
+    letters = unit_symbols(battle)
     head = (f"{'':2}{'id':<17}{'team':<9}{'creature':<15}{'HP':>6}{'MOV':>4}{'mv/act':>7}"
             f"{'cap':>6}{'load':>6}{'enc':>4}{'armour':>12}{'dodge':>6}{'init':>5}  weapons")
     lines = [head]

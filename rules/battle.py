@@ -164,12 +164,9 @@ class Battle:
         for cid, cb in self.combatants.items():
             total, _ = self.dice.roll(rs.initiative.die)
             total += cb.dex_bonus
-            factor = 1.0
+            factor = cb.fatigue_factor()
             if cb.encumbered:
                 factor *= rs.initiative.impaired_factor
-            if cb.fatigue_level:
-                factor *= (1.0, rs.fatigue.fatigued_factor, rs.fatigue.exhausted_factor)[
-                    cb.fatigue_level]
             cb.initiative = int(total * factor // 1)
             keys[cid] = (-cb.initiative, -cb.char("dex"), self.dice.uniform())
         self.initiative_order = sorted(self.combatants, key=keys.__getitem__)

@@ -59,14 +59,18 @@ def roll_skill(b: Battle, c: Combatant, skill: str, purpose: str, *, factor: flo
     return level
 
 
-def resist(b: Battle, actor: Combatant, active: int, passive: int, purpose: str) -> bool:
-    """H8: active vs passive resistance roll, d100 under 50 + 5 x (active - passive)."""
-    r = b.content.ruleset.resistance
-    chance = resistance_chance(active, passive, r.base, r.step)
+def roll_under(b: Battle, actor: Combatant, chance: int, purpose: str) -> bool:
+    """A d100 roll under ``chance`` (H2: 01-05 succeed, 96-00 fail), logged as Resisted."""
     roll = b.dice.d100()
     ok = success_level(roll, chance, b.content.ruleset.success).succeeded
     b.emit(Resisted, actor=actor.id, purpose=purpose, chance=chance, roll=roll, success=ok)
     return ok
+
+
+def resist(b: Battle, actor: Combatant, active: int, passive: int, purpose: str) -> bool:
+    """H8: active vs passive resistance roll, d100 under 50 + 5 x (active - passive)."""
+    r = b.content.ruleset.resistance
+    return roll_under(b, actor, resistance_chance(active, passive, r.base, r.step), purpose)
 
 
 # ------------------------------------------------------------------ status and harm
@@ -124,6 +128,16 @@ def settle_status(b: Battle, c: Combatant, cause: str) -> None:
             unseat(b, b.combatants[rider_id])
     if c.status == "out" and c.hp < -c.char("con"):
         kill(b, c, cause)
+
+
+def deal_damage(b: Battle, attacker: Combatant, target: Combatant, damage: int, cause: str,
+                **record: Any) -> None:
+    """Take ``damage`` off ``target``, log it as DamageDealt (``record``: how it was made
+    up) and settle H5."""
+    target.hp -= damage
+    b.emit(DamageDealt, attacker=attacker.id, target=target.id, damage=damage, hp=target.hp,
+           **record)
+    settle_status(b, target, cause)
 
 
 def kill(b: Battle, c: Combatant, cause: str) -> None:
@@ -187,11 +201,7 @@ def drop_item(b: Battle, c: Combatant, uid: str, cause: str) -> None:
 def fatigue_check(b: Battle, c: Combatant) -> None:
     """S21: a CON x5 roll each exploration turn of exertion, else one step more tired."""
     f = b.content.ruleset.fatigue
-    chance = c.char("con") * f.con_multiplier
-    roll = b.dice.d100()
-    ok = success_level(roll, chance, b.content.ruleset.success).succeeded
-    b.emit(Resisted, actor=c.id, purpose="fatigue (CON x5)", chance=chance, roll=roll,
-           success=ok)
+    ok = roll_under(b, c, c.char("con") * f.con_multiplier, "fatigue (CON x5)")
     if not ok and c.fatigue_level < 2:
         c.fatigue_level += 1
         b.emit(StatusChanged, actor=c.id, status=c.fatigue, cause="exertion")
@@ -382,11 +392,9 @@ def _damage(b: Battle, f: dict[str, Any], attacker: Combatant, target: Combatant
     if damage > 0 and level is L.SPECIAL:
         effect += {"slash": " (bleeds)", "crush": " (knockdown check)",
                    "impale": " (impaled)"}[dtype]
-    target.hp -= damage
-    b.emit(DamageDealt, attacker=attacker.id, target=target.id, rolled=rolled,
-           dice=tuple(faces), parried=parried, dodged=dodged, armour=armour, damage=damage,
-           hp=target.hp, effect=effect)
-    settle_status(b, target, f"hit by {attacker.id}")
+    deal_damage(b, attacker, target, damage, f"hit by {attacker.id}", rolled=rolled,
+                dice=tuple(faces), parried=parried, dodged=dodged, armour=armour,
+                effect=effect)
     if damage > 0 and level is L.SPECIAL and not target.dead:
         if dtype == "slash" and not target.bleeding:
             target.bleeding = True
@@ -434,12 +442,7 @@ def _poison(b: Battle, attacker: Combatant, target: Combatant, poison: Any) -> N
     """S24: a poisoned hit needs a CON x10 save (x5 against snakes) even if armour held."""
     p = b.content.ruleset.poison
     mult = p.snake_con_multiplier if (poison.snake or attacker.snake) else p.con_multiplier
-    chance = target.char("con") * mult
-    roll = b.dice.d100()
-    ok = success_level(roll, chance, b.content.ruleset.success).succeeded
-    b.emit(Resisted, actor=target.id, purpose=f"poison (CON x{mult})", chance=chance,
-           roll=roll, success=ok)
-    if not ok:
+    if not roll_under(b, target, target.char("con") * mult, f"poison (CON x{mult})"):
         amount, _ = b.dice.roll(poison.damage)
         lose_hp(b, target, amount, "poison")
 

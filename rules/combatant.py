@@ -173,7 +173,8 @@ class Combatant:
         return self.c.armour[self.armour].ap if self.armour is not None else 0
 
     # ------------------------------------------------------------ S17, S21, H3
-    def _fatigue_factor(self) -> float:
+    def fatigue_factor(self) -> float:
+        """S21: x1 fresh, x1/2 Fatigued, x1/10 Exhausted."""
         f = self.c.ruleset.fatigue
         return (1.0, f.fatigued_factor, f.exhausted_factor)[self.fatigue_level]
 
@@ -186,7 +187,7 @@ class Combatant:
         """
         rs = self.c.ruleset
         base = self.c.races[self.race].mov - rs.burden[self.burden].mov_penalty
-        factor = self._fatigue_factor()
+        factor = self.fatigue_factor()
         if self.encumbered:
             factor *= rs.encumbrance.factor
         return max(rs.movement.min_mov, math.floor(base * factor + 1e-9))
@@ -204,7 +205,7 @@ class Combatant:
         """H3: the product of every multiplier that applies to ``name``."""
         rs = self.c.ruleset
         category = rs.skills[name].category if name in rs.skills else "physical"
-        factor = self._fatigue_factor()
+        factor = self.fatigue_factor()
         if category == "physical":
             factor *= rs.burden[self.burden].skill_factor
             if self.encumbered:

@@ -18,7 +18,6 @@ from rules.combatant import Combatant
 from rules.dice import SuccessLevel, success_level
 from rules.events import (
     Concentration,
-    DamageDealt,
     DoorChanged,
     ItemMoved,
     SpellCast,
@@ -167,11 +166,9 @@ def spell_effect(b: Battle, caster: Combatant, target: Combatant, spell_id: str,
     armour = 0 if (sp.ignores_armour or level is L.CRITICAL) else min(amount,
                                                                       target.armour_points)
     damage = max(0, amount - armour)
-    target.hp -= damage
-    b.emit(DamageDealt, attacker=caster.id, target=target.id, rolled=amount, dice=faces,
-           parried=0, dodged=0, armour=armour, damage=damage, hp=target.hp,
-           effect=f"spell {sp.name}")
-    combat.settle_status(b, target, f"{sp.name} from {caster.id}")
+    combat.deal_damage(b, caster, target, damage, f"{sp.name} from {caster.id}",
+                       rolled=amount, dice=faces, parried=0, dodged=0, armour=armour,
+                       effect=f"spell {sp.name}")
 
 
 def _cast(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
@@ -295,9 +292,9 @@ def _load(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
     ammo = q.ammo_of(c, w.ammo)
     if ammo is None:
         return _lost(b, c, "no ammunition")
-    ammo.count -= 1  # type: ignore[attr-defined]
-    if ammo.count <= 0:  # type: ignore[attr-defined]
-        c.inventory.remove(ammo)  # type: ignore[arg-type]
+    ammo.count -= 1
+    if ammo.count <= 0:
+        c.inventory.remove(ammo)
     if a.kind is K.NOCK_ARROW:
         inst.nocked = True
     else:

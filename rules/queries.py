@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from rules.combatant import Combatant
+from rules.combatant import Combatant, ItemInstance
 from rules.grid import chebyshev, line_of_sight
 from rules.reach import Reach, threatened_squares
 
@@ -165,7 +165,7 @@ def spell_target_ok(b: Battle, caster: Combatant, target: Combatant, spell_range
     return line_of_sight(b.grid, caster.position, target.position)
 
 
-def ammo_of(c: Combatant, ammo: str | None) -> object | None:
+def ammo_of(c: Combatant, ammo: str | None) -> ItemInstance | None:
     """The first carried stack of ``ammo`` with something left."""
     if ammo is None:
         return None
