@@ -30,6 +30,7 @@ from rules.events import (
     BattleEnded,
     BattleStarted,
     Event,
+    Reasoned,
     RoundStarted,
     TurnEnded,
     TurnStarted,
@@ -194,9 +195,10 @@ class Battle:
             self._legal_set = frozenset(acts)
         return list(self._legal)
 
-    def apply(self, action: Action) -> list[Event]:
+    def apply(self, action: Action, reason: str | None = None) -> list[Event]:
         """Apply a legal action and run until the next decision; return the new events.
 
+        ``reason`` (why an agent chose it) is logged first as a ``Reasoned`` event.
         Raises ``IllegalActionError`` (state untouched) for anything not in
         ``legal_actions()``.
         """
@@ -213,6 +215,8 @@ class Battle:
         if decision is None:  # unreachable: legal_actions() is empty without a decision
             raise IllegalActionError(f"no decision is pending; {action} cannot be applied")
         self._legal = None
+        if reason is not None:
+            self.emit(Reasoned, actor=decision.actor, reason=str(reason))
         if decision.kind is DecisionKind.TURN:
             frames.start_action(self, self.combatants[decision.actor], action)
         else:

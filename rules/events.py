@@ -247,6 +247,15 @@ class Spoke(Event):
 
 
 @dataclass(frozen=True)
+class Reasoned(Event):
+    """Why an agent chose the action that follows (``battle.apply(action, reason=...)``)."""
+
+    actor: str
+    reason: str
+    template: ClassVar[str] = "{actor} reasons: {reason}"
+
+
+@dataclass(frozen=True)
 class BattleEnded(Event):
     winner: str | None
     reason: str

@@ -45,6 +45,13 @@ class Roller:
                 total += sign * face
         return total, tuple(faces)
 
+    def reseed(self, seed: int) -> None:
+        """Replace the generator by a fresh one seeded with ``seed`` (forced faces stay).
+
+        Search agents call this on a clone so they never see the real battle's future
+        dice (determinized search)."""
+        self.rng = np.random.default_rng(seed)
+
     def uniform(self) -> float:
         """A seeded draw in [0, 1) for tie-breaks (never forced)."""
         return float(self.rng.random())

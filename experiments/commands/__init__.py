@@ -1,0 +1,1 @@
+"""One module per ``fray`` subcommand; each defines ``add_parser(subparsers)``."""

@@ -1,0 +1,74 @@
+"""``fray watch SCENARIO`` and ``fray demo``: one whole battle between two agents."""
+
+from __future__ import annotations
+
+import argparse
+
+import rules
+from experiments import report
+
+DEFAULT_SCENARIO = "skirmish"
+
+
+def play_battle(scenario: str, seed: int, party: str, monsters: str,
+                content_dir: str | None = None) -> rules.Battle:
+    """Play one battle to the end with the named agents for the two teams."""
+    from experiments.replay import play
+
+    battle, _ = play(scenario, seed, {"party": party, "monsters": monsters},
+                     content_dir=content_dir)
+    return battle
+
+
+def check_agent_names(*names: str) -> None:
+    """Fail with one clear line (before anything is printed) for an unknown agent."""
+    import agents
+    from experiments.cli import UsageError
+
+    for name in names:
+        try:
+            agents.make(name, seed=0)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+
+
+def run(args: argparse.Namespace) -> int:
+    from experiments.cli import UsageError
+
+    if args.seed < 0:
+        raise UsageError(f"--seed: expected a whole number >= 0, got {args.seed}")
+    check_agent_names(args.party, args.monsters)
+    battle = rules.Battle.from_scenario(args.scenario, seed=args.seed,
+                                        content_dir=args.content_dir)
+    print(report.describe(battle))
+    print()
+    battle = play_battle(args.scenario, args.seed, args.party, args.monsters,
+                         content_dir=args.content_dir)
+    log = battle.events if args.full_log else battle.events[-args.tail:]
+    if not args.full_log and len(battle.events) > args.tail:
+        print(f"... ({len(battle.events) - args.tail} earlier events; --full-log shows all)")
+    print(report.log_text(log))
+    print()
+    print(report.map_text(battle))
+    print(f"\nResult: {battle.winner or 'draw'} after {battle.round} rounds, "
+          f"{len(battle.events)} events.")
+    return 0
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options ``watch`` takes (``demo`` keeps them while it is a watch)."""
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--party", default="berserker", help="agent for the party")
+    parser.add_argument("--monsters", default="berserker", help="agent for the monsters")
+    parser.add_argument("--tail", type=int, default=60, help="events of the log to show")
+    parser.add_argument("--full-log", action="store_true")
+    parser.add_argument("--content-dir", default=None, help="a folder of content TOML")
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    w = sub.add_parser("watch", help="watch one battle between two agents",
+                       description="Watch one battle. Example: fray watch duel --seed 3 "
+                       "--party berserker --monsters random")
+    w.add_argument("scenario", help="shipped scenario name or a .toml path")
+    add_arguments(w)
+    w.set_defaults(func=run)

@@ -1,0 +1,214 @@
+"""Replays: a battle as data (scenario text, content hash, seed, agents, actions, events).
+
+A replay is enough to re-simulate a battle exactly: the scenario's own text, the content
+it was played with (its folder and a hash of its files), the battle seed, the agents that
+played each team, and every action applied in order (with the agent's reason, if any).
+The events are stored too, so a re-simulation can be verified event by event and a viewer
+can show the battle without running the rules.
+
+    battle, replay = play("duel", seed=3, agents_by_team={"party": "tactician",
+                                                          "monsters": "random"})
+    replay.save("duel-3.json")
+    mismatch = verify(Replay.load("duel-3.json"))   # None when every event matches
+
+File format (JSON, one object): ``format`` = ``"fray-replay"``, ``version``, ``scenario``
+(``name``, ``text``, ``source``), ``content_dir`` (or null for the shipped content),
+``content_hash`` (sha256 over the content TOML files), ``seed``, ``agents`` (team ->
+agent name), ``actions`` (``rules.Action.to_dict()`` each), ``reasons`` (one per action,
+str or null), ``events`` (``rules.events.event_to_dict`` each), ``result`` (``winner``,
+``rounds``, ``decisions``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import rules
+from rules.events import event_from_dict, event_to_dict
+
+FORMAT = "fray-replay"
+VERSION = 1
+DATA_DIR = Path(rules.__file__).resolve().parent / "data"
+
+
+class ReplayError(rules.FrayError):
+    """A replay file that cannot be read, or a re-simulation that does not match."""
+
+
+def content_hash(content_dir: str | Path | None) -> str:
+    """sha256 over the content TOML files (name and bytes, sorted by name)."""
+    folder = Path(content_dir) if content_dir is not None else DATA_DIR
+    digest = hashlib.sha256()
+    for path in sorted(folder.glob("*.toml")):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+@dataclass
+class Replay:
+    """One battle as data; see the module docstring for the file format."""
+
+    scenario_name: str
+    scenario_text: str
+    scenario_source: str
+    seed: int | None
+    agents: dict[str, str]
+    content_dir: str | None = None
+    content_hash: str = ""
+    actions: list[dict[str, Any]] = field(default_factory=list)
+    reasons: list[str | None] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)
+    result: dict[str, Any] = field(default_factory=dict)
+
+    # ------------------------------------------------------------ building
+    @classmethod
+    def start(cls, battle: rules.Battle, agents: Mapping[str, str]) -> Replay:
+        """An empty replay for a battle about to be played (no action applied yet)."""
+        sc = battle.scenario
+        return cls(sc.name, sc.text, sc.source, battle.seed, dict(agents),
+                   battle.content_dir, content_hash(battle.content_dir))
+
+    def record(self, action: rules.Action, reason: str | None) -> None:
+        self.actions.append(action.to_dict())
+        self.reasons.append(reason)
+
+    def finish(self, battle: rules.Battle) -> None:
+        """Store the battle's events and result."""
+        self.events = [event_to_dict(e) for e in battle.events]
+        self.result = {"winner": battle.winner, "rounds": battle.round,
+                       "decisions": len(self.actions)}
+
+    # ------------------------------------------------------------ files
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT, "version": VERSION,
+            "scenario": {"name": self.scenario_name, "text": self.scenario_text,
+                         "source": self.scenario_source},
+            "content_dir": self.content_dir, "content_hash": self.content_hash,
+            "seed": self.seed, "agents": dict(self.agents), "actions": self.actions,
+            "reasons": self.reasons, "events": self.events, "result": self.result,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any, source: str = "<replay>") -> Replay:
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise ReplayError(f"{source}: format: expected '{FORMAT}', got "
+                              f"{data.get('format') if isinstance(data, dict) else data!r}")
+        if data.get("version") != VERSION:
+            raise ReplayError(f"{source}: version: expected {VERSION}, "
+                              f"got {data.get('version')!r}")
+        try:
+            sc = data["scenario"]
+            replay = cls(sc["name"], sc["text"], sc["source"], data["seed"],
+                         dict(data["agents"]), data.get("content_dir"),
+                         data.get("content_hash", ""), list(data["actions"]),
+                         list(data.get("reasons") or [None] * len(data["actions"])),
+                         list(data.get("events", [])), dict(data.get("result", {})))
+        except (KeyError, TypeError) as exc:
+            raise ReplayError(f"{source}: missing or malformed field {exc}") from None
+        if len(replay.reasons) != len(replay.actions):
+            raise ReplayError(f"{source}: reasons: expected {len(replay.actions)} entries "
+                              f"(one per action), got {len(replay.reasons)}")
+        return replay
+
+    def save(self, path: str | Path) -> Path:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(self.to_dict()), encoding="utf-8")
+        return path
+
+    @classmethod
+    def load(cls, path: str | Path) -> Replay:
+        path = Path(path)
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise ReplayError(f"{path}: no such replay file") from None
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise ReplayError(f"{path}: expected a JSON replay file, got unreadable "
+                              f"text ({exc})") from None
+        return cls.from_dict(data, source=str(path))
+
+    # ------------------------------------------------------------ re-simulation
+    def new_battle(self) -> rules.Battle:
+        """The battle as it was before the first action."""
+        return rules.Battle.from_toml(self.scenario_text, seed=self.seed,
+                                      source=self.scenario_source,
+                                      content_dir=self.content_dir)
+
+
+def play(scenario: str, seed: int, agents_by_team: Mapping[str, str], *,
+         content_dir: str | None = None, agent_seeds: Mapping[str, int] | None = None,
+         on_decision: Callable[[rules.Battle], None] | None = None,
+         ) -> tuple[rules.Battle, Replay]:
+    """Play a whole battle with the named agents and return it with its replay.
+
+    Teams missing from ``agents_by_team`` are played by ``random``. The agent of the
+    i-th team is seeded ``seed + i`` unless ``agent_seeds`` says otherwise.
+    """
+    import agents
+
+    battle = rules.Battle.from_scenario(scenario, seed=seed, content_dir=content_dir)
+    names = {team: agents_by_team.get(team, "random") for team in battle.scenario.teams}
+    players = {}
+    for index, team in enumerate(battle.scenario.teams):
+        agent_seed = (agent_seeds or {}).get(team, seed + index)
+        players[team] = agents.make(names[team], seed=agent_seed)
+    replay = Replay.start(battle, names)
+    while not battle.is_over:
+        if on_decision is not None:
+            on_decision(battle)
+        decision = battle.decision
+        if decision is None:  # is_over is False, so a decision is pending
+            raise ReplayError("the battle is running but has no decision")
+        agent = players[battle.combatants[decision.actor].team]
+        action = agent.act(battle)
+        reason = getattr(agent, "reason", None)
+        battle.apply(action, reason=reason)
+        replay.record(action, reason)
+    replay.finish(battle)
+    return battle, replay
+
+
+def rerun(replay: Replay) -> rules.Battle:
+    """Re-simulate a replay's actions; raises ``ReplayError`` if one is not legal."""
+    battle = replay.new_battle()
+    for index, (data, reason) in enumerate(zip(replay.actions, replay.reasons, strict=True)):
+        action = rules.Action.from_dict(data)
+        try:
+            battle.apply(action, reason=reason)
+        except rules.IllegalActionError as exc:
+            raise ReplayError(f"action {index} ({action}) is not legal on re-simulation: "
+                              f"{exc}") from None
+    return battle
+
+
+def first_mismatch(replay: Replay, battle: rules.Battle) -> str | None:
+    """A line naming the first event where ``battle`` differs from the replay, or None."""
+    recorded = [event_from_dict(e) for e in replay.events]
+    for index, (old, new) in enumerate(zip(recorded, battle.events, strict=False)):
+        if old != new:
+            return f"event {index} differs: recorded '{old}', re-simulated '{new}'"
+    if len(recorded) != len(battle.events):
+        return (f"event count differs: recorded {len(recorded)}, "
+                f"re-simulated {len(battle.events)}")
+    return None
+
+
+def verify(replay: Replay) -> str | None:
+    """Re-simulate and compare every event; None when all match, else the first
+    difference (as :func:`first_mismatch`), or the action that was not legal."""
+    if replay.content_hash and replay.content_hash != content_hash(replay.content_dir):
+        return (f"content differs: recorded hash {replay.content_hash[:12]}, "
+                f"now {content_hash(replay.content_dir)[:12]}")
+    try:
+        battle = rerun(replay)
+    except ReplayError as exc:
+        return str(exc)
+    return first_mismatch(replay, battle)
