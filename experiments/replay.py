@@ -146,11 +146,13 @@ class Replay:
 def play(scenario: str, seed: int, agents_by_team: Mapping[str, str], *,
          content_dir: str | None = None, agent_seeds: Mapping[str, int] | None = None,
          on_decision: Callable[[rules.Battle], None] | None = None,
+         agent_kwargs: Mapping[str, Mapping[str, Any]] | None = None,
          ) -> tuple[rules.Battle, Replay]:
     """Play a whole battle with the named agents and return it with its replay.
 
     Teams missing from ``agents_by_team`` are played by ``random``. The agent of the
-    i-th team is seeded ``seed + i`` unless ``agent_seeds`` says otherwise.
+    i-th team is seeded ``seed + i`` unless ``agent_seeds`` says otherwise;
+    ``agent_kwargs`` (team -> keyword arguments) go to ``agents.make``.
     """
     import agents
 
@@ -159,7 +161,8 @@ def play(scenario: str, seed: int, agents_by_team: Mapping[str, str], *,
     players = {}
     for index, team in enumerate(battle.scenario.teams):
         agent_seed = (agent_seeds or {}).get(team, seed + index)
-        players[team] = agents.make(names[team], seed=agent_seed)
+        players[team] = agents.make(names[team], seed=agent_seed,
+                                    **(agent_kwargs or {}).get(team, {}))
     replay = Replay.start(battle, names)
     while not battle.is_over:
         if on_decision is not None:
