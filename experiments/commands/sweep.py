@@ -1,0 +1,92 @@
+"""``fray sweep --set KEY=V1,V2 ...``: one tournament per rules variant, same seeds."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+from pathlib import Path
+
+from experiments.commands.tournament import add_run_options, check_run_options, run_options
+
+EXAMPLE = """example:
+  fray sweep --set burden.heavy.skill_factor=0.1,0.2,0.5 --agents berserker,random \\
+      --scenario skirmish --battles 20 --out runs/heavy
+  fray sweep --set defence.parries_per_round=1,2 --set misc.bleed_per_round=0,1 ...  # a grid
+
+KEY is a dotted path into rules/data/ruleset.toml (or --content-dir's). Writes
+DIR/variant-NN/ (content/, battles.jsonl, replays/), DIR/sweep.csv and DIR/sweep.png."""
+
+
+def run(args: argparse.Namespace) -> int:
+    from experiments import plots
+    from experiments.runner import parse_agents
+    from experiments.stats import mean_interval
+    from experiments.sweep import (
+        base_folder,
+        parse_setting,
+        read_ruleset,
+        sweep_rows,
+        sweep_table,
+        variant_label,
+        variants,
+        write_variant,
+    )
+    from experiments.tournament import config_from, parse_scenarios, run_tournament
+
+    check_run_options(args)
+    base = base_folder(args.content_dir)
+    ruleset = read_ruleset(base)
+    changes = variants([parse_setting(text, ruleset) for text in args.set])
+    agents = parse_agents(args.agents)
+    scenarios = parse_scenarios(args.scenario)
+    config_from(agents, scenarios, args.battles, args.seed, args.content_dir)  # checks
+    out = Path(args.out)
+    labels = [variant_label(change) for change in changes]
+    folders = [out / f"variant-{i:02d}" for i in range(len(changes))]
+    for folder, change in zip(folders, changes, strict=True):
+        write_variant(base, folder / "content", change)
+    records_by_variant = []
+    for number, (folder, label) in enumerate(zip(folders, labels, strict=True), start=1):
+        config = config_from(agents, scenarios, args.battles, args.seed,
+                             str(folder / "content"))
+        records_by_variant.append(run_tournament(
+            config, folder, resume=args.resume, label=f"{number}/{len(labels)} {label}",
+            **run_options(args)))
+    names = [agent.label for agent in agents]
+    rows = sweep_rows(labels, changes, records_by_variant, names)
+    with (out / "sweep.csv").open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows({k: round(v, 4) if isinstance(v, float) else v
+                          for k, v in row.items()} for row in rows)
+    series: dict[str, list[tuple[float, float, float]]] = {}
+    for row in rows:
+        if len(names) > 1 or row["subject"].startswith("team:"):
+            series.setdefault(row["subject"], []).append(
+                (row["win_rate"], row["win_low"], row["win_high"]))
+    rounds = []
+    for records in records_by_variant:
+        mean, (low, high) = mean_interval([r["rounds"] for r in records])
+        rounds.append((mean, low, high))
+    plots.sweep_plot(labels, series, rounds, out / "sweep.png",
+                     title=f"Rule sweep on {', '.join(scenarios)}: {', '.join(names)}")
+    print(sweep_table(rows))
+    print(f"\n{len(labels)} variants in {out}/ (sweep.csv, sweep.png, variant-NN/)")
+    return 0
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    s = sub.add_parser("sweep", help="rerun a tournament per ruleset.toml variant",
+                       description="Vary values of ruleset.toml (one --set, or a grid of "
+                       "several) and rerun the same tournament per variant on the same "
+                       "seeds (common random numbers).",
+                       epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
+    s.add_argument("--set", action="append", required=True, metavar="KEY=V1,V2,...",
+                   help="a ruleset.toml key and the values to try (repeat for a grid)")
+    s.add_argument("--agents", required=True, help="comma list of agent specs")
+    s.add_argument("--scenario", required=True, help="scenario name or path (comma list ok)")
+    s.add_argument("--battles", type=int, required=True, help="battles per pairing and side")
+    s.add_argument("--out", required=True, help="output folder")
+    s.add_argument("--resume", action="store_true", help="continue the sweep in --out")
+    add_run_options(s)
+    s.set_defaults(func=run)

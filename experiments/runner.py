@@ -1,0 +1,266 @@
+"""Playing many battles: agent specs, one battle as a task, local workers and Ray.
+
+A battle to play is a :class:`BattleSpec` (scenario, the agent of each team, the battle
+seed, the content folder). :func:`play_one` plays it in whatever process it lands in and
+returns a :class:`BattleResult`: a compact record for ``battles.jsonl`` (winner, rounds,
+damage, Free Attacks provoked, read from the events) and the compact replay (the events
+dropped; the actions and seed re-simulate them). The result depends only on the spec, so
+local workers and Ray tasks give byte-identical results for the same seeds.
+
+:func:`run_battles` yields results as battles finish, with
+
+- ``backend="local"``: ``workers`` processes (``concurrent.futures``; one worker plays
+  in this process). A worker that dies breaks the pool; the unfinished battles are
+  resubmitted to a new pool, so none is lost.
+- ``backend="ray"``: one Ray task per battle (``max_retries``: Ray re-runs the task of a
+  worker that died). Uses the running Ray session, or starts one (``address`` for an
+  existing cluster) and shuts it down after.
+
+An agent spec is a registered name with optional keyword arguments for its factory:
+``berserker``, ``mcts(iterations=20)``, ``mcts(iterations=20,rollout=berserker)`` (in a
+comma list the commas inside parentheses stay with their agent).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from typing import Any
+
+import rules
+from experiments.replay import play
+from rules import events as ev
+
+RAY_MAX_RETRIES = 3
+LOCAL_MAX_POOL_RESTARTS = 5
+_SPEC = re.compile(r"^([A-Za-z0-9_:./-]+)(?:\((.*)\))?$")
+
+
+class RunnerError(rules.FrayError):
+    """A bad agent spec, or battles that could not be played."""
+
+
+# ---------------------------------------------------------------- agent specs
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """A registered agent name plus keyword arguments for its factory."""
+
+    name: str
+    kwargs: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def label(self) -> str:
+        """The spec as written: ``mcts(iterations=20)``."""
+        if not self.kwargs:
+            return self.name
+        return f"{self.name}({','.join(f'{k}={v}' for k, v in self.kwargs)})"
+
+    @classmethod
+    def parse(cls, text: str) -> AgentSpec:
+        """``name`` or ``name(key=value,key=value)``; values are numbers, booleans or text."""
+        match = _SPEC.match(text.strip())
+        if not match:
+            raise RunnerError(f"agent {text!r}: expected NAME or NAME(key=value,...)")
+        name, inner = match.group(1), match.group(2)
+        kwargs: list[tuple[str, Any]] = []
+        for part in filter(None, re.split(r"[;,]", inner or "")):
+            key, sep, value = part.partition("=")
+            if not sep or not key.strip().isidentifier():
+                raise RunnerError(f"agent {text!r}: expected key=value inside (), got {part!r}")
+            kwargs.append((key.strip(), _scalar(value.strip())))
+        return cls(name, tuple(kwargs))
+
+    def make(self, seed: int | None = None) -> Any:
+        """A new agent (``agents.make``); an unknown name or argument is a RunnerError."""
+        import agents
+
+        try:
+            return agents.make(self.name, seed=seed, **dict(self.kwargs))
+        except (ValueError, TypeError) as exc:
+            raise RunnerError(f"agent {self.label!r}: {exc}") from None
+
+
+def _scalar(text: str) -> Any:
+    """``20`` -> 20, ``0.5`` -> 0.5, ``true`` -> True, anything else stays text."""
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    for convert in (int, float):
+        try:
+            return convert(text)
+        except ValueError:
+            continue
+    return text
+
+
+def split_list(text: str) -> list[str]:
+    """Split ``a,b(x=1,y=2),c`` on the commas outside parentheses; no empty items."""
+    items, depth, current = [], 0, ""
+    for char in text:
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if char == "," and depth == 0:
+            items.append(current.strip())
+            current = ""
+        else:
+            current += char
+    items.append(current.strip())
+    return [item for item in items if item]
+
+
+def parse_agents(text: str) -> list[AgentSpec]:
+    """Agent specs from a comma list, each checked by building it once."""
+    specs = [AgentSpec.parse(item) for item in split_list(text)]
+    if not specs:
+        raise RunnerError(f"--agents: expected at least one agent name, got {text!r}")
+    for spec in specs:
+        spec.make(seed=0)
+    return specs
+
+
+# ---------------------------------------------------------------- one battle
+
+
+@dataclass(frozen=True)
+class BattleSpec:
+    """One battle to play; ``id`` names it in ``battles.jsonl`` and ``replays/``."""
+
+    id: str
+    scenario: str
+    agents: tuple[tuple[str, AgentSpec], ...]   # (team, agent) in team order
+    seed: int
+    content_dir: str | None = None
+    meta: tuple[tuple[str, Any], ...] = ()       # copied into the record (pairing...)
+
+
+@dataclass
+class BattleResult:
+    """What :func:`play_one` returns: the record and the compact replay (as dicts)."""
+
+    id: str
+    record: dict[str, Any]
+    replay: dict[str, Any] = field(repr=False)
+
+
+def team_tallies(battle: rules.Battle) -> dict[str, dict[str, int]]:
+    """Per team, from the events: damage dealt and taken, Free Attacks provoked."""
+    team_of = {cid: c.team for cid, c in battle.combatants.items()}
+    tallies = {team: {"damage_dealt": 0, "damage_taken": 0, "free_attacks_provoked": 0}
+               for team in battle.scenario.teams}
+    for event in battle.events:
+        if isinstance(event, ev.DamageDealt):
+            if event.attacker in team_of:
+                tallies[team_of[event.attacker]]["damage_dealt"] += event.damage
+            if event.target in team_of:
+                tallies[team_of[event.target]]["damage_taken"] += event.damage
+        elif isinstance(event, ev.Provoked) and event.actor in team_of:
+            tallies[team_of[event.actor]]["free_attacks_provoked"] += 1
+    return tallies
+
+
+def play_one(spec: BattleSpec) -> BattleResult:
+    """Play one battle to the end; the record and compact replay depend only on ``spec``."""
+    teams = dict(spec.agents)
+    battle, replay = play(spec.scenario, spec.seed,
+                          {team: agent.name for team, agent in teams.items()},
+                          content_dir=spec.content_dir,
+                          agent_kwargs={team: dict(agent.kwargs)
+                                        for team, agent in teams.items()})
+    replay.agents = {team: agent.label for team, agent in teams.items()}
+    replay.events = []  # compact: the seed and actions re-simulate every event
+    record: dict[str, Any] = {
+        "id": spec.id, "scenario": spec.scenario, "seed": spec.seed,
+        "agents": dict(replay.agents), **dict(spec.meta),
+        "winner": battle.winner, "rounds": battle.round, "decisions": len(replay.actions),
+        "teams": team_tallies(battle),
+    }
+    return BattleResult(spec.id, record, replay.to_dict())
+
+
+# ---------------------------------------------------------------- many battles
+
+
+def default_workers() -> int:
+    """All the cores this process may use."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
+        os.cpu_count() or 1)
+
+
+def run_battles(specs: Iterable[BattleSpec], *, backend: str = "local",
+                workers: int | None = None, address: str | None = None,
+                ) -> Iterator[BattleResult]:
+    """Play every spec; yield each result as its battle finishes (any order)."""
+    specs = list(specs)
+    if not specs:
+        return
+    if backend == "local":
+        yield from _run_local(specs, workers or default_workers())
+    elif backend == "ray":
+        yield from _run_ray(specs, workers, address)
+    else:
+        raise RunnerError(f"--backend: expected 'local' or 'ray', got {backend!r}")
+
+
+def _run_local(specs: list[BattleSpec], workers: int) -> Iterator[BattleResult]:
+    if workers <= 1:
+        for spec in specs:
+            yield play_one(spec)
+        return
+    pending = {spec.id: spec for spec in specs}
+    restarts = 0
+    while pending:
+        pool = ProcessPoolExecutor(max_workers=min(workers, len(pending)))
+        futures: dict[Future[BattleResult], BattleSpec] = {
+            pool.submit(play_one, spec): spec for spec in pending.values()}
+        try:
+            while futures:
+                done, _ = wait(futures, return_when=FIRST_COMPLETED)
+                for future in done:
+                    spec = futures.pop(future)
+                    result = future.result()
+                    del pending[spec.id]
+                    yield result
+        except BrokenProcessPool:
+            restarts += 1
+            if restarts > LOCAL_MAX_POOL_RESTARTS:
+                raise RunnerError(f"a worker died {restarts} times; {len(pending)} "
+                                  f"battles not played (first: {next(iter(pending))})"
+                                  ) from None
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _run_ray(specs: list[BattleSpec], workers: int | None,
+             address: str | None) -> Iterator[BattleResult]:
+    try:
+        import ray
+    except ImportError:
+        raise RunnerError("--backend ray: ray is not installed (pip install "
+                          "'fray[ray]')") from None
+    started = False
+    if not ray.is_initialized():
+        options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
+        if address:
+            options["address"] = address
+        elif workers:
+            options["num_cpus"] = workers
+        try:
+            ray.init(**options)
+        except (ConnectionError, RuntimeError, ValueError) as exc:
+            raise RunnerError(f"--address {address}: cannot start or join Ray: "
+                              f"{exc}".splitlines()[0]) from None
+        started = True
+    try:
+        task = ray.remote(max_retries=RAY_MAX_RETRIES)(play_one)
+        refs = [task.remote(spec) for spec in specs]
+        while refs:
+            done, refs = ray.wait(refs, num_returns=1)
+            yield ray.get(done[0])
+    finally:
+        if started:
+            ray.shutdown()
