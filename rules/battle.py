@@ -40,7 +40,7 @@ from rules.events import (
 from rules.grid import GridMap
 from rules.reach import ReachGraph
 from rules.roller import Roller
-from rules.scenario import Scenario, UnitSpec, load_scenario, parse_scenario
+from rules.scenario import Scenario, UnitSpec, apply_state, load_scenario, parse_scenario
 
 Square = tuple[int, int]
 JSON_VERSION = 1
@@ -66,7 +66,7 @@ class Battle:
         self.dice = Roller(seed)
         self.dice.force(*force)  # test hook: faces for the very first rolls (initiative)
         self.grid: GridMap = scenario.grid
-        self.round = 1
+        self.round = scenario.start_round
         self.combatants: dict[str, Combatant] = {}
         self.ground: list[ItemInstance] = []
         self.initiative_order: list[str] = []
@@ -145,10 +145,11 @@ class Battle:
                     state = "ready"
             elif e.item in c.armour:
                 ap = c.armour[e.item].ap
-            inventory.append(ItemInstance(uid, e.item, state, e.count, ap))
+            inventory.append(ItemInstance(uid, e.item, state, e.count, ap, lit=e.lit,
+                                          nocked=e.nocked, loaded=e.loaded))
         max_hp = spec.hp if spec.hp is not None else hit_points_for(c, chars)
         pp = stat.power_points if stat.power_points is not None else chars["pow"]
-        return Combatant(
+        combatant = Combatant(
             id=spec.id, team=spec.team, creature=spec.creature, name=stat.name,
             race=spec.race or stat.race, characteristics=chars, base_skills=skills,
             armour=armour, armour_training=training, position=spec.at, max_hp=max_hp,
@@ -156,6 +157,8 @@ class Battle:
             spells=spec.spells if spec.spells is not None else stat.spells,
             is_mount=stat.mount, snake=stat.snake, inventory=inventory, content=c,
         )
+        apply_state(combatant, spec, self.scenario)
+        return combatant
 
     def _roll_initiative(self) -> None:
         """S1/H4: d12 + DEX bonus once per combat; impaired totals halve (round down);

@@ -19,6 +19,8 @@ Square = tuple[int, int]
 
 BURDEN_RANK = {"none": 0, "light": 1, "moderate": 2, "heavy": 3}
 FATIGUE_NAMES = ("fresh", "fatigued", "exhausted")
+#: Hands every combatant has for ready weapons, shields and items (S12, H21).
+HANDS = 2
 
 
 @dataclass
@@ -259,18 +261,8 @@ class Combatant:
         return [(i, w) for i, w in self.ready_weapons() if w.kind == "melee"]
 
     def hands_used(self) -> int:
-        total = 0
-        for inst in self.inventory:
-            if inst.state != "ready":
-                continue
-            if inst.item in self.c.weapons:
-                w = self.c.weapons[inst.item]
-                total += 0 if w.natural else w.hands
-            elif inst.item in self.c.armour:
-                total += self.c.armour[inst.item].hands
-            else:
-                total += self.c.items[inst.item].hands
-        return total
+        """Hands taken by ready items (of the ``HANDS`` everyone has)."""
+        return sum(self.c.hands_of(i.item) for i in self.inventory if i.state == "ready")
 
     @property
     def reach(self) -> int:

@@ -3,27 +3,38 @@
 Shipped scenarios live in ``experiments/scenarios``; this module finds them by path only
 (``importlib.util.find_spec`` does not import the package), so ``rules`` still imports
 nothing above it.
+
+A unit may set its current state (``current_hp``, ``prone``, ``bleeding``, ``fatigue``,
+``power_points``, ``out_of_action``; items ``nocked``/``loaded``/``lit``) and a scenario
+its ``start_round``. Shapes and consistency are checked on parsing; values bounded by a
+maximum (HP, power points) are checked by :func:`apply_state` when the battle builds the
+unit, because rolled characteristics (H1) fix the maximum only then. The battle starts
+as round ``start_round`` begins, with the units as written; that round's start effects
+(H7 bleeding, the S21 fatigue check on rounds 51, 101, ...) then apply as in any round.
 """
 
 from __future__ import annotations
 
 import importlib.util
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rules.combatant import FATIGUE_NAMES, Combatant
+from rules.content.loader import check_equipment, decode_text, parse_toml
 from rules.content.schema import Content, EquipmentEntry
 from rules.errors import ScenarioError
 from rules.grid import GridMap, parse_map
 
 Square = tuple[int, int]
 
-_TOP_KEYS = {"name", "description", "max_rounds", "map", "units"}
+_TOP_KEYS = {"name", "description", "max_rounds", "start_round", "map", "units"}
+_STATE_KEYS = {"current_hp", "prone", "bleeding", "fatigue", "power_points", "out_of_action"}
 _UNIT_KEYS = {"id", "team", "creature", "at", "characteristics", "race", "skills",
               "equipment", "armour", "armour_training", "hp", "riding", "spells",
-              "roll_characteristics"}
+              "roll_characteristics"} | _STATE_KEYS
 _STATES = ("ready", "carried", "sheathed", "hidden")
+_ENTRY_KEYS = ("item", "state", "count", "nocked", "loaded", "lit")
 _TRAINING = ("none", "light", "moderate", "heavy")
 
 
@@ -43,6 +54,13 @@ class UnitSpec:
     riding: str | None = None
     spells: tuple[str, ...] | None = None
     roll_characteristics: bool = False  # H1: roll 3d6 (SIZ 2d6+6) with the battle's dice
+    # current state (a situation to study); None = the stat block's full value
+    current_hp: int | None = None
+    prone: bool = False
+    bleeding: bool = False
+    fatigue: str = "fresh"
+    power_points: int | None = None
+    out_of_action: bool = False
 
 
 @dataclass(frozen=True)
@@ -54,6 +72,7 @@ class Scenario:
     source: str
     text: str
     description: str = ""
+    start_round: int = 1
 
     @property
     def teams(self) -> tuple[str, ...]:
@@ -78,6 +97,8 @@ def shipped_scenarios() -> list[str]:
 
 def resolve_scenario(name_or_path: str | Path) -> Path:
     """A shipped scenario name or a path to a TOML file -> the file's path."""
+    _need(isinstance(name_or_path, str | Path), str(name_or_path), "name",
+          "a shipped scenario name or a path to a .toml file", f"<{type(name_or_path).__name__}>")
     path = Path(name_or_path)
     if path.suffix == ".toml" or path.exists():
         if not path.is_file():
@@ -109,6 +130,12 @@ def _str(data: dict[str, Any], key: str, src: str, fld: str) -> str:
     return v
 
 
+def _bool(data: dict[str, Any], key: str, src: str, fld: str) -> bool:
+    v = data[key]
+    _need(isinstance(v, bool), src, fld, "true or false", v)
+    return v
+
+
 def _int_table(v: Any, src: str, fld: str) -> tuple[tuple[str, int], ...]:
     _need(isinstance(v, dict), src, fld, "a table of name = integer", v)
     for k, x in v.items():
@@ -124,8 +151,8 @@ def _equipment(v: Any, src: str, fld: str, content: Content) -> tuple[EquipmentE
         if isinstance(e, str):
             e = {"item": e}
         _need(isinstance(e, dict), src, f, "an item id or a table {item, state, count}", e)
-        extra = set(e) - {"item", "state", "count"}
-        _need(not extra, src, f, "keys item, state, count", ", ".join(sorted(extra)))
+        extra = set(e).difference(_ENTRY_KEYS)
+        _need(not extra, src, f, f"keys {', '.join(_ENTRY_KEYS)}", ", ".join(sorted(extra)))
         _need("item" in e, src, f"{f}.item", "an item id", "<missing>")
         _need(content.kind_of(e["item"]) is not None, src, f"{f}.item",
               "a weapon, armour or item id from rules/data", e["item"])
@@ -134,7 +161,12 @@ def _equipment(v: Any, src: str, fld: str, content: Content) -> tuple[EquipmentE
         count = e.get("count", 1)
         _need(isinstance(count, int) and not isinstance(count, bool) and count >= 1, src,
               f"{f}.count", "a positive integer", count)
-        out.append(EquipmentEntry(e["item"], state, count))
+        flags = {}
+        for flag in ("nocked", "loaded", "lit"):
+            if flag in e:
+                flags[flag] = _bool(e, flag, src, f"{f}.{flag}")
+        out.append(EquipmentEntry(e["item"], state, count, **flags))
+    check_equipment(content, out, src, fld, ScenarioError)
     return tuple(out)
 
 
@@ -172,9 +204,10 @@ def _unit(raw: Any, i: int, src: str, content: Content, grid: GridMap) -> UnitSp
         kw["characteristics"] = chars
     if "skills" in raw:
         skills = _int_table(raw["skills"], src, f"{fld}.skills")
-        for k, _ in skills:
+        for k, v in skills:
             _need(k in content.ruleset.skills, src, f"{fld}.skills.{k}",
                   "a skill from ruleset.toml", k)
+            _need(v >= 0, src, f"{fld}.skills.{k}", "a value of at least 0", v)
         kw["skills"] = skills
     if "race" in raw:
         _need(raw["race"] in content.races, src, f"{fld}.race",
@@ -207,15 +240,44 @@ def _unit(raw: Any, i: int, src: str, content: Content, grid: GridMap) -> UnitSp
         _need(isinstance(sp, list) and all(s in content.spells for s in sp), src,
               f"{fld}.spells", "an array of spell ids from spells.toml", sp)
         kw["spells"] = tuple(sp)
+    kw |= _state(raw, src, fld)
     return UnitSpec(uid, team, creature, sq, **kw)
 
 
-def parse_scenario(text: str, *, source: str, content: Content) -> Scenario:
-    """Parse and validate a scenario TOML string. ``source`` names it in errors."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(source, "toml", "valid TOML", str(exc)) from exc
+def _state(raw: dict[str, Any], src: str, fld: str) -> dict[str, Any]:
+    """The unit's current-state keys, checked for shape and consistency (H5, H22)."""
+    kw: dict[str, Any] = {}
+    for key in ("prone", "bleeding", "out_of_action"):
+        if key in raw:
+            kw[key] = _bool(raw, key, src, f"{fld}.{key}")
+    if "fatigue" in raw:
+        _need(raw["fatigue"] in FATIGUE_NAMES, src, f"{fld}.fatigue",
+              f"one of {', '.join(FATIGUE_NAMES)}", raw["fatigue"])
+        kw["fatigue"] = raw["fatigue"]
+    if "power_points" in raw:
+        kw["power_points"] = _int(raw, "power_points", src, f"{fld}.power_points")
+        _need(kw["power_points"] >= 0, src, f"{fld}.power_points", "an integer >= 0",
+              kw["power_points"])
+    out = kw.get("out_of_action", False)
+    if "current_hp" in raw:
+        hp = kw["current_hp"] = _int(raw, "current_hp", src, f"{fld}.current_hp")
+        _need(hp > 0 or out, src, f"{fld}.current_hp",
+              "a positive integer (0 or less needs out_of_action = true, H5)", hp)
+        _need(hp <= 0 or not out, src, f"{fld}.current_hp",
+              "0 or less for a unit out of action (H5)", hp)
+    if out:
+        _need(kw.get("prone", True), src, f"{fld}.prone",
+              "true or nothing for a unit out of action (it lies prone, H5)", False)
+        kw["prone"] = True
+        kw.setdefault("current_hp", 0)
+    return kw
+
+
+def parse_scenario(text: str | bytes, *, source: str, content: Content) -> Scenario:
+    """Parse and validate scenario TOML (str, or UTF-8 bytes). ``source`` names it in
+    errors."""
+    text = decode_text(text, source, ScenarioError)
+    data = parse_toml(text, source, ScenarioError)
     unknown = set(data) - _TOP_KEYS
     _need(not unknown, source, min(unknown or {""}),
           f"one of the scenario keys {', '.join(sorted(_TOP_KEYS))}", min(unknown or {""}))
@@ -224,6 +286,10 @@ def parse_scenario(text: str, *, source: str, content: Content) -> Scenario:
     name = _str(data, "name", source, "name")
     max_rounds = _int(data, "max_rounds", source, "max_rounds")
     _need(max_rounds >= 1, source, "max_rounds", "a positive integer", max_rounds)
+    start_round = _int(data, "start_round", source, "start_round") if "start_round" in data \
+        else 1
+    _need(1 <= start_round <= max_rounds, source, "start_round",
+          f"an integer from 1 to max_rounds ({max_rounds})", start_round)
     _need(isinstance(data["map"], str), source, "map", "a multi-line string", data["map"])
     grid = parse_map(data["map"], source=source,
                      drop_depth_ft=content.ruleset.misc.default_drop_depth_ft)
@@ -240,6 +306,9 @@ def parse_scenario(text: str, *, source: str, content: Content) -> Scenario:
     ridden: dict[str, str] = {}
     for i, u in enumerate(units):
         if u.riding is not None:
+            _need(not content.creatures[u.creature].mount, source,
+                  f"units[{i}] ({u.id}).riding", "a rider that is not a mount itself",
+                  u.riding)
             mount = by_id.get(u.riding)
             _need(mount is not None and content.creatures[mount.creature].mount
                   and u.riding != u.id and mount.riding is None, source,
@@ -251,17 +320,44 @@ def parse_scenario(text: str, *, source: str, content: Content) -> Scenario:
             _need(mount.at == u.at and mount.team == u.team, source,
                   f"units[{i}] ({u.id}).riding", "a mount of the same team on the same square",
                   u.riding)
+            _need(not (u.prone or mount.prone), source, f"units[{i}] ({u.id}).riding",
+                  "a standing rider on a standing mount (H22)", u.riding)
             continue
         _need(u.at not in squares, source, f"units[{i}] ({u.id}).at",
               "a square no other unit stands on", f"{list(u.at)} (taken by {squares.get(u.at)})")
         squares[u.at] = u.id
     teams = {u.team for u in units}
     _need(len(teams) >= 2, source, "units", "units of at least two teams", sorted(teams))
+    down = sorted(teams - {u.team for u in units if not u.out_of_action})
+    _need(not down, source, "units", "at least one unit in action in every team", down)
     desc = data.get("description", "")
     _need(isinstance(desc, str), source, "description", "a string", desc)
-    return Scenario(name, max_rounds, grid, units, source, text, desc)
+    return Scenario(name, max_rounds, grid, units, source, text, desc, start_round)
 
 
 def load_scenario(name_or_path: str | Path, content: Content) -> Scenario:
+    """Read and parse a shipped scenario by name or a scenario file by path."""
     path = resolve_scenario(name_or_path)
-    return parse_scenario(path.read_text(encoding="utf-8"), source=path.name, content=content)
+    return parse_scenario(path.read_bytes(), source=path.name, content=content)
+
+
+def apply_state(combatant: Combatant, spec: UnitSpec, scenario: Scenario) -> None:
+    """Give a freshly built ``combatant`` the current state its unit sets, checking HP and
+    power points against its maxima (H5: down to -CON; below is dead)."""
+    fld = f"units[{scenario.units.index(spec)}] ({spec.id})"
+    if spec.current_hp is not None:
+        low = -combatant.char("con")
+        _need(low <= spec.current_hp <= combatant.max_hp, scenario.source, f"{fld}.current_hp",
+              f"an integer from {low} to the max HP {combatant.max_hp}", spec.current_hp)
+        combatant.hp = spec.current_hp
+    if spec.power_points is not None:
+        _need(spec.power_points <= combatant.max_power_points, scenario.source,
+              f"{fld}.power_points",
+              f"an integer from 0 to the max power points {combatant.max_power_points}",
+              spec.power_points)
+        combatant.power_points = spec.power_points
+    combatant.prone = spec.prone
+    combatant.bleeding = spec.bleeding
+    combatant.fatigue_level = FATIGUE_NAMES.index(spec.fatigue)
+    if spec.out_of_action:
+        combatant.status = "out"

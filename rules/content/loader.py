@@ -15,10 +15,11 @@ import sys
 import tomllib
 import types
 import typing
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, TypeVar, get_args, get_origin
 
+from rules.combatant import HANDS
 from rules.content import schema as s
 from rules.dice import Dice
 from rules.errors import ContentError
@@ -250,14 +251,30 @@ def read_toml(path: Path, error: type[ContentError] = ContentError) -> dict[str,
     return parse_toml(raw, path.name, error)
 
 
+def decode_text(
+    raw: bytes | str, file: str, error: type[ContentError] = ContentError
+) -> str:
+    """TOML text from bytes (UTF-8) or str; a leading UTF-8 byte-order mark is dropped.
+
+    Anything else (non-UTF-8 bytes, None, a number) is ``FILE: toml: expected UTF-8
+    text, got ...``."""
+    if isinstance(raw, bytes | bytearray | memoryview):
+        data = bytes(raw)
+        try:
+            raw = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            found = f"<byte 0x{data[exc.start]:02x} at offset {exc.start}, not UTF-8>"
+            raise error(file, "toml", "UTF-8 text", found) from None
+    if not isinstance(raw, str):
+        raise error(file, "toml", "UTF-8 text (str or bytes)", f"<{type(raw).__name__}>")
+    return raw.removeprefix("\ufeff")
+
+
 def parse_toml(
     raw: bytes | str, file: str, error: type[ContentError] = ContentError
 ) -> dict[str, Any]:
     """Parse TOML text; a syntax error becomes ``FILE: toml: expected valid TOML, ...``."""
-    try:
-        text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
-    except UnicodeDecodeError as exc:
-        raise error(file, "toml", "UTF-8 text", f"<{exc}>") from None
+    text = decode_text(raw, file, error)
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -417,12 +434,15 @@ def _check_creatures(c: s.Content) -> None:
         for name, value in cr.characteristics.items():
             if value < 0:
                 raise ContentError(f, f"{cid}.characteristics.{name}", "an integer >= 0", value)
-        for skill in cr.skills:
+        for skill, value in cr.skills.items():
             _need_skill(r, skill, f, f"{cid}.skills.{skill}")
+            if value < 0:
+                raise ContentError(f, f"{cid}.skills.{skill}", "an integer >= 0", value)
         for i, entry in enumerate(cr.equipment):
             if c.kind_of(entry.item) is None:
                 expected = "an id from weapons.toml, armour.toml or items.toml"
                 raise ContentError(f, f"{cid}.equipment[{i}].item", expected, entry.item)
+        check_equipment(c, cr.equipment, f, f"{cid}.equipment")
         if cr.armour is not None and (
             cr.armour not in c.armour or c.armour[cr.armour].slot != "body"
         ):
@@ -432,6 +452,41 @@ def _check_creatures(c: s.Content) -> None:
             if spell not in c.spells:
                 expected = "a spell defined in spells.toml"
                 raise ContentError(f, f"{cid}.spells[{i}]", expected, spell)
+
+
+def check_equipment(
+    c: s.Content,
+    entries: Sequence[s.EquipmentEntry],
+    file: str,
+    path: str,
+    error: type[ContentError] = ContentError,
+) -> None:
+    """What a unit carries makes sense (S12, H16, H21, H23): body armour is worn, not an
+    entry; ready items fit in ``HANDS`` hands; only a ready bow or sling is nocked, a
+    ready crossbow loaded and a ready torch lit. Entries' item ids must exist."""
+    for i, entry in enumerate(entries):
+        where = f"{path}[{i}]"
+        armour = c.armour.get(entry.item)
+        if armour is not None and armour.slot == "body":
+            expected = "a weapon, shield, helmet, gauntlets or item (body armour goes in armour)"
+            raise error(file, f"{where}.item", expected, entry.item)
+        weapon = c.weapons.get(entry.item)
+        item = c.items.get(entry.item)
+        flags = (
+            ("nocked", weapon is not None and weapon.reload == "nock", "bow or sling"),
+            ("loaded", weapon is not None and weapon.reload == "wind", "crossbow"),
+            ("lit", item is not None and item.kind == "torch", "torch"),
+        )
+        for flag, fits, what in flags:
+            if getattr(entry, flag) and not (fits and entry.state == "ready"):
+                raise error(file, f"{where}.{flag}", f"true only on a ready {what}",
+                            f"<{entry.item}, {entry.state}>")
+    ready = [(e.item, c.hands_of(e.item)) for e in entries if e.state == "ready"]
+    hands = sum(n for _, n in ready)
+    if hands > HANDS:
+        listed = ", ".join(f"{item} ({n})" for item, n in ready if n)
+        raise error(file, path, f"ready items that fit in {HANDS} hands",
+                    f"<{listed}: {hands} hands>")
 
 
 def check_content(c: s.Content) -> None:

@@ -354,11 +354,18 @@ class Spell:
 
 @dataclass(frozen=True)
 class EquipmentEntry:
-    """One thing a creature carries. ``state``: ready, carried, sheathed, hidden."""
+    """One thing a creature carries. ``state``: ready, carried, sheathed, hidden.
+
+    ``nocked`` (a ready bow or sling, H16), ``loaded`` (a ready crossbow, H16) and ``lit``
+    (a ready torch, H23) start it in that state, as if done before the battle.
+    """
 
     item: str
     state: Literal["ready", "carried", "sheathed", "hidden"] = "carried"
     count: int = 1
+    nocked: bool = False
+    loaded: bool = False
+    lit: bool = False
 
 
 @dataclass(frozen=True)
@@ -399,6 +406,15 @@ class Content:
         if item_id in self.items:
             return "item"
         return None
+
+    def hands_of(self, item_id: str) -> int:
+        """Hands one ready ``item_id`` takes (natural weapons take none, H12/H21)."""
+        if item_id in self.weapons:
+            weapon = self.weapons[item_id]
+            return 0 if weapon.natural else weapon.hands
+        if item_id in self.armour:
+            return self.armour[item_id].hands
+        return self.items[item_id].hands
 
     def weight_of(self, item_id: str) -> float:
         """Weight in stones of one unit of any equipment id."""

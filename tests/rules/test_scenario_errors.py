@@ -103,14 +103,14 @@ EXACT = {
     "unknown key at top level": (
         BASE.replace("max_rounds = 10", "max_rounds = 10\nmonsters = 3"),
         "bad.toml: monsters: expected one of the scenario keys description, map, max_rounds,"
-        " name, units, got 'monsters'",
+        " name, start_round, units, got 'monsters'",
     ),
     "unknown unit key": (
         hero('weapon = "axe"'),
         "bad.toml: units[0].weapon: expected one of the unit keys armour, armour_training, at,"
-        " characteristics, creature, equipment, hp, id, race, riding, roll_characteristics, skills,"
-        " spells, team,"
-        " got 'weapon'",
+        " bleeding, characteristics, creature, current_hp, equipment, fatigue, hp, id,"
+        " out_of_action, power_points, prone, race, riding, roll_characteristics, skills,"
+        " spells, team, got 'weapon'",
     ),
     "missing units": (
         BASE.split("[[units]]")[0],
@@ -166,8 +166,8 @@ EXACT = {
     ),
     "unknown equipment entry key": (
         hero('equipment = [{ item = "longsword", hand = "left" }]'),
-        "bad.toml: units[0] (hero).equipment[0]: expected keys item, state, count,"
-        " got 'hand'",
+        "bad.toml: units[0] (hero).equipment[0]: expected keys item, state, count, nocked,"
+        " loaded, lit, got 'hand'",
     ),
     "equipment count zero": (
         hero('equipment = [{ item = "arrow", count = 0 }]'),

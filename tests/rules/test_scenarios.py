@@ -157,11 +157,15 @@ def test_scenario_loads_with_two_teams_on_floor(name: str) -> None:
     teams = {c.team for c in b.combatants.values()}
     assert teams == {"party", "monsters"}
     squares: dict[tuple[int, int], str] = {}
+    specs = {u.id: u for u in sc.units}
     for c in b.combatants.values():
         assert b.grid.in_bounds(c.position), c.id
         assert not b.grid.blocks_movement(c.position), f"{c.id} on a wall or closed door"
         assert b.grid.drop_depth(c.position) == 0, f"{c.id} starts over a drop"
-        assert c.in_action and c.hp == c.max_hp > 0
+        spec = specs[c.id]  # a unit may set its current state (long_fight does)
+        assert c.in_action is not spec.out_of_action and c.max_hp > 0 and c.hp <= c.max_hp
+        if spec.current_hp is None and not spec.out_of_action and not spec.bleeding:
+            assert c.hp == c.max_hp, c.id
         if c.riding is None:
             assert c.position not in squares, f"{c.id} shares {squares.get(c.position)}'s square"
             squares[c.position] = c.id
