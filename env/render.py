@@ -1,29 +1,88 @@
-"""Drawing a battle: an ANSI text frame and an RGB image (numpy only).
+"""Drawing a battle: an ANSI text frame and an RGB image (Pillow).
 
 Both read the battle's public state and its events; neither recomputes a rule.
+
+:data:`PALETTE` and :data:`GEOMETRY` are the one place for the look: the RGB frames
+(``render_mode="rgb_array"``, ``fray watch --gif``) use them here, and the replay viewer
+page (``experiments.viewer``) injects the same dictionaries into its script, so a frame and
+the page show the same map, unit discs, initials and HP bars.
 """
 
 from __future__ import annotations
 
+import functools
 import string
 
 import numpy as np
+from PIL import Image, ImageDraw, ImageFont
 
-from rules import Battle
+from rules import Battle, Combatant
 
-_FLOOR = (200, 196, 184)
-_WALL = (60, 56, 52)
-_CLOSED_DOOR = (120, 72, 30)
-_OPEN_DOOR = (190, 150, 100)
-_DIFFICULT = (160, 170, 110)
-_DARK = (110, 108, 120)
-_DROP = (25, 30, 50)
-_GRIDLINE = (170, 166, 156)
-_TEAM_COLOURS = ((40, 90, 210), (200, 40, 40), (40, 160, 60), (170, 60, 170))
-_DOWN = (90, 90, 90)
-_HP_GOOD = (40, 190, 60)
-_HP_BAD = (120, 20, 20)
-_DECIDER = (250, 210, 0)
+#: Team colours in the order of the scenario's teams (CSS hex), shared with the page.
+TEAM_COLOURS: tuple[str, ...] = ("#285ad2", "#c82828", "#28a03c", "#aa3caa")
+#: Colours by role (CSS hex), shared with the viewer page.
+PALETTE: dict[str, str] = {
+    "floor": "#c8c4b8",
+    "wall": "#3c3834",
+    "door_closed": "#78481e",
+    "door_open": "#be9664",
+    "difficult": "#a0aa6e",
+    "dark": "#6e6c78",
+    "drop": "#191e32",
+    "gridline": "#aaa69c",
+    "down": "#5a5a5a",
+    "hp_good": "#28be3c",
+    "hp_bad": "#781414",
+    "decider": "#fad200",
+    "initials": "#ffffff",
+    "bleeding": "#e01010",
+    "threat": "#ff7800",
+    "reach": "#3cb4ff",
+    "path": "#fad200",
+    "reaction": "#ff00c8",
+    "selected": "#000000",
+}
+#: Sizes as fractions of a square, shared with the viewer page.
+GEOMETRY: dict[str, float] = {
+    "unit_radius": 0.4,      # unit disc
+    "rider_radius": 0.28,    # a rider drawn on its mount
+    "mount_inset": 0.08,     # a ridden mount is a rounded square this far inside its square
+    "hp_bar_height": 0.12,   # HP bar along the top of the square
+    "hp_bar_inset": 0.1,
+    "font": 0.38,            # initials, in squares
+    "mark_radius": 0.09,     # status dots (bleeding)
+    "threat_width": 0.12,    # threatened squares: a frame this wide inside the square
+    "reach_alpha": 0.35,     # reachable squares: a tint of this opacity
+}
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    """``"#rrggbb"`` -> ``(r, g, b)``."""
+    return (int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16))
+
+
+def team_colour(battle: Battle, team: str) -> str:
+    """The palette colour of a team (by its index among the scenario's teams)."""
+    return TEAM_COLOURS[battle.scenario.teams.index(team) % len(TEAM_COLOURS)]
+
+
+def unit_initials(battle: Battle) -> dict[str, str]:
+    """Up to three characters per combatant, unique in the battle: the first letters of
+    the id's words and its trailing number (``goblin_archer_1`` -> ``GA1``, ``archer`` ->
+    ``Ar``); a clash falls back to the first letter and the unit's index."""
+    out: dict[str, str] = {}
+    for index, u in enumerate(battle.scenario.units):
+        words = [w for w in u.id.replace("-", "_").split("_") if w]
+        number = words.pop() if len(words) > 1 and words[-1].isdigit() else ""
+        if len(words) == 1 and not number:
+            text = words[0][:2].capitalize()
+        else:
+            text = "".join(w[0].upper() for w in words)[: 3 - min(2, len(number))] + number
+        text = text[:3]
+        if text in out.values():
+            text = (u.id[:1].upper() + str(index))[:3]
+        out[u.id] = text
+    return out
 
 
 def unit_symbols(battle: Battle) -> dict[str, str]:
@@ -83,53 +142,111 @@ def render_ansi(battle: Battle, events: int = 8, learner_team: str | None = None
     return "\n".join(lines) + "\n"
 
 
-def render_rgb(battle: Battle, cell: int = 16) -> np.ndarray:
-    """An ``(H * cell, W * cell, 3)`` uint8 image of the map and the units."""
+def render_rgb(battle: Battle, cell: int = 24) -> np.ndarray:
+    """An ``(H * cell, W * cell, 3)`` uint8 image of the map and the units, in the look of
+    the viewer page: terrain, unit discs in team colours with initials, HP bars, status
+    marks (prone flat, bleeding dot, out of action grey and crossed, riders on mounts) and
+    the deciding unit framed."""
     g = battle.grid
-    img = np.empty((g.height * cell, g.width * cell, 3), dtype=np.uint8)
+    image = Image.new("RGB", (g.width * cell, g.height * cell), PALETTE["floor"])
+    draw = ImageDraw.Draw(image)
     doors = g.doors
-    for y in range(g.height):
-        for x in range(g.width):
-            sq = (x, y)
-            if g.is_wall(sq):
-                colour = _WALL
-            elif sq in doors:
-                colour = _OPEN_DOOR if doors[sq] else _CLOSED_DOOR
-            elif g.drop_depth(sq):
-                colour = _DROP
-            elif g.is_difficult(sq):
-                colour = _DIFFICULT
-            elif g.is_dark(sq):
-                colour = _DARK
-            else:
-                colour = _FLOOR
-            block = img[y * cell:(y + 1) * cell, x * cell:(x + 1) * cell]
-            block[:] = colour
-            if colour is not _WALL:
-                block[-1, :] = _GRIDLINE
-                block[:, -1] = _GRIDLINE
-    teams = battle.scenario.teams
-    d = battle.decision
-    order = sorted(battle.combatants.values(), key=lambda c: c.in_action)
-    m = max(1, cell // 8)
+    for x, y in g.squares():
+        colour = _terrain_colour(battle, (x, y), doors)
+        box = (x * cell, y * cell, (x + 1) * cell - 1, (y + 1) * cell - 1)
+        draw.rectangle(box, fill=colour)
+        if colour != PALETTE["wall"]:
+            draw.line((box[0], box[3], box[2], box[3]), fill=PALETTE["gridline"])
+            draw.line((box[2], box[1], box[2], box[3]), fill=PALETTE["gridline"])
+    initials = unit_initials(battle)
+    decision = battle.decision
+    decider = decision.actor if decision is not None else None
+    # the fallen first, then mounts, then riders and everyone else on top
+    order = sorted(battle.combatants.values(),
+                   key=lambda c: (c.in_action, c.ridden_by is None))
     for c in order:
-        x, y = c.position
-        block = img[y * cell:(y + 1) * cell, x * cell:(x + 1) * cell]
-        if not c.in_action:
-            for i in range(m, cell - m):  # a grey X
-                block[i, i] = _DOWN
-                block[i, cell - 1 - i] = _DOWN
-            continue
-        colour = _TEAM_COLOURS[teams.index(c.team) % len(_TEAM_COLOURS)]
-        if d is not None and d.actor == c.id:
-            block[:cell - 1, :cell - 1] = _DECIDER
-        block[m + 1:cell - m - 1, m + 1:cell - m - 1] = colour
-        if c.prone:  # a prone unit is drawn flat
-            block[m + 1:cell // 2, m + 1:cell - m - 1] = _FLOOR
-        frac = max(0.0, min(1.0, c.hp / max(1, c.max_hp)))
-        width = cell - 2 * m - 2
-        filled = round(frac * width)
-        bar = block[m:m + max(1, cell // 8), m + 1:m + 1 + width]
-        bar[:] = _HP_BAD
-        bar[:, :filled] = _HP_GOOD
-    return img
+        _draw_unit(draw, battle, c, cell, initials[c.id], c.id == decider)
+    return np.asarray(image, dtype=np.uint8).copy()
+
+
+def _terrain_colour(battle: Battle, square: tuple[int, int], doors: dict) -> str:
+    """The palette colour of one square's terrain."""
+    g = battle.grid
+    if g.is_wall(square):
+        return PALETTE["wall"]
+    if square in doors:
+        return PALETTE["door_open"] if doors[square] else PALETTE["door_closed"]
+    if g.drop_depth(square):
+        return PALETTE["drop"]
+    if g.is_difficult(square):
+        return PALETTE["difficult"]
+    if g.is_dark(square):
+        return PALETTE["dark"]
+    return PALETTE["floor"]
+
+
+@functools.lru_cache(maxsize=16)
+def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """Pillow's bundled font at ``size`` pixels."""
+    return ImageFont.load_default(size=size)
+
+
+def _draw_unit(draw: ImageDraw.ImageDraw, battle: Battle, c: Combatant, cell: int,
+               initials: str, deciding: bool) -> None:
+    """One combatant on its square (see :func:`render_rgb` for the marks)."""
+    x0, y0 = c.position[0] * cell, c.position[1] * cell
+    cx, cy = x0 + cell / 2, y0 + cell / 2
+    colour = team_colour(battle, c.team) if c.in_action else PALETTE["down"]
+    if deciding:
+        width = max(2, cell // 12)
+        draw.rectangle((x0, y0, x0 + cell - 2, y0 + cell - 2), outline=PALETTE["decider"],
+                       width=width)
+    if c.dead:
+        _cross(draw, cx, cy, cell * GEOMETRY["unit_radius"], max(1, cell // 10))
+        return
+    radius = cell * GEOMETRY["unit_radius"]
+    mount = c.ridden_by is not None and c.in_action
+    rider = c.riding is not None
+    if mount:
+        inset = cell * GEOMETRY["mount_inset"]
+        draw.rounded_rectangle((x0 + inset, y0 + inset, x0 + cell - 1 - inset,
+                                y0 + cell - 1 - inset), radius=cell // 5, fill=colour)
+    else:
+        if rider:
+            radius = cell * GEOMETRY["rider_radius"]
+        squash = 0.55 if c.prone else 1.0
+        top = cy - radius * squash + (radius * (1 - squash) if c.prone else 0)
+        ring = (PALETTE["initials"], max(1, cell // 16)) if rider else (None, 0)
+        draw.ellipse((cx - radius, top, cx + radius, top + 2 * radius * squash), fill=colour,
+                     outline=ring[0], width=ring[1])
+        size = max(6, round(cell * GEOMETRY["font"]))
+        draw.text((cx, cy + (radius * 0.3 if c.prone else 0)), initials,
+                  fill=PALETTE["initials"], font=_font(size), anchor="mm")
+    if not c.in_action:
+        _cross(draw, cx, cy, radius, max(1, cell // 12))
+    _hp_bar(draw, c, x0, y0 + (cell * (1 - GEOMETRY["hp_bar_height"]) - 1 if mount else 0),
+            cell)
+    if c.bleeding:
+        r = cell * GEOMETRY["mark_radius"]
+        mx, my = x0 + cell - 2 * r, y0 + cell * GEOMETRY["hp_bar_height"] + 2 * r
+        draw.ellipse((mx - r, my - r, mx + r, my + r), fill=PALETTE["bleeding"])
+
+
+def _hp_bar(draw: ImageDraw.ImageDraw, c: Combatant, x0: float, top: float,
+            cell: int) -> None:
+    """HP left as a bar across the square."""
+    inset = cell * GEOMETRY["hp_bar_inset"]
+    width = cell - 2 * inset
+    height = max(2.0, cell * GEOMETRY["hp_bar_height"])
+    fraction = max(0.0, min(1.0, c.hp / max(1, c.max_hp)))
+    draw.rectangle((x0 + inset, top, x0 + inset + width - 1, top + height - 1),
+                   fill=PALETTE["hp_bad"])
+    if fraction > 0:
+        draw.rectangle((x0 + inset, top, x0 + inset + max(1.0, width * fraction) - 1,
+                        top + height - 1), fill=PALETTE["hp_good"])
+
+
+def _cross(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, width: int) -> None:
+    """An X over a fallen unit."""
+    draw.line((cx - r, cy - r, cx + r, cy + r), fill=PALETTE["wall"], width=width)
+    draw.line((cx - r, cy + r, cx + r, cy - r), fill=PALETTE["wall"], width=width)

@@ -315,7 +315,7 @@ def test_render_ansi_and_rgb() -> None:
     img = e.render()
     b = e.battle
     assert isinstance(img, np.ndarray) and img.dtype == np.uint8
-    assert img.shape == (b.grid.height * 16, b.grid.width * 16, 3)
+    assert img.shape == (b.grid.height * 24, b.grid.width * 24, 3)  # render_rgb's cell
     assert len(np.unique(img.reshape(-1, 3), axis=0)) > 4
     assert SkirmishEnv(scenario="duel").render() is None
     with pytest.raises(ValueError, match="render_mode"):

@@ -1,0 +1,43 @@
+"""The replay viewer page: one self-contained HTML file (no network, works from file://).
+
+The template (``page.html``), its script (``viewer.js``) and style (``viewer.css``) are
+package data; :func:`build_page` inlines them with the data of
+:func:`experiments.viewer.data.viewer_data` as JSON in a ``<script type="application/json">``
+element, so the page needs nothing but a browser.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from importlib import resources
+from pathlib import Path
+
+from experiments.replay import Replay
+from experiments.viewer.data import viewer_data
+
+
+def _asset(name: str) -> str:
+    """One of the package's template files."""
+    return resources.files("experiments.viewer").joinpath(name).read_text(encoding="utf-8")
+
+
+def build_page(replay: Replay) -> str:
+    """The viewer page of ``replay`` as HTML text (re-simulates the replay)."""
+    data = json.dumps(viewer_data(replay), separators=(",", ":"))
+    # inside <script>, "</" could end the element early and "<!--" start a comment
+    data = data.replace("</", "<\\/").replace("<!--", "<\\!--")
+    page = _asset("page.html")
+    title = html.escape(f"fray replay: {replay.scenario_name} (seed {replay.seed})")
+    for key, value in (("__FRAY_TITLE__", title), ("__FRAY_CSS__", _asset("viewer.css")),
+                       ("__FRAY_JS__", _asset("viewer.js")), ("__FRAY_DATA__", data)):
+        page = page.replace(key, value, 1)
+    return page
+
+
+def write_page(replay: Replay, path: str | Path) -> Path:
+    """Write the viewer page of ``replay`` to ``path`` (folders created); return the path."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(build_page(replay), encoding="utf-8")
+    return path
