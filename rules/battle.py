@@ -38,6 +38,7 @@ from rules.events import (
     event_to_dict,
 )
 from rules.grid import GridMap
+from rules.inputs import plain_action
 from rules.reach import ReachGraph
 from rules.roller import Roller
 from rules.scenario import Scenario, UnitSpec, apply_state, load_scenario, parse_scenario
@@ -203,8 +204,10 @@ class Battle:
 
         ``reason`` (why an agent chose it) is logged first as a ``Reasoned`` event.
         Raises ``IllegalActionError`` (state untouched) for anything not in
-        ``legal_actions()``.
+        ``legal_actions()``, malformed actions included; numpy integers in an action
+        become plain ints (``rules.inputs``).
         """
+        action = plain_action(action)
         if self.is_over:
             raise IllegalActionError(f"the battle is over; {action} cannot be applied")
         acts = self.legal_actions()

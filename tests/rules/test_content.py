@@ -368,6 +368,22 @@ MALFORMED = [
      "items.toml: dagger: expected an id not already used in weapons.toml, got 'dagger'"),
     ("H18 damage spell without dice", "spells.toml", 'dice = "2d6"\n', "",
      "spells.toml: firebolt.dice: expected dice for a damage spell, got <missing>"),
+    ("negative creature skill", "creatures.toml",
+     "skills = { bite = 50, dodge = 40,", "skills = { bite = 50, dodge = -40,",
+     "creatures.toml: wolf.skills.dodge: expected an integer >= 0, got -40"),
+    ("H21 more ready than two hands", "creatures.toml", GOBLIN_SHIELD,
+     '{ item = "buckler", state = "ready" },\n    { item = "shortsword", state = "ready" },'
+     '\n    { item = "shortsword"',
+     "creatures.toml: goblin.equipment: expected ready items that fit in 2 hands,"
+     " got <spear (1), buckler (1), shortsword (1): 3 hands>"),
+    ("body armour as an equipment entry", "creatures.toml", GOBLIN_SHIELD,
+     '{ item = "chain" },\n    { item = "shortsword"',
+     "creatures.toml: goblin.equipment[1].item: expected a weapon, shield, helmet, gauntlets"
+     " or item (body armour goes in armour), got 'chain'"),
+    ("H16 nocked spear", "creatures.toml", GOBLIN_SHIELD,
+     '{ item = "buckler", state = "ready", nocked = true },\n    { item = "shortsword"',
+     "creatures.toml: goblin.equipment[1].nocked: expected true only on a ready bow or sling,"
+     " got <buckler, ready>"),
 ]
 # fmt: on
 
@@ -416,6 +432,14 @@ def test_not_utf8(data: Path) -> None:
     (data / "races.toml").write_bytes(b'[human]\nname = "\xff"\nmov = 10\n')
     err = load_error(data)
     assert (err.file, err.field, err.expected) == ("races.toml", "toml", "UTF-8 text")
+    assert str(err) == ("races.toml: toml: expected UTF-8 text,"
+                        " got <byte 0xff at offset 16, not UTF-8>")
+
+
+def test_a_byte_order_mark_loads(data: Path) -> None:
+    path = data / "races.toml"
+    path.write_bytes(path.read_text(encoding="utf-8").encode("utf-8-sig"))
+    assert load_content(data) == default_content()
 
 
 def test_missing_file(data: Path) -> None:

@@ -50,7 +50,7 @@ def unit(uid: str, team: str, creature: str, at: str, extra: str = "") -> str:
             f"at = {at}\n{extra}\n")
 
 
-def error(text: str) -> rules.ScenarioError:
+def error(text: str | bytes) -> rules.ScenarioError:
     with pytest.raises(rules.ScenarioError) as info:
         rules.Battle.from_toml(text, seed=0, source="bad.toml")
     err = info.value
@@ -220,6 +220,35 @@ EXACT = {
         BASE.replace(MAP, 'map = """\n\n"""\n'),
         "bad.toml: map: expected at least one row of map glyphs, got <an empty map>",
     ),
+    "negative skill": (
+        hero("skills = { dodge = -50 }"),
+        "bad.toml: units[0] (hero).skills.dodge: expected a value of at least 0, got -50",
+    ),
+    "more ready than two hands": (
+        hero('equipment = [{ item = "greatsword", state = "ready" },'
+             ' { item = "longsword", state = "ready" },'
+             ' { item = "medium_shield", state = "ready" }]'),
+        "bad.toml: units[0] (hero).equipment: expected ready items that fit in 2 hands,"
+        " got <greatsword (2), longsword (1), medium_shield (1): 4 hands>",
+    ),
+    "body armour as an equipment entry": (
+        hero('equipment = ["longsword", { item = "chain", state = "ready" }]'),
+        "bad.toml: units[0] (hero).equipment[1].item: expected a weapon, shield, helmet,"
+        " gauntlets or item (body armour goes in armour), got 'chain'",
+    ),
+    "a horse riding a horse": (
+        BASE + unit("horse_1", "party", "horse", "[2, 2]")
+        + unit("horse_2", "party", "horse", "[2, 2]", 'riding = "horse_1"'),
+        "bad.toml: units[3] (horse_2).riding: expected a rider that is not a mount itself,"
+        " got 'horse_1'",
+    ),
+    "a rider on a horse riding a horse (three bodies on a square)": (
+        hero('riding = "horse_2"').replace("at = [1, 1]", "at = [2, 2]")
+        + unit("horse_1", "party", "horse", "[2, 2]")
+        + unit("horse_2", "party", "horse", "[2, 2]", 'riding = "horse_1"'),
+        "bad.toml: units[0] (hero).riding: expected the id of another unit that is a mount"
+        " and rides nothing, got 'horse_2'",
+    ),
 }
 
 
@@ -359,3 +388,57 @@ def test_rider_override_shares_the_mount_square() -> None:
     assert b.combatants["hero"].riding == "horse_1"
     assert b.combatants["horse_1"].ridden_by == "hero"
     assert "horse_1" in b.initiative_order
+
+
+# ---------------------------------------------------------------------------- text and bytes
+def test_a_latin1_file_is_a_one_line_error(tmp_path: Path) -> None:
+    text = BASE.replace("a small valid scenario to break", "un café")
+    path = tmp_path / "latin.toml"
+    path.write_bytes(text.encode("latin-1"))
+    offset = text.encode("latin-1").index(b"\xe9")
+    with pytest.raises(rules.ScenarioError) as info:
+        rules.Battle.from_scenario(path, seed=0)
+    assert str(info.value) == (f"latin.toml: toml: expected UTF-8 text,"
+                               f" got <byte 0xe9 at offset {offset}, not UTF-8>")
+
+
+def test_binary_garbage_is_a_one_line_error(tmp_path: Path) -> None:
+    path = tmp_path / "garbage.toml"
+    path.write_bytes(bytes(range(256)) * 4)
+    with pytest.raises(rules.ScenarioError) as info:
+        rules.Battle.from_scenario(path, seed=0)
+    assert str(info.value) == ("garbage.toml: toml: expected UTF-8 text,"
+                               " got <byte 0x80 at offset 128, not UTF-8>")
+
+
+def test_a_byte_order_mark_simply_loads(tmp_path: Path) -> None:
+    path = tmp_path / "bom.toml"
+    path.write_bytes(BASE.encode("utf-8-sig"))
+    assert set(rules.Battle.from_scenario(path, seed=0).combatants) == {"hero", "orc_1"}
+    assert set(rules.Battle.from_toml("\ufeff" + BASE, seed=0).combatants) == {"hero", "orc_1"}
+
+
+def test_from_toml_takes_utf8_bytes() -> None:
+    text = BASE.replace("a small valid scenario to break", "un café")
+    b = rules.Battle.from_toml(text.encode("utf-8"), seed=0, source="bytes.toml")
+    assert b.scenario.description == "un café" and b.scenario.text == text
+    assert rules.Battle.from_json(b.to_json()).scenario.text == text
+    err = error(text.encode("latin-1"))
+    assert str(err).startswith("bad.toml: toml: expected UTF-8 text, got <byte 0xe9 at offset")
+
+
+@pytest.mark.parametrize(("value", "shown"), [(None, "NoneType"), (42, "int"),
+                                              (["name = 'x'"], "list")])
+def test_from_toml_of_something_else_is_a_scenario_error(value: object, shown: str) -> None:
+    err = error(value)  # type: ignore[arg-type]
+    assert str(err) == f"bad.toml: toml: expected UTF-8 text (str or bytes), got <{shown}>"
+    with pytest.raises(rules.ScenarioError) as info:
+        rules.Battle.from_toml(value)  # type: ignore[arg-type]
+    assert str(info.value).startswith("<string>: toml: expected UTF-8 text (str or bytes)")
+
+
+def test_from_scenario_of_none_is_a_scenario_error() -> None:
+    with pytest.raises(rules.ScenarioError) as info:
+        rules.Battle.from_scenario(None, seed=0)  # type: ignore[arg-type]
+    assert str(info.value) == ("None: name: expected a shipped scenario name or a path to a"
+                               " .toml file, got <NoneType>")
