@@ -81,7 +81,7 @@ class _Game:
 
     def apply_index(self, action: Any) -> bool:
         """Apply the decider's action; False (and nothing changed) if it was illegal under
-        the penalty option; raises IllegalActionError under the default."""
+        the default penalty option; raises IllegalActionError under ``"raise"``."""
         b = self.battle
         assert b is not None and b.decision is not None
         index = as_index(action)
@@ -125,8 +125,10 @@ class FrayAECEnv(AECEnv):
 
     Rewards are per team: when the battle ends every agent still in play gets +1 if its
     team won, -1 if it lost, 0 for a draw; optional ``damage_reward`` shaping pays each
-    agent its team's share every step; ``illegal_action="penalty"`` charges
-    ``illegal_penalty`` to the offender and does nothing else. An agent whose combatant
+    agent its team's share every step; an index outside the mask (``illegal_action=
+    "penalty"``, the default) charges ``illegal_penalty`` to the offender and does nothing
+    else, and ``illegal_action="raise"`` (for debugging) raises
+    :class:`rules.IllegalActionError` instead. An agent whose combatant
     goes out of action is terminated and, after its final ``step(None)``, removed; when
     the battle ends everyone is terminated, or truncated at the round limit. A combatant
     whose agent is gone (healed back into action, say) ends its turns and declines its
@@ -145,7 +147,7 @@ class FrayAECEnv(AECEnv):
         self,
         scenario: str | Path | None = None,
         render_mode: str | None = None,
-        illegal_action: str = "raise",
+        illegal_action: str = "penalty",
         illegal_penalty: float = -0.1,
         damage_reward: float = 0.0,
         max_cycles: int | None = None,
@@ -282,7 +284,7 @@ class FrayParallelEnv(ParallelEnv):
         self,
         scenario: str | Path | None = None,
         render_mode: str | None = None,
-        illegal_action: str = "raise",
+        illegal_action: str = "penalty",
         illegal_penalty: float = -0.1,
         damage_reward: float = 0.0,
         max_cycles: int | None = None,

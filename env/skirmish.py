@@ -41,10 +41,13 @@ class SkirmishEnv(gym.Env):
       (default ``"berserker"``; ``"random"``, later ``"tactician"``, ``"mcts"``,
       ``"learned:PATH"``) or an object with ``act(battle)``. It is re-seeded from the env's
       generator on every ``reset``.
-    - ``illegal_action``: ``"raise"`` (default) raises :class:`rules.IllegalActionError`
-      naming the action and the legal kinds; ``"penalty"`` returns ``illegal_penalty``
-      (default -0.1) as the reward, leaves the battle untouched (a no-op) and sets
-      ``info["illegal_action"]``. Either way an illegal action never changes the state.
+    - ``illegal_action``: ``"penalty"`` (default) makes an index outside the mask a no-op:
+      the battle is untouched, the reward is ``illegal_penalty`` (default -0.1) and
+      ``info["illegal_action"]`` is True, so Gymnasium's ``check_env`` (which steps
+      unmasked ``action_space.sample()`` indices) passes with warnings as errors.
+      ``"raise"`` is the opt-in for debugging: it raises :class:`rules.IllegalActionError`
+      naming the action and the legal kinds. Either way an illegal action never changes
+      the state.
     - ``damage_reward``: weight of the optional damage shaping (default 0, off); see
       Rewards.
     - ``render_mode``: ``"ansi"`` or ``"rgb_array"``.
@@ -125,7 +128,7 @@ class SkirmishEnv(gym.Env):
         opponent: str | Policy = "berserker",
         team: str = "monsters",
         render_mode: str | None = None,
-        illegal_action: str = "raise",
+        illegal_action: str = "penalty",
         illegal_penalty: float = -0.1,
         damage_reward: float = 0.0,
         flat_obs: bool = False,

@@ -85,13 +85,22 @@ def test_kwargs_reach_the_env() -> None:
 # ---------------------------------------------------------------- API checkers
 @pytest.mark.parametrize("env_id", env.registered_ids())
 def test_gymnasium_check_env(env_id: str) -> None:
-    """check_env with every warning an error. check_env steps ``action_space.sample()``
-    unmasked (sampled before its own reset), so it runs with the penalty option."""
+    """check_env with every warning an error, on default arguments. check_env steps
+    ``action_space.sample()`` unmasked (sampled before its own reset), which the default
+    ``illegal_action="penalty"`` turns into a penalised no-op."""
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        e = gym.make(env_id, illegal_action="penalty")
+        e = gym.make(env_id)
         check_env(e.unwrapped)
         e.close()
+
+
+def test_check_env_fails_with_the_raise_option() -> None:
+    """The opt-in debugging mode raises on the checker's unmasked samples."""
+    e = gym.make("fray/Duel-v0", illegal_action="raise")
+    e.unwrapped.action_space.seed(0)
+    with pytest.raises(IllegalActionError):
+        check_env(e.unwrapped)
 
 
 def test_stable_baselines3_check_env() -> None:
@@ -102,11 +111,10 @@ def test_stable_baselines3_check_env() -> None:
 
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        sb3_check_env(gym.make("fray/Skirmish-v0", illegal_action="penalty",
-                               flat_obs=True).unwrapped)
+        sb3_check_env(gym.make("fray/Skirmish-v0", flat_obs=True).unwrapped)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        sb3_check_env(gym.make("fray/Duel-v0", illegal_action="penalty").unwrapped)
+        sb3_check_env(gym.make("fray/Duel-v0").unwrapped)
     for w in caught:
         text = str(w.message)
         assert "image" in text or "unconventional shape" in text, text
@@ -265,8 +273,8 @@ def test_damage_shaping_is_documented_and_bounded() -> None:
 
 
 # ---------------------------------------------------------------- illegal actions
-def test_illegal_action_raises_naming_the_action_and_legal_kinds() -> None:
-    e = SkirmishEnv(scenario="duel")
+def test_illegal_action_raise_option_names_the_action_and_legal_kinds() -> None:
+    e = SkirmishEnv(scenario="duel", illegal_action="raise")
     obs, _ = e.reset(seed=0)
     bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     before = e.battle.to_json()
@@ -279,8 +287,16 @@ def test_illegal_action_raises_naming_the_action_and_legal_kinds() -> None:
         e.step(e.action_space.n + 5)
 
 
-def test_illegal_action_penalty_is_a_no_op() -> None:
-    e = SkirmishEnv(scenario="duel", illegal_action="penalty", illegal_penalty=-0.25)
+def test_illegal_action_is_a_penalised_no_op_by_default() -> None:
+    e = SkirmishEnv(scenario="duel")
+    obs, _ = e.reset(seed=0)
+    bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    before = e.battle.to_json()
+    for index in (bad, e.action_space.n + 5, -1):
+        _, r, term, trunc, info = e.step(index)
+        assert (r, term, trunc, info["illegal_action"]) == (-0.1, False, False, True)
+    assert e.battle.to_json() == before
+    e = SkirmishEnv(scenario="duel", illegal_penalty=-0.25)
     obs, _ = e.reset(seed=0)
     bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     before = e.battle.to_json()

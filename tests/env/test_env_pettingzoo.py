@@ -132,12 +132,20 @@ def test_out_of_action_agents_leave_and_teams_share_the_reward() -> None:
 
 
 def test_illegal_action_in_aec() -> None:
-    aec = env.raw_env(scenario="duel")
+    aec = env.raw_env(scenario="duel", illegal_action="raise")
     aec.reset(seed=0)
     obs = aec.observe(aec.agent_selection)
     bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     with pytest.raises(rules.IllegalActionError, match="legal kinds"):
         aec.step(bad)
+    for aec, penalty in ((env.raw_env(scenario="duel"), -0.1),
+                         (env.raw_env(scenario="duel", illegal_penalty=-0.5), -0.5)):
+        aec.reset(seed=0)
+        agent = aec.agent_selection
+        before = aec.battle.to_json()
+        aec.step(bad)  # the default: a penalised no-op
+        assert aec.battle.to_json() == before
+        assert aec.agent_selection == agent and aec.rewards[agent] == penalty
     aec = env.raw_env(scenario="duel", illegal_action="penalty", illegal_penalty=-0.5)
     aec.reset(seed=0)
     agent = aec.agent_selection
