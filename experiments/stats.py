@@ -8,7 +8,8 @@
 - :func:`nash_average`: Balduzzi et al. (2018) Nash averaging over an antisymmetric
   matchup matrix: the maximum-entropy Nash equilibrium of the zero-sum meta-game and each
   agent's payoff against it. A redundant copy of an agent shares its equilibrium mass
-  and leaves every Nash-averaged skill unchanged.
+  and leaves every Nash-averaged skill unchanged (exactly so when the equilibrium is
+  unique, as for generic matrices; exact ties can make it non-unique).
 - :class:`Sprt`: a generalised sequential probability ratio test on pairs of battles with
   swapped sides (the pentanomial model of chess engines' test frameworks, fishtest), with
   the normal approximation of the log-likelihood ratio.
