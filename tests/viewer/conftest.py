@@ -1,0 +1,72 @@
+"""Fixtures for the viewer tests: one replayed battle, its page, and a real headless
+Chromium (Debian's /usr/bin/chromium driven by playwright; never a downloaded browser).
+
+The browser tests fail, not skip, when Chromium or playwright is missing: CI installs both.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from experiments.replay import Replay, play, rerun
+from experiments.viewer import write_page
+
+CHROMIUM = os.environ.get("FRAY_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run",
+                 "--disable-quic"]
+#: A reason with markup in it: the page must show it as text (and not end its script).
+ODD_REASON = "test reason </script><b>not bold</b> & more"
+
+
+def reasoned_replay(scenario: str, seed: int) -> Replay:
+    """A berserker battle whose every fifth action carries a reason (re-simulated so the
+    Reasoned events are in the replay's events)."""
+    _, replay = play(scenario, seed, {"party": "berserker", "monsters": "berserker"})
+    replay.reasons = [(ODD_REASON if i == 0 else f"test reason {i}") if i % 5 == 0 else None
+                      for i in range(len(replay.actions))]
+    replay.finish(rerun(replay))
+    return replay
+
+
+@pytest.fixture(scope="session")
+def replay() -> Replay:
+    """Cavalry, seed 1: riders, prone and bleeding units, Free Attacks, parries, dodges."""
+    return reasoned_replay("cavalry", 1)
+
+
+@pytest.fixture(scope="session")
+def page_path(replay: Replay, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_page(replay, tmp_path_factory.mktemp("viewer") / "cavalry.html")
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} not found: install Debian's chromium package (apt-get "
+                    "install chromium) or set FRAY_CHROMIUM; the viewer tests need it")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture()
+def page(browser, page_path: Path) -> Iterator[object]:
+    """A fresh tab on the page at event 0; ``page.requests`` lists every URL it asked for."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    tab = context.new_page()
+    tab.requests = []
+    tab.errors = []
+    tab.on("request", lambda request: tab.requests.append(request.url))
+    tab.on("pageerror", lambda error: tab.errors.append(str(error)))
+    tab.goto(page_path.as_uri())
+    tab.wait_for_selector("body[data-ready='1']")
+    yield tab
+    context.close()
