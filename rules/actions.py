@@ -93,7 +93,8 @@ class Action:
 
     ``target`` is a combatant id, ``square`` an (x, y) square, ``item`` an item uid (for
     CAST_SPELL the spell id, for USE_ITEM the potion or scroll uid). A DODGE carries the
-    square shifted to, or ``None`` for falling prone.
+    square shifted to, or ``None`` for no shift: falling prone (from the saddle for a
+    rider), or no disadvantage at all under Fight Defensively (H10, S10).
     """
 
     kind: ActionKind

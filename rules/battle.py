@@ -292,15 +292,17 @@ class Battle:
         self._begin_turn()
 
     def _check_end(self) -> bool:
-        """H25: over when a team has nobody in action."""
+        """H25: over when at most one team has anyone in action (with more than two
+        teams, the battle goes on while two of them still stand)."""
         if self.is_over:
             return True
         standing = {c.team for c in self.combatants.values() if c.in_action}
-        teams = set(self.scenario.teams)
-        if standing == teams:
+        if len(standing) > 1:
             return False
-        winner = next(iter(standing)) if len(standing) == 1 else None
-        self._finish(winner, "a team has nobody in action")
+        winner = next(iter(standing)) if standing else None
+        reason = "no other team has anyone in action" if standing else \
+            "no team has anyone in action"
+        self._finish(winner, reason)
         return True
 
     def _finish(self, winner: str | None, reason: str) -> None:

@@ -25,18 +25,21 @@ from rules.events import (
     ItemBroken,
     ItemMoved,
     ItemWorn,
+    ManoeuvreDefeated,
     ParryRolled,
     Resisted,
     SkillRolled,
     StatusChanged,
 )
+from rules.grid import chebyshev
 
 if TYPE_CHECKING:
     from rules.battle import Battle
 
 K = ActionKind
 L = SuccessLevel
-MELEE_MODES = ("melee", "free", "unarmed", "full_melee")
+MANOEUVRES = ("grapple", "trip", "disarm")
+MELEE_MODES = ("melee", "free", "unarmed", "full_melee", *MANOEUVRES)
 
 
 def _pop(b: Battle, f: dict[str, Any]) -> None:
@@ -249,16 +252,18 @@ def break_concentration(b: Battle, c: Combatant) -> None:
 
 # ------------------------------------------------------------------ attack frames
 def push_attack(b: Battle, attacker: Combatant, target: Combatant, weapon_uid: str | None,
-                mode: str, points: int = 0, weapon_id: str | None = None) -> None:
-    """Queue one attack. ``mode``: melee, free, unarmed, full_melee, missile, full_missile."""
+                mode: str, points: int = 0, weapon_id: str | None = None,
+                skill: str | None = None) -> None:
+    """Queue one attack. ``mode``: melee, free, unarmed, full_melee, missile, full_missile,
+    or a manoeuvre (grapple, trip, disarm: H19), which rolls ``skill``."""
     if weapon_id is None and weapon_uid is not None:
         inst = attacker.item(weapon_uid)
         weapon_id = inst.item if inst is not None else None
     b.stack.append({
         "type": "attack", "attacker": attacker.id, "target": target.id, "weapon": weapon_uid,
         "weapon_id": weapon_id, "mode": mode, "points": points, "stage": "roll",
-        "missile": mode not in MELEE_MODES, "level": None, "parry_level": None,
-        "parry_item": None, "dodge_level": None,
+        "missile": mode not in MELEE_MODES, "skill": skill, "level": None,
+        "parry_level": None, "parry_item": None, "dodge_level": None,
     })
 
 
@@ -275,7 +280,15 @@ def attack_chance(b: Battle, attacker: Combatant, target: Combatant, skill: str,
     return attacker.skill(skill, b.round, factor, points)
 
 
+def _defended(f: dict[str, Any]) -> bool:
+    """H19: whether a successful parry or dodge has defeated a manoeuvre."""
+    return any(f[key] is not None and L(f[key]).succeeded
+               for key in ("parry_level", "dodge_level"))
+
+
 def step_attack(b: Battle, f: dict[str, Any]) -> Decision | None:
+    """S4 roll, then S8 parry and S9 dodge decisions (H10: the dodge after any parry),
+    then damage (H6-H10) or, for a manoeuvre, its resistance roll (H19)."""
     attacker, target = b.combatants[f["attacker"]], b.combatants[f["target"]]
     stage = f["stage"]
     if stage == "roll":
@@ -283,13 +296,13 @@ def step_attack(b: Battle, f: dict[str, Any]) -> Decision | None:
             _pop(b, f)
             return None
         w = b.content.weapons.get(f["weapon_id"] or "")
-        skill = w.skill if w is not None else "brawl"
+        skill = f["skill"] or (w.skill if w is not None else q.UNARMED_SKILL)
         chance = attack_chance(b, attacker, target, skill, f["missile"], f["points"])
         roll = b.dice.d100()
         level = success_level(roll, chance, b.content.ruleset.success)
         b.emit(AttackRolled, attacker=attacker.id, target=target.id,
-               weapon=f["weapon_id"] or "unarmed", mode=f["mode"], chance=chance, roll=roll,
-               level=level.name)
+               weapon=f["skill"] or f["weapon_id"] or "unarmed", mode=f["mode"],
+               chance=chance, roll=roll, level=level.name)
         if level is L.FUMBLE and w is not None and not w.natural and f["weapon"]:
             thrown = next((g for g in b.ground if g.uid == f["weapon"]), None)
             if thrown is not None:  # H11: a fumbled throw falls in the thrower's square
@@ -310,16 +323,22 @@ def step_attack(b: Battle, f: dict[str, Any]) -> Decision | None:
         f["stage"] = "dodge"
         return None
     if stage == "dodge":
-        if f["parry_level"] != int(L.CRITICAL) and legal.can_dodge(b, target):
+        settled = f["parry_level"] == int(L.CRITICAL) or (
+            f["mode"] in MANOEUVRES and _defended(f))
+        if not settled and legal.can_dodge(b, target, attacker):
             return Decision(DecisionKind.DODGE, target.id, attacker.id)
         f["stage"] = "damage"
         return None
     _pop(b, f)
-    _damage(b, f, attacker, target)
+    if f["mode"] in MANOEUVRES:
+        _manoeuvre_effect(b, f, attacker, target)
+    else:
+        _damage(b, f, attacker, target)
     return None
 
 
 def answer_attack(b: Battle, f: dict[str, Any], action: Action) -> None:
+    """The defender's PARRY or DODGE answer (or DECLINE) to the attack frame ``f``."""
     target = b.combatants[f["target"]]
     if f["stage"] == "parry":
         f["stage"] = "dodge"
@@ -328,8 +347,11 @@ def answer_attack(b: Battle, f: dict[str, Any], action: Action) -> None:
         inst = target.item(action.item or "")
         if inst is None:  # unreachable: legal_actions only lists held items
             return
-        target.parries_used += 1
-        target.free_used.append(K.PARRY.value)
+        # S8/S10: the round's parry first, then Fight Defensively's extra
+        if target.parries_used < b.content.ruleset.defence.parries_per_round:
+            target.parries_used += 1
+        else:
+            target.extra_parries -= 1
         cw = b.content
         skill = cw.weapons[inst.item].skill if inst.item in cw.weapons else \
             cw.armour[inst.item].skill or "shield"
@@ -344,18 +366,25 @@ def answer_attack(b: Battle, f: dict[str, Any], action: Action) -> None:
     f["stage"] = "damage"
     if action.kind is K.DECLINE:
         return
-    target.free_used.append(K.DODGE.value)
+    waived = target.dodge_waived  # S10: Fight Defensively's dodge pays nothing
+    target.dodge_waived = False
+    if waived:
+        disadvantage = "none"
+    elif action.square is not None:
+        disadvantage = "shift"
+    else:
+        disadvantage = "saddle" if target.riding is not None else "prone"
     chance = target.skill("dodge", b.round)
     roll = b.dice.d100()
     level = success_level(roll, chance, b.content.ruleset.success)
     b.emit(DodgeRolled, defender=target.id, chance=chance, roll=roll, level=level.name,
-           square=action.square)
+           square=action.square, disadvantage=disadvantage)
     f["dodge_level"] = int(level)
-    if action.square is not None:  # H10: the dodge spends the Shift...
+    if disadvantage == "shift":  # H10: the dodge spends the Shift...
         target.position = action.square
         target.shifted_this_round = True
         release_grapples_by(b, target)
-    else:  # ...or the dodger falls prone
+    elif disadvantage != "none":  # ...or the dodger falls (from the saddle, H22)
         set_prone(b, target, "dodged")
     break_concentration(b, target)
 
@@ -449,33 +478,43 @@ def _poison(b: Battle, attacker: Combatant, target: Combatant, poison: Any) -> N
 
 # ------------------------------------------------------------------ H19 manoeuvres
 def manoeuvre(b: Battle, c: Combatant, a: Action) -> None:
-    """H19: grapple, trip, disarm: an attack roll, then a resistance roll."""
+    """H19: grapple, trip, disarm: an attack roll the target may parry or dodge like any
+    hit, then (unless a parry or dodge succeeded) a resistance roll."""
     target = b.combatants[a.target or ""]
-    if not target.in_action or not c.in_action:
-        return
     weapon = next(((i, w) for i, w in c.ready_melee() if not w.natural), None)
     if a.kind is K.GRAPPLE:
         skill = "grapple"
     elif a.kind is K.DISARM and weapon is not None:
         skill = weapon[1].skill
     else:
-        skill = "brawl"
-    chance = attack_chance(b, c, target, skill, False, 0)
-    roll = b.dice.d100()
-    level = success_level(roll, chance, b.content.ruleset.success)
-    b.emit(AttackRolled, attacker=c.id, target=target.id, weapon=skill,
-           mode=a.kind.value, chance=chance, roll=roll, level=level.name)
-    if level is L.FUMBLE and a.kind is K.DISARM and weapon is not None:
-        drop_item(b, c, weapon[0].uid, "fumble")
-    if not level.succeeded:
+        skill = q.UNARMED_SKILL
+    held = weapon if a.kind is K.DISARM else None  # H11: a fumbled disarm drops it
+    push_attack(b, c, target, held[0].uid if held else None, a.kind.value,
+                weapon_id=held[0].item if held else None, skill=skill)
+
+
+def _manoeuvre_effect(b: Battle, f: dict[str, Any], c: Combatant,
+                      target: Combatant) -> None:
+    """H19: a parried or dodged manoeuvre is defeated; a target a failed dodge carried
+    out of reach is out of it (documented choice); else the resistance roll decides."""
+    kind = ActionKind(f["mode"])
+    if _defended(f):
+        by = "parry" if f["parry_level"] is not None and L(f["parry_level"]).succeeded \
+            else "dodge"
+        b.emit(ManoeuvreDefeated, attacker=c.id, target=target.id, manoeuvre=f["mode"],
+               defence=by)
         return
-    if a.kind is K.TRIP:
+    if not target.in_action or chebyshev(c.position, target.position) > 1:
+        b.emit(ManoeuvreDefeated, attacker=c.id, target=target.id, manoeuvre=f["mode"],
+               defence="distance")
+        return
+    if kind is K.TRIP:
         if resist(b, c, c.char("str"), target.char("dex"), "trip (STR vs DEX)"):
             set_prone(b, target, f"tripped by {c.id}")
         return
-    if not resist(b, c, c.char("str"), target.char("str"), f"{a.kind.value} (STR vs STR)"):
+    if not resist(b, c, c.char("str"), target.char("str"), f"{kind.value} (STR vs STR)"):
         return
-    if a.kind is K.GRAPPLE:
+    if kind is K.GRAPPLE:
         if c.grappled_by == target.id:
             c.grappled_by = None
             b.emit(StatusChanged, actor=c.id, status="free", cause=f"broke {target.id}'s hold")

@@ -79,6 +79,7 @@ class Combatant:
     free_attack_used: bool = False
     parries_used: int = 0
     extra_parries: int = 0
+    dodge_waived: bool = False  # S10: the next dodge pays no disadvantage
     free_used: list[str] = field(default_factory=list)
     concentration: str | None = None  # "aim" or "cast" while a provoking action waits
     concentration_broken: bool = False

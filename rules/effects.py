@@ -120,8 +120,10 @@ def _manoeuvre(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
 
 
 def _fight_defensively(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
-    """S10: one extra parry this round."""
-    c.extra_parries += b.content.ruleset.defence.fight_defensively_extra_parries
+    """S10: until the start of the fighter's next turn, one parry beyond the normal limit
+    and a next dodge that pays no disadvantage."""
+    c.extra_parries = b.content.ruleset.defence.fight_defensively_extra_parries
+    c.dodge_waived = True
     b.emit(StatusChanged, actor=c.id, status="fighting defensively", cause="S10")
 
 
@@ -333,15 +335,23 @@ def _door(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
 
 
 def _ride(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
-    """S13/H22: a Ride roll; on failure the rest of the round goes and it provokes, then
-    the mount or dismount completes."""
+    """S13/H22: a Ride roll. On failure it provokes; with the round whole (nothing but
+    this action spent) the failure takes the full round and then completes; otherwise
+    the attempt does not complete this round: the turn ends with the character where
+    it was."""
     if not f.get("rolled"):
         f["rolled"] = True
         if not combat.roll_skill(b, c, "ride", a.kind.value).succeeded:
-            c.actions_used = ["full"]
             f["force_provoke"] = True
             f["phase"] = "start"
+            if c.actions_used == ["move"]:
+                c.actions_used = ["full"]
+            else:
+                f["incomplete"] = True
             return
+    if f.get("incomplete"):
+        f["end_turn"] = True
+        return _lost(b, c, f"{a.kind.value} failed with the round no longer whole (S13)")
     if a.kind is K.MOUNT:
         m = _target(b, a)
         if not m.in_action or m.ridden_by is not None:

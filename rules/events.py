@@ -120,6 +120,7 @@ class DodgeRolled(Event):
     roll: int
     level: str
     square: Square | None
+    disadvantage: str  # H10/S10: "shift", "prone", "saddle" (a rider's fall) or "none"
     template: ClassVar[str] = "{defender} dodges to {square}: {roll} vs {chance} -> {level}"
 
     def __str__(self) -> str:
@@ -145,6 +146,18 @@ class DamageDealt(Event):
         "{target} takes {damage} from {attacker} (rolled {rolled} {dice}, parried {parried},"
         " dodged {dodged}, armour {armour}; {effect}) -> {hp} HP"
     )
+
+
+@dataclass(frozen=True)
+class ManoeuvreDefeated(Event):
+    """H19: a grapple, trip or disarm stopped by a successful parry or dodge (or by the
+    target being out of reach after its dodge)."""
+
+    attacker: str
+    target: str
+    manoeuvre: str
+    defence: str
+    template: ClassVar[str] = "{target}'s {defence} defeats {attacker}'s {manoeuvre}"
 
 
 @dataclass(frozen=True)

@@ -50,7 +50,6 @@ def start_round(b: Battle) -> None:
         c.diagonal_parity = 0
         c.free_attack_used = False
         c.parries_used = 0
-        c.extra_parries = 0
         c.buffs = [bf for bf in c.buffs if bf[1] >= b.round]
     for cid in b.initiative_order:
         c = b.combatants[cid]
@@ -65,9 +64,11 @@ def start_round(b: Battle) -> None:
 
 
 def start_turn(b: Battle, owner: Combatant) -> None:
-    """H25: FREE actions are once per turn, for everyone, so they reset each turn."""
-    for c in b.combatants.values():
-        c.free_used = []
+    """H25: voluntary FREE actions are once per turn, so they reset each turn; S10:
+    Fight Defensively lasts until the start of the fighter's next turn."""
+    owner.free_used = []
+    owner.extra_parries = 0
+    owner.dodge_waived = False
     owner.actions_used = []
     owner.concentration = None
     owner.concentration_broken = False
@@ -121,9 +122,14 @@ def start_action(b: Battle, c: Combatant, a: Action) -> None:
 
 
 def provokes(b: Battle, a: Action, frame: dict[str, Any]) -> bool:
-    """S6/S15/S13: whether this action provokes Free Attacks."""
+    """S6/S15/S13: whether this action provokes Free Attacks; a melee attack with an
+    unarmed natural weapon (a fist) provokes like any unarmed attack."""
     if frame.get("force_provoke"):
         return True
+    if a.kind is K.MELEE_ATTACK:
+        inst = b.combatants[frame["actor"]].item(a.item or "")
+        weapon = b.content.weapons.get(inst.item) if inst is not None else None
+        return weapon is not None and q.is_unarmed(weapon)
     if a.kind is K.CAST_SPELL:
         sp = b.content.spells[a.item or ""]
         return sp.provokes and sp.casting != "free"
@@ -208,6 +214,8 @@ def _step_act(b: Battle, f: dict[str, Any]) -> Decision | None:
     c.concentration = None
     c.concentration_broken = False
     _pop(b, f)
+    if f.get("end_turn"):  # S13: a failed mount with the round no longer whole
+        b.end_turn()
     return None
 
 

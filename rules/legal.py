@@ -2,7 +2,8 @@
 and ``Battle.apply`` accepts it; everything else is an ``IllegalActionError``.
 
 Turn actions follow the round budget (S2): one MOVE and one ATTACK (either order), or two
-MOVEs, or one FULL action, plus FREE actions, each FREE action at most once per turn (H25).
+MOVEs, or one FULL action, plus FREE actions, each voluntary FREE action at most once per
+turn (H25). Reactions keep the sheet's own limits (S5, S8, S9).
 """
 
 from __future__ import annotations
@@ -37,7 +38,8 @@ def can_spend(c: Combatant, category: str) -> bool:
 
 
 def free_left(c: Combatant, kind: ActionKind) -> bool:
-    """H25: every FREE action at most once per turn."""
+    """H25: each voluntary FREE action at most once per turn (reactions are not FREE
+    actions in this sense: they keep their own limits, S5, S8, S9)."""
     return kind.value not in c.free_used
 
 
@@ -92,10 +94,12 @@ def parry_items(b: Battle, defender: Combatant, missile: bool) -> list[str]:
 
 
 def can_parry(b: Battle, defender: Combatant, missile: bool) -> bool:
-    """S8/S10: one parry per round (+1 with Fight Defensively), once per turn (H25)."""
-    allowed = b.content.ruleset.defence.parries_per_round + defender.extra_parries
-    return (defender.in_action and defender.parries_used < allowed
-            and free_left(defender, K.PARRY) and bool(parry_items(b, defender, missile)))
+    """S8/S10: one parry attempt per hit, one per round plus Fight Defensively's extra
+    (which lasts until the start of the fighter's next turn); never limited per turn."""
+    normal = b.content.ruleset.defence.parries_per_round
+    return (defender.in_action
+            and (defender.parries_used < normal or defender.extra_parries > 0)
+            and bool(parry_items(b, defender, missile)))
 
 
 def parry_actions(b: Battle, frame: dict) -> list[Action]:
@@ -107,30 +111,49 @@ def parry_actions(b: Battle, frame: dict) -> list[Action]:
 def dodge_squares(b: Battle, defender: Combatant, attacker: Combatant) -> list[tuple[int, int]]:
     """H10: squares one shift away and not closer to the attacker; none if the Shift is
     spent, the defender moved this round or is moving now (S7: no Shift in a round the
-    character otherwise moves), is grappled or is riding."""
+    character otherwise moves), is prone (H15: no moving before standing up), grappled,
+    or rides or is ridden (H22: a shift would split the pair)."""
     moving = any(f["type"] == "move" and f["actor"] == defender.id for f in b.stack)
-    if (defender.shifted_this_round or defender.moved_this_round or moving
-            or defender.grappled_by is not None or defender.riding is not None):
+    if (defender.shifted_this_round or defender.moved_this_round or moving or defender.prone
+            or defender.grappled_by is not None or defender.riding is not None
+            or defender.ridden_by is not None):
         return []
     here = chebyshev(defender.position, attacker.position)
     return [sq for sq in q.free_adjacent(b, defender)
             if chebyshev(sq, attacker.position) >= here]
 
 
-def can_dodge(b: Battle, defender: Combatant) -> bool:
-    """S9: one dodge per hit, once per turn (H25); a prone defender has no shift or fall
-    left to pay with, so it cannot dodge; nor can a rider or a ridden mount (H22), whose
-    shift would split the pair (documented choices)."""
-    return (defender.in_action and not defender.prone and free_left(defender, K.DODGE)
-            and defender.riding is None and defender.ridden_by is None)
+def can_fall_to_dodge(b: Battle, defender: Combatant) -> bool:
+    """H10/H22: falling prone is open while standing; a rider (or the mount under one)
+    falls from the saddle, which needs a free neighbouring square for the rider."""
+    if defender.prone:
+        return False
+    if defender.riding is None and defender.ridden_by is None:
+        return True
+    rider = defender if defender.riding is not None else b.combatants[defender.ridden_by or ""]
+    return bool(q.free_adjacent(b, rider))
 
 
 def dodge_actions(b: Battle, frame: dict) -> list[Action]:
+    """S9/H10/S10: one dodge attempt per hit, for every hit. The dodger chooses its
+    disadvantage: a Shift back (DODGE with the square) or falling prone (DODGE without a
+    square). Under Fight Defensively the one DODGE without a square pays nothing."""
     defender = b.combatants[frame["target"]]
+    if not defender.in_action:
+        return []
+    if defender.dodge_waived:
+        return [Action(K.DODGE), Action(K.DECLINE)]
     attacker = b.combatants[frame["attacker"]]
-    squares = dodge_squares(b, defender, attacker)
-    acts = [Action(K.DODGE, square=sq) for sq in squares] or [Action(K.DODGE)]
-    return [*acts, Action(K.DECLINE)]
+    acts = [Action(K.DODGE, square=sq) for sq in dodge_squares(b, defender, attacker)]
+    if can_fall_to_dodge(b, defender):
+        acts.append(Action(K.DODGE))
+    return [*acts, Action(K.DECLINE)] if acts else []
+
+
+def can_dodge(b: Battle, defender: Combatant, attacker: Combatant) -> bool:
+    """S9/H10: a dodge is offered when some disadvantage is open (or waived, S10)."""
+    frame = {"target": defender.id, "attacker": attacker.id}
+    return bool(dodge_actions(b, frame))
 
 
 # -------------------------------------------------------------------- turn actions
@@ -209,7 +232,7 @@ def _attacks(b: Battle, c: Combatant) -> list[Action]:
         out += [Action(K.MISSILE_ATTACK, target=e.id, item=uid) for e, uid in missile]
         out.append(Action(K.FIGHT_DEFENSIVELY))
         adjacent = _adjacent_enemies(b, c)
-        if c.skill_possible("brawl"):
+        if c.skill_possible(q.UNARMED_SKILL):
             out += [Action(K.UNARMED_ATTACK, target=e.id) for e in adjacent]
         for e in adjacent:
             if c.grappled_by == e.id or e.grappled_by is None:
@@ -248,7 +271,9 @@ def _spells_and_items(b: Battle, c: Combatant) -> list[Action]:
     out: list[Action] = []
     casting = c.casting
     if (casting is not None and casting["round"] < b.round and can_spend(c, "full")
-            and c.power_points >= b.content.spells[casting["spell"]].cost):  # H18
+            and c.power_points >= b.content.spells[casting["spell"]].cost
+            and any(t.id == casting["target"] for t in spell_targets(b, c, casting["spell"]))
+            ):  # H18: continued only while its target is still a valid one (alive, in range)
         out.append(Action(K.CAST_SPELL, target=casting["target"], item=casting["spell"]))
     for sid in c.spells:
         sp = b.content.spells[sid]
@@ -351,11 +376,12 @@ def _misc(b: Battle, c: Combatant) -> list[Action]:
                         out.append(Action(K.CLOSE_DOOR, square=sq))
                 else:
                     out.append(Action(K.OPEN_DOOR, square=sq))
-        if c.riding is None and c.grappled_by is None and not c.is_mount:
+        if (c.riding is None and c.ridden_by is None and c.grappled_by is None
+                and not c.is_mount):
             for m in b.combatants.values():
-                if (m.is_mount and m.in_action and m.ridden_by is None and m.team == c.team
-                        and not m.prone
-                        and chebyshev(m.position, c.position) == 1):
+                if (m.is_mount and m.in_action and m.ridden_by is None and m.riding is None
+                        and m.team == c.team and not m.prone
+                        and chebyshev(m.position, c.position) == 1):  # H22: one rider
                     out.append(Action(K.MOUNT, target=m.id))
         if c.riding is not None:
             out += [Action(K.DISMOUNT, square=sq) for sq in q.free_adjacent(b, c)]

@@ -14,9 +14,29 @@ from rules.reach import Reach, threatened_squares
 
 if TYPE_CHECKING:
     from rules.battle import Battle
+    from rules.content.schema import Weapon
 
 Square = tuple[int, int]
 KING = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
+#: S6/S15/H19: the skill of unarmed fighting; a natural weapon fought with it (a fist)
+#: is unarmed, whichever action carries it.
+UNARMED_SKILL = "brawl"
+
+
+def is_unarmed(weapon: Weapon) -> bool:
+    """S6/S15: an unarmed natural weapon (a fist); bites, claws and hooves are
+    creatures' natural weapons, not unarmed attacks."""
+    return weapon.natural and weapon.skill == UNARMED_SKILL
+
+
+def walk_distance(b: Battle, a: Square, c: Square) -> int:
+    """H16/S18: the squares between ``a`` and ``c`` counted as a walk on open ground:
+    straight steps 1 each, diagonal steps alternating the ruleset's diagonal costs
+    (1, 2, 1, ...), so 15 squares straight diagonal are 22."""
+    costs = b.content.ruleset.movement.diagonal_costs
+    dx, dy = abs(a[0] - c[0]), abs(a[1] - c[1])
+    diagonals = min(dx, dy)
+    return max(dx, dy) - diagonals + sum(costs[i % len(costs)] for i in range(diagonals))
 
 
 def enemies(b: Battle, c: Combatant) -> list[Combatant]:
@@ -147,9 +167,10 @@ def _within(a: Square, b: Square, r: int) -> bool:
 
 
 def in_range(b: Battle, shooter: Combatant, target: Combatant, base_range: int) -> int | None:
-    """H16: None if out of range or sight, else the range penalty points (0 or -20)."""
+    """H16: None if out of range or sight, else the range penalty points (0 or -20);
+    distance is :func:`walk_distance`."""
     mods = b.content.ruleset.modifiers
-    d = chebyshev(shooter.position, target.position)
+    d = walk_distance(b, shooter.position, target.position)
     if d > base_range * mods.long_range_factor:
         return None
     if not line_of_sight(b.grid, shooter.position, target.position):

@@ -250,7 +250,8 @@ def test_S9_dodge_with_heroic_defence_shifts_back_one_square() -> None:
     play(b, (K.MELEE_ATTACK, {"target": "hero"}), (K.DECLINE, {}))
     assert decision(b) == (D.DODGE, "hero", "gob")
     squares = {a.square for a in b.legal_actions() if a.kind is K.DODGE}
-    assert squares == {(1, 1), (2, 1), (3, 1), (1, 2), (1, 3), (2, 3), (3, 3)}
+    # the dodger chooses: a shift back (not closer to the goblin) or falling prone (None)
+    assert squares == {(1, 1), (2, 1), (3, 1), (1, 2), (1, 3), (2, 3), (3, 3), None}
     b.dice.force(20, 6, 2)  # dodge 20 vs 40 -> success (-10); damage 7 - 2 = 5
     events = play(b, (K.DODGE, {"square": (1, 2)}))
     (dodge,) = of_type(events, ev.DodgeRolled)
@@ -302,14 +303,15 @@ def test_S10_fight_defensively_gives_one_extra_parry_without_penalty() -> None:
     assert decision(b) == (D.DODGE, "hero", "gob3")  # only one extra parry
 
 
-def test_S10_extra_parry_lasts_only_this_round() -> None:
+def test_S10_extra_parry_ends_at_the_start_of_the_fighters_next_turn() -> None:
     b = duel(order=("hero", "gob"), hero_kw={"hp": 30})
     play(b, (K.FIGHT_DEFENSIVELY, {}))
-    assert b.combatants["hero"].extra_parries == 1
+    h = b.combatants["hero"]
+    assert (h.extra_parries, h.dodge_waived) == (1, True)
     advance_to(b, "gob")
     play(b, (K.END_TURN, {}))
     turn_of(b, "hero")
-    assert b.round == 2 and b.combatants["hero"].extra_parries == 0
+    assert b.round == 2 and (h.extra_parries, h.dodge_waived) == (0, False)
 
 
 # ====================================================================== S11 concentration

@@ -1,12 +1,13 @@
 """Random-play simulation tests in the style of OpenSpiel's: whole battles of random legal
 actions on every shipped scenario, with the rules' invariants checked after every action
-(S2, S5, S8, S10, H5, H13, H25), plus clone / JSON round-trip / replay determinism.
+(S2, S5, S8, S9, S10, H5, H13, H25), plus clone / JSON round-trip / replay determinism.
 """
 
 from __future__ import annotations
 
 import collections
 import json
+from typing import Any
 
 import numpy as np
 import pytest
@@ -14,10 +15,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rules
-from rules.actions import ActionKind, DecisionKind
-from rules.events import ActionTaken, AttackRolled, ParryRolled
+from rules.actions import FREE_ACTIONS, ActionKind, DecisionKind
+from rules.events import ActionTaken, AttackRolled, DodgeRolled, ParryRolled, TurnStarted
 
 SCENARIOS = rules.shipped_scenarios()
+#: H25: the once-per-turn limit counts voluntary FREE actions (and free-casting spells)
+VOLUNTARY_FREE = {k.value for k in FREE_ACTIONS} | {ActionKind.CAST_SPELL.value}
 ALLOWED_BUDGETS = (
     [],
     ["move"],
@@ -50,6 +53,7 @@ def check_invariants(b: rules.Battle) -> None:
             assert c.position not in held, (c.id, held.get(c.position), c.position)
             held[c.position] = c.id
         assert len(set(c.free_used)) == len(c.free_used), (c.id, c.free_used)  # H25
+        assert set(c.free_used) <= VOLUNTARY_FREE, (c.id, c.free_used)  # never reactions
     d = b.decision
     if b.is_over:
         assert d is None and b.legal_actions() == []
@@ -65,21 +69,38 @@ def check_invariants(b: rules.Battle) -> None:
         assert d.actor == b.current_actor
 
 
-def check_round_limits(b: rules.Battle) -> None:
-    """S5: one Free Attack per character per round; S8/S10: parries per round."""
+def check_reaction_limits(b: rules.Battle) -> None:
+    """S5: one Free Attack per character per round. S8/S9: at most one parry and one
+    dodge attempt per hit. S8/S10: parries per round, plus Fight Defensively's extra,
+    which lasts until the start of the fighter's next turn."""
+    defence = b.content.ruleset.defence
     free = collections.Counter()
     parries = collections.Counter()
-    defensive = collections.Counter()
+    extra: dict[str, int] = {}
+    hit: dict[str, Any] = {}
     for e in b.events:
-        if isinstance(e, AttackRolled) and e.mode == "free":
-            free[(e.round, e.attacker)] += 1
-        elif isinstance(e, ParryRolled):
-            parries[(e.round, e.defender)] += 1
+        if isinstance(e, TurnStarted):
+            extra[e.actor] = 0
         elif isinstance(e, ActionTaken) and e.action == "FIGHT_DEFENSIVELY":
-            defensive[(e.round, e.actor)] += 1
+            extra[e.actor] = defence.fight_defensively_extra_parries
+        elif isinstance(e, AttackRolled):
+            if e.mode == "free":
+                free[(e.round, e.attacker)] += 1
+            hit = {"target": e.target, "parries": 0, "dodges": 0}
+        elif isinstance(e, ParryRolled):
+            assert hit.get("target") == e.defender, (e, hit)
+            hit["parries"] += 1
+            assert hit["parries"] == 1, e  # S8: one attempt per hit
+            if parries[(e.round, e.defender)] < defence.parries_per_round:
+                parries[(e.round, e.defender)] += 1
+            else:
+                assert extra.get(e.defender, 0) > 0, e  # S10: the one extra
+                extra[e.defender] -= 1
+        elif isinstance(e, DodgeRolled):
+            assert hit.get("target") == e.defender, (e, hit)
+            hit["dodges"] += 1
+            assert hit["dodges"] == 1, e  # S9: one attempt per hit
     assert all(n == 1 for n in free.values()), free
-    for key, n in parries.items():
-        assert n <= 1 + defensive[key], (key, n)
 
 
 def play(b: rules.Battle, rng: np.random.Generator, check: bool = True) -> list:
@@ -112,7 +133,7 @@ def test_random_battles_keep_invariants_and_end(scenario: str, first: int, stop:
         b = rules.Battle.from_scenario(scenario, seed=seed)
         check_invariants(b)
         play(b, np.random.default_rng(1000 + seed))
-        check_round_limits(b)
+        check_reaction_limits(b)
         assert b.is_over
         assert b.round <= b.scenario.max_rounds
         assert b.winner in (*b.scenario.teams, None)

@@ -1,0 +1,99 @@
+"""Engine holes found by fuzzing (issue 7, part 5), each pinned by a scripted battle:
+unarmed melee provokes whichever action carries it (S6, S15), MOUNT is never offered onto
+a riding or ridden body (H22), a battle of more than two teams ends only when at most
+one team stands (H25), and a multi-round casting cannot be continued at a target that
+died or left range (H18).
+"""
+
+from __future__ import annotations
+
+import pytest
+from builders import unit
+from scripted import BIG, K, act, end_turn, hit, make, next_turn, of, one, swordsman, used_up
+
+import rules
+from rules import events as ev
+
+
+# ================================================================== S6/S15 unarmed
+@pytest.mark.parametrize(("creature", "weapon", "provokes"), [
+    ("human_warrior", "fist", True), ("wolf", "wolf_bite", False)])
+def test_S6_S15_a_melee_attack_with_a_fist_provokes_like_any_unarmed_attack(
+        creature: str, weapon: str, provokes: bool) -> None:
+    attacker = unit("x", "party", creature, (2, 2), equipment=[{"item": weapon}])
+    b = make([attacker, swordsman("z", "monsters", (3, 2))], init=(12, 1))
+    events = act(b, K.MELEE_ATTACK, target="z", item=f"x.{weapon}")
+    assert [e.enemy for e in of(events, ev.Provoked)] == (["z"] if provokes else [])
+    assert (b.decision == rules.Decision(rules.DecisionKind.FREE_ATTACK, "z", "x")) is provokes
+
+
+# ================================================================== H22 mounts
+def test_H22_mount_is_never_offered_onto_a_riding_or_ridden_body() -> None:
+    b = make([swordsman("r", "party", (2, 2), skills={"ride": 60}),
+              unit("free", "party", "horse", (3, 2)), unit("top", "party", "horse", (1, 2)),
+              unit("under", "party", "horse", (5, 5)), unit("rider", "party", "horse", (2, 3)),
+              swordsman("z", "monsters", (9, 6))], BIG, init=(12, 6, 5, 4, 3, 1))
+    assert b.decision == rules.Decision(rules.DecisionKind.TURN, "r")
+    # states no scenario may set up (the loader rejects them): a horse riding a horse,
+    # and a horse ridden by another unit
+    top, under, rider = (b.combatants[i] for i in ("top", "under", "rider"))
+    top.riding, under.ridden_by, under.position = "under", "top", top.position
+    rider.ridden_by = "z"
+    mounts = {a.target for a in b.legal_actions() if a.kind is K.MOUNT}
+    assert mounts == {"free"}
+
+
+# ================================================================== H25 more than two teams
+def test_H25_a_battle_of_three_teams_ends_when_at_most_one_team_stands() -> None:
+    b = make([swordsman("a", "red", (2, 2)), swordsman("b", "blue", (3, 2), hp=2),
+              swordsman("c", "green", (2, 3), hp=2)], init=(12, 6, 1))
+    events = hit(b, K.MELEE_ATTACK, "b", "a.longsword", 30, 4)  # 5 damage: blue is out
+    assert b.combatants["b"].status == "out"
+    assert not b.is_over and not of(events, ev.BattleEnded)  # red and green still stand
+    next_turn(b, "a")
+    events = hit(b, K.MELEE_ATTACK, "c", "a.longsword", 30, 4)
+    end = one(events, ev.BattleEnded)
+    assert (end.winner, b.winner, b.is_over) == ("red", "red", True)
+    used_up(b)
+
+
+# ================================================================== H18 multi-round casting
+def _thunderbolt(gob_at: tuple[int, int]) -> rules.Battle:
+    b = make([unit("m", "party", "human_mage", (1, 1), hp=20),
+              swordsman("ally", "party", (1, 3), skills={"sword": 90}),
+              swordsman("g", "monsters", gob_at, hp=2), swordsman("far", "monsters", (9, 6))],
+             BIG, init=(12, 6, 5, 1))
+    act(b, K.PREPARE_COMPONENTS)
+    events = act(b, K.CAST_SPELL, target="g", item="thunderbolt")
+    assert one(events, ev.Concentration).what == "casting Thunderbolt (1/2)"
+    end_turn(b)
+    return b
+
+
+def _can_continue(b: rules.Battle) -> bool:
+    return any(a.kind is K.CAST_SPELL and a.item == "thunderbolt" for a in b.legal_actions())
+
+
+def test_H18_a_multi_round_casting_cannot_go_on_at_a_dead_target() -> None:
+    b = _thunderbolt((2, 3))
+    hit(b, K.MELEE_ATTACK, "g", "ally.longsword", 30, 4)  # g is out of action
+    assert b.combatants["g"].status == "out"
+    next_turn(b, "m")
+    assert b.round == 2 and not _can_continue(b)
+    events = end_turn(b)
+    assert "multi-round casting abandoned" in [e.what for e in of(events, ev.Concentration)]
+    used_up(b)
+
+
+def test_H18_a_multi_round_casting_cannot_go_on_at_a_target_out_of_range() -> None:
+    b = make([unit("m", "party", "human_mage", (1, 1), hp=20),
+              swordsman("g", "monsters", (9, 1), hp=20)],
+             "#" * 22 + "\n#" + "." * 20 + "#\n" + "#" * 22 + "\n", init=(12, 1))
+    act(b, K.PREPARE_COMPONENTS)
+    act(b, K.CAST_SPELL, target="g", item="thunderbolt")  # range 12; g is 8 away
+    end_turn(b)
+    act(b, K.FULL_MOVE, square=(19, 1))  # now 18 squares away
+    next_turn(b, "m")
+    assert b.round == 2 and b.combatants["m"].casting is not None
+    assert not _can_continue(b)
+    used_up(b)
