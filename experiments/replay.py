@@ -16,7 +16,8 @@ File format (JSON, one object): ``format`` = ``"fray-replay"``, ``version``, ``s
 ``content_hash`` (sha256 over the content TOML files), ``seed``, ``agents`` (team ->
 agent name), ``actions`` (``rules.Action.to_dict()`` each), ``reasons`` (one per action,
 str or null), ``events`` (``rules.events.event_to_dict`` each), ``result`` (``winner``,
-``rounds``, ``decisions``).
+``rounds``, ``decisions``), and for a fuzzer's finding ``failure`` (what failed, after which action,
+and the checks that found it; absent otherwise, see experiments.fuzz).
 """
 
 from __future__ import annotations
@@ -65,6 +66,7 @@ class Replay:
     reasons: list[str | None] = field(default_factory=list)
     events: list[dict[str, Any]] = field(default_factory=list)
     result: dict[str, Any] = field(default_factory=dict)
+    failure: dict[str, Any] | None = None  # a fuzzer's finding (experiments.fuzz)
 
     # ------------------------------------------------------------ building
     @classmethod
@@ -93,6 +95,7 @@ class Replay:
             "content_dir": self.content_dir, "content_hash": self.content_hash,
             "seed": self.seed, "agents": dict(self.agents), "actions": self.actions,
             "reasons": self.reasons, "events": self.events, "result": self.result,
+            **({"failure": self.failure} if self.failure is not None else {}),
         }
 
     @classmethod
@@ -109,7 +112,8 @@ class Replay:
                          dict(data["agents"]), data.get("content_dir"),
                          data.get("content_hash", ""), list(data["actions"]),
                          list(data.get("reasons") or [None] * len(data["actions"])),
-                         list(data.get("events", [])), dict(data.get("result", {})))
+                         list(data.get("events", [])), dict(data.get("result", {})),
+                         data.get("failure"))
         except (KeyError, TypeError) as exc:
             raise ReplayError(f"{source}: missing or malformed field {exc}") from None
         if len(replay.reasons) != len(replay.actions):

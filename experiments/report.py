@@ -8,6 +8,7 @@ from collections.abc import Iterable
 import rules
 from env.render import map_cells, unit_symbols
 from rules.events import Event
+from rules.grid import LEGEND
 
 
 def map_text(battle: rules.Battle) -> str:
@@ -44,3 +45,72 @@ def describe(battle: rules.Battle) -> str:
 
 def log_text(events: Iterable[Event]) -> str:
     return "\n".join(str(e) for e in events)
+
+
+def legend_text(battle: rules.Battle) -> str:
+    """The glyphs of the map (those it uses, from ``rules.grid.LEGEND``) and the units."""
+    used = set(battle.grid.to_text(
+        drop_depth_ft=battle.content.ruleset.misc.default_drop_depth_ft))
+    lines = [f"  {glyph}  {meaning}" for glyph, meaning in LEGEND.items() if glyph in used]
+    letters = unit_symbols(battle)
+    for team in battle.scenario.teams:
+        ids = [cid for cid, c in battle.combatants.items() if c.team == team]
+        lines.append(f"  {''.join(letters[i] for i in ids)}  team {team}: "
+                     + ", ".join(f"{letters[i]}={i}" for i in ids))
+    lines += ["  *  items on the ground", "  %  a fallen combatant"]
+    return "\n".join(lines)
+
+
+def _weapon_line(c: rules.Combatant, inst: rules.ItemInstance) -> str:
+    content = c.c
+    w = content.weapons[inst.item]
+    reach = f"reach {w.reach} ({content.ruleset.misc.reach_squares[w.reach]} sq)"
+    if w.kind == "missile":
+        longest = w.range * content.ruleset.modifiers.long_range_factor
+        reach = f"range {w.range} sq, up to {longest} sq at long range"
+    return (f"    {w.name:<16} {inst.state:<9} {w.skill} {c.skill(w.skill)}%  damage "
+            f"{w.damage}  {reach}" + ("  (natural)" if w.natural else ""))
+
+
+def combatant_details(c: rules.Combatant) -> str:
+    """One combatant's derived values: MOV, capacity, load, skills after burden, HP,
+    weapons with reach and range (S17, S19-S21, H3, H5, H12, H16)."""
+    enc = "encumbered" if c.encumbered else "not encumbered"
+    lines = [
+        f"{c.id} ({c.team}): {c.name}, race {c.race}",
+        f"  HP {c.hp}/{c.max_hp}  power points {c.power_points}/{c.max_power_points}  "
+        f"status {c.status}{', prone' if c.prone else ''}  fatigue {c.fatigue}",
+        f"  MOV {c.mov} squares per round, {c.move_squares} per MOVE action",
+        f"  capacity {c.capacity_stones:.2f} stones, load {c.load_stones:.2f} stones, {enc}; "
+        f"armour {c.armour or 'none'} (AP {c.armour_points}, burden {c.burden}, "
+        f"trained {c.armour_training})",
+    ]
+    names = sorted(set(c.base_skills) | {"dodge"})
+    skills = [f"{n} {c.base_skill(n)}->{c.skill(n)}" if c.base_skill(n) != c.skill(n)
+              else f"{n} {c.skill(n)}" for n in names]
+    lines.append("  skills (base->after burden, encumbrance, fatigue, gear): "
+                 + ", ".join(skills))
+    weapons = [i for i in c.inventory if i.item in c.c.weapons]
+    lines.append("  weapons:" if weapons else "  weapons: none")
+    lines += [_weapon_line(c, inst) for inst in weapons]
+    others = [f"{i.item} ({i.state}{f' x{i.count}' if i.count > 1 else ''})"
+              for i in c.inventory if i.item not in c.c.weapons]
+    if others:
+        lines.append("  other gear: " + ", ".join(others))
+    if c.spells:
+        lines.append("  spells: " + ", ".join(c.spells))
+    if c.riding:
+        lines.append(f"  rides {c.riding}")
+    return "\n".join(lines)
+
+
+def inspect_text(battle: rules.Battle) -> str:
+    """``fray inspect``: header, map with its legend, and every combatant's details."""
+    sc = battle.scenario
+    parts = [f"Scenario '{sc.name}' (max {sc.max_rounds} rounds): {sc.description}", "",
+             map_text(battle), "", "Legend:", legend_text(battle), "",
+             "Initiative order (S1, this seed): " + " > ".join(
+                 f"{cid} ({battle.combatants[cid].initiative})"
+                 for cid in battle.initiative_order), ""]
+    parts += [combatant_details(battle.combatants[u.id]) + "\n" for u in sc.units]
+    return "\n".join(parts).rstrip() + "\n"

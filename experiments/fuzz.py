@@ -1,0 +1,342 @@
+"""Rules fuzzing: whole battles under invariant checks, driven by agents or by choices.
+
+The one place for the rules' run-time invariants (the simulation tests, the Hypothesis
+stateful test and ``fray fuzz`` all use these):
+
+- state after every applied action (:func:`check_state`): the round budget (S2), nobody
+  in a wall (H13), one body per square except a rider on its mount (H13, H22; a mover in
+  the middle of its path may pass an ally), HP and power points within bounds (H5),
+  out-of-action combatants are prone or dead, the decider is in action, legal actions are
+  non-empty and distinct until the end and empty after it, the round limit (H25), at most
+  one use of each voluntary FREE action per turn (H25);
+- reaction limits over the events (:class:`ReactionLimits`): one Free Attack per
+  character per round (S5), one parry per round plus Fight Defensively's extra (S8, S10);
+- the env's action mask (:class:`MaskCheck`): every legal action has its own index in
+  ``env.spaces.ActionCodec`` and decodes back to itself; sampled other indices decode to
+  no legal action;
+- copies (:class:`Checker`): every ``clone_every`` decisions a ``clone()``, and every
+  ``json_every`` decisions a JSON round-trip, is taken and follows the battle for
+  ``copies_span`` actions, which must give the same events and the same state;
+- replay determinism (:func:`check_replay`): the same seed and actions give the same events.
+
+A battle is driven by a *chooser*: agents (``agent_chooser``) or a list of choices, each
+an index into ``legal_actions()`` taken modulo its length (``choice_chooser``), so any
+list of integers is a valid run. That is what makes shrinking work (experiments.shrink).
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import rules
+from experiments.invariants import (
+    ALLOWED_BUDGETS,
+    InvariantViolation,
+    MaskCheck,
+    ReactionLimits,
+    check_replay,
+    check_round_limits,
+    check_state,
+    need,
+    state_key,
+)
+from experiments.replay import Replay
+from rules import Action, Battle
+
+__all__ = ["ALLOWED_BUDGETS", "Case", "Checker", "Checks", "Failure", "InvariantViolation",
+           "MaskCheck", "Outcome", "ReactionLimits", "check_replay", "check_round_limits",
+           "check_state", "reproduce", "run", "run_choices", "state_key"]
+
+# ---------------------------------------------------------------- failures
+@dataclass(frozen=True)
+class Failure:
+    """What went wrong at which action: ``kind`` is invariant, exception or agent."""
+
+    kind: str
+    name: str
+    message: str
+    step: int  # actions applied before it was seen (the failing action is number step-1)
+    where: str = ""  # for exceptions: the innermost frame
+
+    @property
+    def signature(self) -> tuple[str, str, str]:
+        """What makes two failures the same bug (used for de-duplication and shrinking)."""
+        return (self.kind, self.name, self.where)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "name": self.name, "message": self.message,
+                "step": self.step, "where": self.where}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Failure:
+        return cls(str(data["kind"]), str(data["name"]), str(data["message"]),
+                   int(data["step"]), str(data.get("where", "")))
+
+    def __str__(self) -> str:
+        place = f" at {self.where}" if self.where else ""
+        return f"{self.kind} {self.name} after action {self.step}{place}: {self.message}"
+
+
+def exception_failure(exc: BaseException, step: int, kind: str = "exception") -> Failure:
+    """A Failure naming an exception and the innermost frame that raised it."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = ""
+    if frames:
+        last = frames[-1]
+        where = f"{last.filename.rsplit('/', 2)[-2:][-1]}:{last.name}"
+    return Failure(kind, type(exc).__name__, str(exc).splitlines()[0] if str(exc) else "",
+                   step, where)
+
+
+# ---------------------------------------------------------------- checker
+Extra = Callable[[Battle], None]
+
+
+@dataclass
+class Checks:
+    """Which checks to run and how often (copies are sampled to keep speed)."""
+
+    mask: bool = True
+    clone_every: int = 25  # 0: never; 1: at every decision
+    json_every: int = 500  # to_json is O(events): sampled more thinly
+    copies_span: int = 6
+    replay: bool = True
+    extra: tuple[Extra, ...] = ()  # more invariants (a test plants a broken one)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The settings (extra invariants by name only: they are code)."""
+        return {"mask": self.mask, "clone_every": self.clone_every,
+                "json_every": self.json_every, "copies_span": self.copies_span,
+                "replay": self.replay,
+                "extra": [getattr(e, "__name__", repr(e)) for e in self.extra]}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Checks:
+        return cls(bool(data.get("mask", True)), int(data.get("clone_every", 25)),
+                   int(data.get("json_every", 500)), int(data.get("copies_span", 6)),
+                   bool(data.get("replay", True)))
+
+
+class Checker:
+    """Runs :class:`Checks` on one battle; call :meth:`after` after every action."""
+
+    def __init__(self, battle: Battle, checks: Checks, fresh: Battle | None = None) -> None:
+        self.checks = checks
+        self.limits = ReactionLimits(battle)
+        self.mask = MaskCheck(fresh or battle) if checks.mask else None
+        self.shadows: list[tuple[str, Battle, int]] = []  # (what, copy, actions left)
+        self.step = 0
+
+    def start(self, b: Battle) -> None:
+        """Check the state before the first action."""
+        self.limits.feed(b.events)
+        self._state(b)
+
+    def _state(self, b: Battle) -> None:
+        check_state(b)
+        for extra in self.checks.extra:
+            extra(b)
+        if self.mask is not None:
+            self.mask.check(b)
+        if b.is_over:
+            return
+        every = self.checks.clone_every
+        if every and self.step % every == 0:
+            clone = b.clone()
+            need(clone.legal_actions() == b.legal_actions(), "clone",
+                  "the clone lists other legal actions")
+            self.shadows.append(("clone", clone, self.checks.copies_span))
+        every = self.checks.json_every
+        if every and self.step % every == every // 2:
+            text = b.to_json()
+            restored = Battle.from_json(text)
+            need(restored.to_json() == text, "json-roundtrip",
+                  "from_json(to_json()) has a different JSON")
+            need(restored.decision == b.decision, "json-roundtrip",
+                  f"restored decision {restored.decision} vs {b.decision}")
+            need(restored.legal_actions() == b.legal_actions(), "json-copy",
+                  "the JSON copy lists other legal actions")
+            self.shadows.append(("json-copy", restored, self.checks.copies_span))
+
+    def apply(self, b: Battle, action: Action, reason: str | None = None) -> list[rules.Event]:
+        """Apply ``action`` to the battle and its copies, then check everything."""
+        events = b.apply(action, reason=reason)
+        self.step += 1
+        self.limits.feed(events)
+        kept = []
+        for name, copy_, left in self.shadows:
+            try:
+                got = copy_.apply(action, reason=reason)
+            except rules.IllegalActionError as exc:
+                raise InvariantViolation(name, f"{action} is illegal on the copy: "
+                                               f"{exc}") from None
+            need(got == events, name, f"{action} gave other events on the copy: "
+                  f"{[str(e) for e in got][:3]} vs {[str(e) for e in events][:3]}")
+            if left <= 1 or b.is_over:
+                need(state_key(copy_) == state_key(b), name,
+                      f"the copy's state differs after {self.checks.copies_span} actions")
+            else:
+                kept.append((name, copy_, left - 1))
+        self.shadows = kept
+        self._state(b)
+        return events
+
+
+# ---------------------------------------------------------------- running one battle
+Chooser = Callable[[Battle, list[Action]], tuple[int, str | None] | None]
+
+
+def agent_chooser(battle: Battle, agent_names: Mapping[str, str], seed: int) -> Chooser:
+    """Choose with the named agents (team -> name; teams not named play ``random``)."""
+    import agents
+
+    players = {team: agents.make(agent_names.get(team, "random"), seed=seed + i)
+               for i, team in enumerate(battle.scenario.teams)}
+
+    def choose(b: Battle, acts: list[Action]) -> tuple[int, str | None]:
+        decision = b.decision
+        assert decision is not None  # called only while the battle runs
+        agent = players[b.combatants[decision.actor].team]
+        action = agent.act(b)
+        return acts.index(action), getattr(agent, "reason", None)
+
+    return choose
+
+
+def choice_chooser(choices: Sequence[int]) -> Chooser:
+    """Replay a list of choices (each modulo the number of legal actions); then stop."""
+    position = iter(range(len(choices)))
+
+    def choose(b: Battle, acts: list[Action]) -> tuple[int, str | None] | None:
+        i = next(position, None)
+        return None if i is None else (choices[i] % len(acts), None)
+
+    return choose
+
+
+@dataclass(frozen=True)
+class Case:
+    """A battle to check: scenario TOML text (and where it came from), content, seed."""
+
+    text: str
+    source: str
+    seed: int
+    content_dir: str | None = None
+
+    def battle(self) -> Battle:
+        return Battle.from_toml(self.text, seed=self.seed, source=self.source,
+                                content_dir=self.content_dir)
+
+    @classmethod
+    def of_replay(cls, replay: Replay) -> Case:
+        return cls(replay.scenario_text, replay.scenario_source, int(replay.seed or 0),
+                   replay.content_dir)
+
+
+@dataclass
+class Outcome:
+    """One checked run: the choices made, its replay, and the failure if any."""
+
+    battle: Battle
+    replay: Replay
+    choices: list[int] = field(default_factory=list)
+    failure: Failure | None = None
+
+    @property
+    def decisions(self) -> int:
+        return len(self.choices)
+
+
+def run(case: Case, chooser: Chooser, checks: Checks,
+        agents_by_team: Mapping[str, str] | None = None) -> Outcome:
+    """Play one battle with ``chooser`` under ``checks``; never raises for a rules bug."""
+    battle = case.battle()
+    names = dict(agents_by_team or {})
+    replay = Replay.start(battle, {t: names.get(t, "choices") for t in battle.scenario.teams})
+    outcome = Outcome(battle, replay)
+    try:
+        checker = Checker(battle, checks, fresh=battle.clone())
+        checker.start(battle)
+    except InvariantViolation as exc:
+        outcome.failure = Failure("invariant", exc.name, exc.detail, 0)
+        return _finish(outcome)
+    except Exception as exc:  # any crash of the rules is a finding, reported as data
+        outcome.failure = exception_failure(exc, 0)
+        return _finish(outcome)
+    while not battle.is_over:
+        acts = battle.legal_actions()
+        try:
+            picked = chooser(battle, acts)
+        except Exception as exc:  # an agent's crash is reported too (not shrunk)
+            outcome.failure = exception_failure(exc, len(outcome.choices), kind="agent")
+            return _finish(outcome)
+        if picked is None:
+            break
+        index, reason = picked
+        action = acts[index]
+        outcome.choices.append(index)
+        replay.record(action, reason)
+        try:
+            checker.apply(battle, action, reason)
+        except InvariantViolation as exc:
+            outcome.failure = Failure("invariant", exc.name, exc.detail, len(outcome.choices))
+            return _finish(outcome)
+        except Exception as exc:  # any crash of the rules is a finding, reported as data
+            outcome.failure = exception_failure(exc, len(outcome.choices))
+            return _finish(outcome)
+    _finish(outcome)
+    if checks.replay and outcome.failure is None:
+        try:
+            check_replay(replay)
+        except InvariantViolation as exc:
+            outcome.failure = Failure("invariant", exc.name, exc.detail, len(outcome.choices))
+        except Exception as exc:  # a crash on re-simulation is a finding as well
+            outcome.failure = exception_failure(exc, len(outcome.choices))
+    return outcome
+
+
+def _finish(outcome: Outcome) -> Outcome:
+    outcome.replay.finish(outcome.battle)
+    return outcome
+
+
+def run_choices(case: Case, choices: Sequence[int], checks: Checks) -> Outcome:
+    """Replay a list of choices under checks (what the shrinker calls)."""
+    return run(case, choice_chooser(choices), checks)
+
+
+def action_chooser(actions: Sequence[Mapping[str, Any]]) -> Chooser:
+    """Replay recorded actions (``Action.to_dict()`` each); one not legal raises
+    :class:`InvariantViolation` ``replay``."""
+    wanted = [Action.from_dict(dict(a)) for a in actions]
+    position = iter(range(len(wanted)))
+
+    def choose(b: Battle, acts: list[Action]) -> tuple[int, str | None] | None:
+        i = next(position, None)
+        if i is None:
+            return None
+        if wanted[i] not in acts:
+            raise InvariantViolation("replay", f"action {i} ({wanted[i]}) is not legal")
+        return acts.index(wanted[i]), None
+
+    return choose
+
+
+def reproduce(replay: Replay) -> Outcome:
+    """Re-run a failure replay (or any replay) under the checks it records."""
+    recorded = (replay.failure or {}).get("checks", {})
+    checks = Checks.from_dict(recorded) if recorded else Checks()
+    return run(Case.of_replay(replay), action_chooser(replay.actions), checks,
+               replay.agents)
+
+
+def failure_replay(outcome: Outcome, checks: Checks) -> Replay:
+    """The outcome's replay with its ``failure`` field filled in (for writing)."""
+    if outcome.failure is None:
+        raise ValueError("the outcome has no failure to record")
+    replay = outcome.replay
+    replay.failure = outcome.failure.to_dict() | {"checks": checks.to_dict()}
+    return replay

@@ -1,0 +1,141 @@
+"""``fray fuzz``'s loop: battles under every check for a time budget, failures shrunk.
+
+Each battle picks a scenario (the shipped ones in turn and, with ``generated``, a freshly
+generated one every other battle), an agent per team from the pool (random and the
+scripted agents), and a seed, all from one generator seeded by ``seed``, so a campaign
+with a battle limit is reproducible. Every battle is appended to ``OUT/battles.jsonl`` as
+it ends. A failure not seen before (by signature) is shrunk and written to
+``OUT/failures/NN-<invariant>.json`` as a replay file with a ``failure`` field that
+``fray replay`` re-runs to the failure.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import rules
+from experiments.fuzz import Case, Checks, Failure, agent_chooser, failure_replay, run
+from experiments.generate import random_scenario, scenario_toml
+from experiments.shrink import shrink
+
+#: agents left out of the default pool: too slow per decision, or need a model file
+SLOW_OR_LEARNED = ("mcts", "learned")
+
+
+def default_agents() -> list[str]:
+    """Random and the scripted agents registered now."""
+    import agents
+
+    return [n for n in agents.names() if not n.startswith(SLOW_OR_LEARNED)]
+
+
+@dataclass
+class Found:
+    """One distinct failure: where it was first seen and its shrunk replay file."""
+
+    failure: Failure
+    path: Path
+    decisions: int
+    shrunk_to: int | None  # None when it did not reproduce from its choices
+
+
+@dataclass
+class Summary:
+    battles: int = 0
+    decisions: int = 0
+    seconds: float = 0.0
+    found: list[Found] = field(default_factory=list)
+
+    @property
+    def rate(self) -> float:
+        return self.decisions / self.seconds if self.seconds else 0.0
+
+
+def shipped_cases() -> list[tuple[str, str]]:
+    """(TOML text, source) of every shipped scenario."""
+    from rules.scenario import resolve_scenario
+
+    out = []
+    for name in rules.shipped_scenarios():
+        path = resolve_scenario(name)
+        out.append((path.read_text(encoding="utf-8"), path.name))
+    return out
+
+
+def campaign(out: Path, *, seconds: float, generated: bool = False, seed: int = 0,
+             content_dir: str | None = None, battles: int | None = None,
+             agent_pool: Sequence[str] | None = None, checks: Checks | None = None,
+             shrink_seconds: float = 20.0,
+             on_battle: Callable[[Summary], None] | None = None) -> Summary:
+    """Fuzz until ``seconds`` have passed (or ``battles`` battles); see the module doc."""
+    checks = checks or Checks()
+    pool = list(agent_pool or default_agents())
+    content = (rules.load_content(Path(content_dir)) if content_dir
+               else rules.default_content())
+    shipped = shipped_cases()
+    rng = np.random.default_rng(seed)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "failures").mkdir(exist_ok=True)
+    log = (out / "battles.jsonl").open("a", encoding="utf-8")
+    summary = Summary()
+    seen: set[tuple[str, str, str]] = set()
+    start = time.monotonic()
+    try:
+        while time.monotonic() - start < seconds and (battles is None
+                                                     or summary.battles < battles):
+            number = summary.battles
+            battle_seed = int(rng.integers(2**31))
+            if generated and number % 2 == 1:
+                data = random_scenario(rng, content, name=f"generated_{number}")
+                text, source = scenario_toml(data), f"<generated {number}>"
+            else:
+                text, source = shipped[(number // (2 if generated else 1)) % len(shipped)]
+            case = Case(text, source, battle_seed, content_dir)
+            probe = case.battle()
+            names = {team: str(rng.choice(pool)) for team in probe.scenario.teams}
+            outcome = run(case, agent_chooser(probe, names, battle_seed), checks, names)
+            summary.battles += 1
+            summary.decisions += outcome.decisions
+            record: dict[str, Any] = {"battle": number, "scenario": source,
+                                      "seed": battle_seed, "agents": names,
+                                      "decisions": outcome.decisions,
+                                      "winner": outcome.battle.winner,
+                                      "failure": None}
+            if outcome.failure is not None:
+                record["failure"] = outcome.failure.to_dict()
+                if outcome.failure.signature not in seen:
+                    seen.add(outcome.failure.signature)
+                    found = _shrink_and_write(out, case, outcome, checks, shrink_seconds,
+                                              len(summary.found))
+                    summary.found.append(found)
+                    record["replay"] = str(found.path)
+            log.write(json.dumps(record) + "\n")
+            log.flush()
+            summary.seconds = time.monotonic() - start
+            if on_battle is not None:
+                on_battle(summary)
+    finally:
+        log.close()
+    summary.seconds = time.monotonic() - start
+    return summary
+
+
+def _shrink_and_write(out: Path, case: Case, outcome: Any, checks: Checks,
+                      seconds: float, number: int) -> Found:
+    failure = outcome.failure
+    shrunk = None
+    if failure.kind != "agent":
+        shrunk = shrink(case, outcome.choices, failure, checks, seconds=seconds)
+    path = out / "failures" / f"{number:02d}-{failure.kind}-{failure.name}.json"
+    if shrunk is not None:
+        failure_replay(shrunk.outcome, shrunk.checks).save(path)
+        return Found(failure, path, outcome.decisions, len(shrunk.choices))
+    failure_replay(outcome, checks).save(path)
+    return Found(failure, path, outcome.decisions, None)

@@ -1,0 +1,264 @@
+"""Random scenarios for the fuzzer, and scenario TOML written from plain data.
+
+A scenario is handled as its TOML data (``tomllib.loads`` of the file: ``name``,
+``max_rounds``, ``map``, ``units`` ...); :func:`scenario_toml` writes such data back, so
+the fuzzer and the shrinker can edit scenarios (drop a unit, crop the map) and play the
+result through the public ``rules.Battle.from_toml``.
+
+:func:`random_scenario` draws a small map that holds every glyph of ``rules.grid.LEGEND``
+(walls, both door states, difficult and dark terrain, drops of every depth glyph) and two
+or three teams of random creatures from the content with random equipment (ready within
+two hands, the rest carried, sheathed or hidden), armour, spells, mounts with riders,
+characteristic and skill overrides, and — where this version of the scenario format
+accepts them (probed with ``rules.parse_scenario``) — current states such as
+``current_hp``, ``prone``, ``bleeding``, ``fatigue``, ``power_points``, ``out_of_action``
+and ``start_round``.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from typing import Any
+
+import numpy as np
+
+import rules
+from rules.grid import LEGEND
+
+Data = dict[str, Any]
+TEAMS = ("party", "monsters", "others")
+_FLOOR_GLYPHS = ".'~:;"  # squares a unit may start on
+
+
+# ---------------------------------------------------------------- TOML writing
+def _value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return repr(v)
+    if isinstance(v, str):
+        return json.dumps(v)  # JSON string escapes are valid TOML basic-string escapes
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{_key(k)} = {_value(x)}" for k, x in v.items()) + " }"
+    raise TypeError(f"cannot write {type(v).__name__} {v!r} as TOML")
+
+
+def _key(k: str) -> str:
+    bare = k.replace("_", "").replace("-", "").isalnum() and k.isascii()
+    return k if bare else json.dumps(k)
+
+
+def scenario_toml(data: Data) -> str:
+    """Scenario TOML text for scenario data (top-level keys, then ``[[units]]``)."""
+    lines = []
+    for key, value in data.items():
+        if key == "units":
+            continue
+        if key == "map":
+            text = value if value.endswith("\n") else value + "\n"
+            lines.append(f'map = """\n{text.lstrip(chr(10))}"""')
+        else:
+            lines.append(f"{_key(key)} = {_value(value)}")
+    for unit in data.get("units", []):
+        lines += ["", "[[units]]"]
+        lines += [f"{_key(k)} = {_value(v)}" for k, v in unit.items()]
+    return "\n".join(lines) + "\n"
+
+
+def scenario_data(text: str) -> Data:
+    """Scenario TOML text -> its data (for editing)."""
+    return tomllib.loads(text)
+
+
+def map_rows(data: Data) -> list[str]:
+    """The map's rows without the blank lines around them."""
+    return [row for row in data["map"].split("\n") if row.strip()]
+
+
+# ---------------------------------------------------------------- what the format accepts
+_STATE_PROBES: dict[str, Any] = {
+    "current_hp": 1, "prone": True, "bleeding": True, "fatigue": "fatigued",
+    "power_points": 1, "out_of_action": False,
+}
+_PROBE_BASE = {"name": "probe", "max_rounds": 3, "map": "...\n", "units": [
+    {"id": "a", "team": "party", "creature": "human_warrior", "at": [0, 0]},
+    {"id": "b", "team": "monsters", "creature": "goblin", "at": [2, 0]}]}
+
+
+def _accepted(content: rules.Content, data: Data) -> bool:
+    try:
+        rules.parse_scenario(scenario_toml(data), source="<probe>", content=content)
+    except rules.ScenarioError:
+        return False
+    return True
+
+
+_SUPPORTED: dict[int, tuple[rules.Content, frozenset[str]]] = {}
+
+
+def supported_states(content: rules.Content) -> frozenset[str]:
+    """The current-state keys (unit keys, and ``start_round``) the parser accepts."""
+    cached = _SUPPORTED.get(id(content))
+    if cached is not None and cached[0] is content:
+        return cached[1]
+    found = set()
+    for key, value in _STATE_PROBES.items():
+        data = json.loads(json.dumps(_PROBE_BASE))
+        data["units"][0][key] = value
+        if _accepted(content, data):
+            found.add(key)
+    data = json.loads(json.dumps(_PROBE_BASE)) | {"start_round": 2}
+    if _accepted(content, data):
+        found.add("start_round")
+    _SUPPORTED[id(content)] = (content, frozenset(found))
+    return frozenset(found)
+
+
+# ---------------------------------------------------------------- random scenarios
+def random_map(rng: np.random.Generator, width: int, height: int) -> list[str]:
+    """A map holding every legend glyph once, the rest mostly floor with some walls."""
+    cells = rng.choice(list(".#~:"), size=(height, width), p=[0.78, 0.12, 0.06, 0.04])
+    rows = [list(r) for r in cells]
+    glyphs = [g for g in LEGEND if g != "."]
+    spots = rng.permutation(width * height)[:len(glyphs)]
+    for glyph, spot in zip(glyphs, spots, strict=False):
+        rows[spot // width][spot % width] = glyph
+    return ["".join(r) for r in rows]
+
+
+def _floor_squares(rows: list[str]) -> list[tuple[int, int]]:
+    return [(x, y) for y, row in enumerate(rows) for x, g in enumerate(row) if g in _FLOOR_GLYPHS]
+
+
+def _equipment(rng: np.random.Generator, content: rules.Content) -> list[Any]:
+    """Random gear: ready things within two hands, the rest in a pack or a sheath."""
+    pool = ([w for w, d in content.weapons.items() if not d.natural]
+            + [a for a, d in content.armour.items() if d.slot != "body"]
+            + list(content.items))
+    out: list[Any] = []
+    hands = 0
+    for item in rng.choice(pool, size=int(rng.integers(0, 5)), replace=False):
+        item = str(item)
+        need = (content.weapons[item].hands if item in content.weapons
+                else content.armour[item].hands if item in content.armour
+                else content.items[item].hands)
+        entry: dict[str, Any] = {"item": item}
+        if hands + need <= 2 and rng.random() < 0.6:
+            entry["state"] = "ready"
+            hands += need
+        else:
+            entry["state"] = str(rng.choice(["carried", "sheathed", "hidden"]))
+        if item in content.items and content.items[item].kind == "ammo":
+            entry["count"] = int(rng.integers(1, 8))
+        out.append(entry)
+    return out
+
+
+def _unit(rng: np.random.Generator, content: rules.Content, uid: str, team: str,
+          at: tuple[int, int], creature: str) -> Data:
+    unit: Data = {"id": uid, "team": team, "creature": creature, "at": list(at)}
+    if rng.random() < 0.35:
+        unit["equipment"] = _equipment(rng, content)
+    if rng.random() < 0.25:
+        bodies = [a for a, d in content.armour.items() if d.slot == "body"]
+        unit["armour"] = str(rng.choice([*bodies, "none"]))
+        unit["armour_training"] = str(rng.choice(["none", "light", "moderate", "heavy"]))
+    if rng.random() < 0.2 and content.spells:
+        count = int(rng.integers(1, len(content.spells) + 1))
+        unit["spells"] = [str(s) for s in rng.choice(list(content.spells), count,
+                                                      replace=False)]
+    if rng.random() < 0.15:
+        names = content.ruleset.characteristics.names
+        unit["characteristics"] = {str(n): int(rng.integers(3, 19))
+                                   for n in rng.choice(names, 2, replace=False)}
+    if rng.random() < 0.15:
+        skills = list(content.ruleset.skills)
+        unit["skills"] = {str(s): int(rng.integers(0, 100))
+                          for s in rng.choice(skills, 2, replace=False)}
+    if rng.random() < 0.1:
+        unit["hp"] = int(rng.integers(1, 15))
+    if rng.random() < 0.05:
+        unit["roll_characteristics"] = True
+    return unit
+
+
+def random_scenario(rng: np.random.Generator, content: rules.Content,
+                    name: str = "generated") -> Data:
+    """Scenario data for a small random battle (see the module docstring)."""
+    for _ in range(50):
+        width, height = int(rng.integers(5, 12)), int(rng.integers(4, 9))
+        rows = random_map(rng, width, height)
+        floor = _floor_squares(rows)
+        teams = TEAMS[:3 if rng.random() < 0.15 else 2]
+        sizes = [int(rng.integers(1, 4)) for _ in teams]
+        if len(floor) >= sum(sizes) + 2:
+            break
+    else:  # pragma: no cover - 50 unlucky maps in a row
+        raise RuntimeError("could not draw a map with room for the units")
+    squares = [floor[i] for i in rng.permutation(len(floor))[:sum(sizes)]]
+    creatures = sorted(content.creatures)
+    mounts = [c for c in creatures if content.creatures[c].mount]
+    riders = [c for c in creatures if not content.creatures[c].mount]
+    units: list[Data] = []
+    free = iter(squares)
+    for team, size in zip(teams, sizes, strict=True):
+        for _ in range(size):
+            at = next(free)
+            uid = f"{team}_{len(units)}"
+            if mounts and rng.random() < 0.15:  # a rider on its mount (H22)
+                units.append(_unit(rng, content, f"{uid}_mount", team, at,
+                                   str(rng.choice(mounts))))
+                rider = _unit(rng, content, uid, team, at, str(rng.choice(riders)))
+                rider["riding"] = f"{uid}_mount"
+                units.append(rider)
+            else:
+                units.append(_unit(rng, content, uid, team, at, str(rng.choice(creatures))))
+    data: Data = {"name": name, "description": "randomly generated by experiments.generate",
+                  "max_rounds": int(rng.integers(4, 16)), "map": "\n".join(rows) + "\n",
+                  "units": units}
+    with_states = _add_states(rng, content, data)
+    return with_states if with_states is not None else data
+
+
+def _add_states(rng: np.random.Generator, content: rules.Content, data: Data) -> Data | None:
+    """The data with random current states the format supports (None if none apply).
+
+    States are added one unit at a time and kept only where the parser accepts them, so
+    a combination this version rejects (say, out of action at full HP) is simply skipped.
+    """
+    states = supported_states(content)
+    if not states:
+        return None
+    battle = rules.Battle(rules.parse_scenario(scenario_toml(data), source="<generated>",
+                                               content=content), 0, content)
+    out = json.loads(json.dumps(data))
+    for index, unit in enumerate(out["units"]):
+        if rng.random() > 0.3:
+            continue
+        c = battle.combatants[unit["id"]]
+        change: Data = {}
+        if "current_hp" in states:
+            change["current_hp"] = int(rng.integers(1, c.max_hp + 1))
+        if "out_of_action" in states and rng.random() < 0.15:
+            change |= {"out_of_action": True, "prone": True}
+            if "current_hp" in states:
+                change["current_hp"] = int(rng.integers(-2, 1))
+        if "prone" in states and rng.random() < 0.3 and "riding" not in unit:
+            change["prone"] = True
+        for key, value in (("bleeding", True), ("fatigue", str(rng.choice(
+                ["fresh", "fatigued", "exhausted"]))), ("power_points", int(
+                rng.integers(0, c.max_power_points + 1)))):
+            if key in states and rng.random() < 0.3:
+                change[key] = value
+        candidate = json.loads(json.dumps(out))
+        candidate["units"][index] |= change
+        if _accepted(content, candidate):
+            out = candidate
+    if "start_round" in states and rng.random() < 0.3:
+        candidate = out | {"start_round": int(rng.integers(1, out["max_rounds"] + 1))}
+        if _accepted(content, candidate):
+            out = candidate
+    return out

@@ -1,0 +1,204 @@
+"""The rules' run-time invariants: the one place the fuzzer, the Hypothesis stateful test
+and the simulation tests take them from (re-exported by :mod:`experiments.fuzz`).
+
+- :func:`check_state` after every applied action: the round budget (S2), nobody in a
+  wall (H13), one body per square except a rider on its mount (H13, H22; while a
+  reaction interrupts a turn, the turn owner may be passing an ally), HP and power points
+  within bounds (H5), out-of-action combatants are prone or dead, the decider is in
+  action, legal actions are non-empty and distinct until the end and empty after it, the
+  round limit (H25), each voluntary FREE action at most once per turn (H25);
+- :class:`ReactionLimits` over the events as they come: one Free Attack per character per
+  round (S5), one parry per round plus Fight Defensively's extra (S8, S10);
+- :class:`MaskCheck`: the env's action codec agrees with ``legal_actions()``;
+- :func:`state_key` (a battle's state without its log, to compare copies) and
+  :func:`check_replay` (same seed and actions, same events).
+
+A failed check raises :class:`InvariantViolation` naming the invariant.
+"""
+
+from __future__ import annotations
+
+import collections
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+import rules
+from experiments.replay import Replay, first_mismatch
+from rules import Battle, DecisionKind
+from rules.events import ActionTaken, AttackRolled, ParryRolled
+
+#: S2: what a combatant may have spent in one round (free actions are not budgeted).
+ALLOWED_BUDGETS = (
+    [], ["move"], ["attack"], ["full"], ["move", "move"], ["move", "attack"],
+    ["attack", "move"],
+)
+
+
+class InvariantViolation(Exception):
+    """An invariant failed; ``name`` is the invariant, the message says how."""
+
+    def __init__(self, name: str, message: str) -> None:
+        super().__init__(f"{name}: {message}")
+        self.name = name
+        self.detail = message
+
+
+def need(condition: bool, name: str, message: str) -> None:
+    """Raise :class:`InvariantViolation` ``name`` unless ``condition`` holds."""
+    if not condition:
+        raise InvariantViolation(name, message)
+
+
+# ---------------------------------------------------------------- state invariants
+def check_state(b: Battle) -> None:
+    """Every invariant of one battle state (see the module docstring)."""
+    grid = b.grid
+    hp_rules = b.content.ruleset.hit_points
+    decision = b.decision
+    # a mover in the middle of its path may stand on an ally's square (H13: passable)
+    passing = b.current_actor if decision is not None and decision.kind is not \
+        DecisionKind.TURN else None
+    held: dict[tuple[int, int], str] = {}
+    for c in b.combatants.values():
+        need(c.actions_used in ALLOWED_BUDGETS, "budget",
+              f"{c.id} spent {c.actions_used} this round (S2)")
+        need(not grid.blocks_movement(c.position), "floor",
+              f"{c.id} stands on {c.position}, not a floor square")
+        need(c.hp <= c.max_hp, "hp", f"{c.id} has {c.hp} HP of {c.max_hp}")
+        need(c.power_points >= 0, "power-points",
+              f"{c.id} has {c.power_points} power points")
+        if c.status == "active":
+            need(c.hp > hp_rules.out_of_action_at, "hp",
+                  f"{c.id} is in action at {c.hp} HP (H5)")
+        else:
+            need(c.prone or c.dead, "out-of-action", f"{c.id} is {c.status} but standing")
+        if c.riding is not None:
+            mount = b.combatants[c.riding]
+            need(mount.ridden_by == c.id and mount.position == c.position, "mount",
+                  f"{c.id} rides {mount.id} (ridden_by={mount.ridden_by}) at "
+                  f"{c.position} vs {mount.position} (H22)")
+        if c.in_action and c.ridden_by is None and c.id != passing:
+            need(c.position not in held, "one-body-per-square",
+                  f"{c.id} and {held.get(c.position)} both stand on {c.position}")
+            held[c.position] = c.id
+        need(len(set(c.free_used)) == len(c.free_used), "free-actions",
+              f"{c.id} used {c.free_used} this turn (H25)")
+    acts = b.legal_actions()
+    if b.is_over:
+        need(decision is None and acts == [], "over",
+              f"the battle is over but decision={decision}, {len(acts)} legal actions")
+        return
+    need(decision is not None, "decision", "the battle is running with no decision")
+    assert decision is not None  # for the type checker; _need raised otherwise
+    need(b.combatants[decision.actor].in_action, "actor-in-action",
+          f"{decision.actor} decides {decision.kind.name} while out of action (H5)")
+    need(bool(acts), "legal-non-empty", f"no legal action for {decision}")
+    need(len(set(acts)) == len(acts), "legal-distinct", f"duplicate legal actions: {acts}")
+    need(b.round <= b.scenario.max_rounds, "round-limit",
+          f"round {b.round} past the limit {b.scenario.max_rounds} (H25)")
+    if decision.kind is DecisionKind.TURN:
+        need(decision.actor == b.current_actor, "turn-owner",
+              f"{decision.actor} decides a turn of {b.current_actor}")
+
+
+class ReactionLimits:
+    """S5/S8/S10 counted over the events as they come (one instance per battle)."""
+
+    def __init__(self, battle: Battle) -> None:
+        self.defence = battle.content.ruleset.defence
+        self.free: collections.Counter[tuple[int, str]] = collections.Counter()
+        self.parries: collections.Counter[tuple[int, str]] = collections.Counter()
+        self.defensive: set[tuple[int, str]] = set()
+
+    def feed(self, events: Sequence[rules.Event]) -> None:
+        """Count new events; raise :class:`InvariantViolation` past a limit."""
+        for e in events:
+            if isinstance(e, AttackRolled) and e.mode == "free":
+                key = (e.round, e.attacker)
+                self.free[key] += 1
+                need(self.free[key] == 1, "free-attack-limit",
+                      f"{e.attacker} made {self.free[key]} Free Attacks in round {e.round}"
+                      " (S5)")
+            elif isinstance(e, ActionTaken) and e.action == "FIGHT_DEFENSIVELY":
+                # S10: the extra parry lasts until the fighter's next turn
+                self.defensive.add((e.round, e.actor))
+                self.defensive.add((e.round + 1, e.actor))
+            elif isinstance(e, ParryRolled):
+                key = (e.round, e.defender)
+                self.parries[key] += 1
+                limit = self.defence.parries_per_round + (
+                    self.defence.fight_defensively_extra_parries if key in self.defensive
+                    else 0)
+                need(self.parries[key] <= limit, "parry-limit",
+                      f"{e.defender} parried {self.parries[key]} times in round {e.round}"
+                      f" (limit {limit}, S8/S10)")
+
+
+def check_round_limits(b: Battle) -> None:
+    """S5/S8/S10 over a whole battle's events (for tests that check at the end)."""
+    ReactionLimits(b).feed(b.events)
+
+
+class MaskCheck:
+    """The env's action codec agrees with ``legal_actions()`` (mask == legal set)."""
+
+    def __init__(self, fresh: Battle, samples: int = 4, seed: int = 0) -> None:
+        from env.spaces import ActionCodec
+
+        self.codec = ActionCodec(fresh)
+        self.samples = samples
+        self.rng = np.random.default_rng(seed)
+
+    def check(self, b: Battle) -> None:
+        """The mask has one 1 per legal action (raises for a missing or shared index);
+        sampled legal actions decode back from their index, sampled masked-off indices
+        decode to no legal action."""
+        from env.spaces import EncodingError
+
+        d = b.decision
+        if d is None:
+            return
+        acts = b.legal_actions()
+        try:
+            mask = self.codec.mask(b)
+        except EncodingError as exc:
+            raise InvariantViolation("mask", str(exc)) from None
+        need(int(mask.sum()) == len(acts), "mask",
+              f"mask has {int(mask.sum())} ones for {len(acts)} legal actions")
+        for j in self.rng.integers(len(acts), size=min(self.samples, len(acts))):
+            a = acts[int(j)]
+            i = self.codec.encode(b, d.actor, a)
+            back = None if i is None else self.codec.decode(b, d.actor, i)
+            need(i is not None and bool(mask[i]) and back == a, "mask",
+                  f"{a} has index {i} (mask {None if i is None else mask[i]}), which "
+                  f"decodes to {back}")
+        legal = set(acts)
+        for i in self.rng.integers(self.codec.n, size=self.samples):
+            if mask[i]:
+                continue
+            back = self.codec.decode(b, d.actor, int(i))
+            need(back not in legal, "mask",
+                  f"index {int(i)} is masked off but decodes to the legal {back}")
+
+
+def state_key(b: Battle) -> tuple[Any, ...]:
+    """The battle's state without its event log (cheaper than ``to_json`` late in a
+    battle; the events are compared as they come)."""
+    return (b.round, b.current_actor, tuple(b.initiative_order), b.decision, b.is_over,
+            b.winner, repr(b.dice.state()), len(b.events), b.legal_actions(),
+            [c.to_dict() for c in b.combatants.values()],
+            sorted(repr(vars(i)) for i in b.ground), b.grid)
+
+
+def check_replay(replay: Replay) -> None:
+    """Replay determinism: re-simulating the recorded actions gives the same events."""
+    from experiments.replay import ReplayError, rerun
+
+    try:
+        battle = rerun(replay)
+    except ReplayError as exc:
+        raise InvariantViolation("replay", str(exc)) from None
+    mismatch = first_mismatch(replay, battle)
+    need(mismatch is None, "replay", str(mismatch))

@@ -1,0 +1,236 @@
+"""Shrinking a fuzz failure to a minimal reproduction.
+
+A run is a scenario plus a list of choices (indices into ``legal_actions()``, taken
+modulo its length, see :mod:`experiments.fuzz`), so any edited list is still a valid run.
+A candidate is *interesting* when re-running it under the same checks fails with the same
+signature (kind, invariant or exception type, and the frame that raised). Passes, repeated
+until none helps or the budget is spent:
+
+1. the shortest prefix: the choices up to the failing action;
+2. delta debugging over the choices (remove chunks of half, a quarter, ... one choice);
+3. simpler choices (each one replaced by 0, the first legal action);
+4. fewer units (drop one unit at a time, keeping two teams; a dropped mount's rider
+   stands on its own);
+5. a smaller map (crop a row or column at an edge that no unit stands on).
+
+A smaller scenario rolls other dice (initiative is rolled per unit), so for passes 4 and
+5 a candidate scenario is tried with the current choices and then with a few random
+choice lists; passes 1-3 then shrink the new choices again.
+
+Passes 4 and 5 edit the scenario's TOML data (experiments.generate), so they apply to
+shipped scenarios too, not only generated ones.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+import rules
+from experiments.fuzz import Case, Checks, Failure, Outcome, run_choices
+from experiments.generate import map_rows, scenario_data, scenario_toml
+
+#: copy failures are sampled in a long run; while shrinking, copy at every decision
+COPY_FAILURES = {"clone", "json-copy", "json-roundtrip"}
+
+
+@dataclass
+class Shrunk:
+    """The smallest reproduction found, and how many runs it took."""
+
+    case: Case
+    choices: list[int]
+    outcome: Outcome
+    checks: Checks
+    tests: int
+    original_choices: int
+
+
+def checks_for(failure: Failure, checks: Checks) -> Checks:
+    """The checks to shrink with: copies at every decision for a copy failure."""
+    if failure.name in COPY_FAILURES:
+        return replace(checks, clone_every=1, json_every=1 if "json" in failure.name else 0)
+    return checks
+
+
+class _Budget:
+    def __init__(self, seconds: float, max_tests: int) -> None:
+        self.deadline = time.monotonic() + seconds
+        self.max_tests = max_tests
+        self.tests = 0
+
+    @property
+    def spent(self) -> bool:
+        return self.tests >= self.max_tests or time.monotonic() > self.deadline
+
+
+def shrink(case: Case, choices: list[int], failure: Failure, checks: Checks, *,
+           seconds: float = 30.0, max_tests: int = 5000,
+           progress: Callable[[int, int], None] | None = None) -> Shrunk | None:
+    """Shrink a failing run; None when the failure does not reproduce from its choices
+    (an agent's own crash, or a check that depends on sampling)."""
+    checks = checks_for(failure, checks)
+    budget = _Budget(seconds, max_tests)
+    target = failure.signature
+
+    def attempt(candidate_case: Case, candidate: list[int]) -> Outcome | None:
+        budget.tests += 1
+        try:
+            outcome = run_choices(candidate_case, candidate, checks)
+        except rules.ScenarioError:  # an edit made the scenario invalid
+            return None
+        if progress is not None:
+            progress(budget.tests, len(best.choices) if best else len(candidate))
+        if outcome.failure is not None and outcome.failure.signature == target:
+            return outcome
+        return None
+
+    best: Shrunk | None = None
+    first = attempt(case, list(choices[:failure.step]))
+    if first is None:
+        return None
+    best = Shrunk(case, list(first.choices), first, checks, 1, len(choices))
+
+    def accept(outcome: Outcome, new_case: Case) -> None:
+        assert best is not None  # set before any pass runs
+        best.case, best.choices, best.outcome = new_case, list(outcome.choices), outcome
+
+    changed = True
+    while changed and not budget.spent:
+        changed = False
+        for one_pass in (_delete_chunks, _zero_choices, _drop_units, _crop_map):
+            if budget.spent:
+                break
+            if one_pass(best, attempt, accept, budget):
+                changed = True
+    best.tests = budget.tests
+    return best
+
+
+Attempt = Callable[[Case, list[int]], Outcome | None]
+Accept = Callable[[Outcome, Case], None]
+
+
+def _delete_chunks(best: Shrunk, attempt: Attempt, accept: Accept, budget: _Budget) -> bool:
+    """ddmin-style: remove runs of choices, halving the run length down to one."""
+    improved = False
+    chunk = max(1, len(best.choices) // 2)
+    while chunk >= 1 and not budget.spent:
+        start = 0
+        while start < len(best.choices) and not budget.spent:
+            candidate = best.choices[:start] + best.choices[start + chunk:]
+            outcome = attempt(best.case, candidate)
+            if outcome is not None and len(outcome.choices) < len(best.choices):
+                accept(outcome, best.case)
+                improved = True
+            else:
+                start += chunk
+        chunk //= 2
+    return improved
+
+
+def _zero_choices(best: Shrunk, attempt: Attempt, accept: Accept, budget: _Budget) -> bool:
+    """Replace each choice by 0 (the first legal action) where the failure stays."""
+    improved = False
+    for i in range(len(best.choices)):
+        if budget.spent:
+            break
+        if i >= len(best.choices) or best.choices[i] == 0:
+            continue
+        candidate = [*best.choices[:i], 0, *best.choices[i + 1:]]
+        outcome = attempt(best.case, candidate)
+        if outcome is not None and len(outcome.choices) <= len(best.choices):
+            accept(outcome, best.case)
+            improved = True
+    return improved
+
+
+def _with_data(case: Case, data: dict[str, Any]) -> Case:
+    return replace(case, text=scenario_toml(data))
+
+
+def _drop_units(best: Shrunk, attempt: Attempt, accept: Accept, budget: _Budget) -> bool:
+    """Remove one unit at a time (two teams must stay)."""
+    improved = False
+    index = len(scenario_data(best.case.text)["units"]) - 1
+    while index >= 0 and not budget.spent:
+        data = scenario_data(best.case.text)
+        units = data["units"]
+        if index >= len(units):
+            index -= 1
+            continue
+        gone = units.pop(index)
+        for unit in units:
+            if unit.get("riding") == gone["id"]:
+                del unit["riding"]
+        if len({u["team"] for u in units}) >= 2:
+            outcome = _retry(_with_data(best.case, data), best, attempt, budget)
+            if outcome is not None:
+                accept(outcome, _with_data(best.case, data))
+                improved = True
+        index -= 1
+    return improved
+
+
+def _retry(case: Case, best: Shrunk, attempt: Attempt, budget: _Budget,
+           tries: int = 6) -> Outcome | None:
+    """A smaller scenario draws other dice (initiative is rolled per unit), so the old
+    choices rarely fail the same way: try them, then a few random choice lists."""
+    outcome = attempt(case, best.choices)
+    rng = np.random.default_rng(len(best.choices))
+    length = 3 * len(best.choices) + 20
+    for _ in range(tries):
+        if outcome is not None or budget.spent:
+            break
+        outcome = attempt(case, [int(x) for x in rng.integers(0, 1 << 16, size=length)])
+    return outcome
+
+
+def _crop_map(best: Shrunk, attempt: Attempt, accept: Accept, budget: _Budget) -> bool:
+    """Crop a row or column at an edge of the map where no unit stands."""
+    improved = True
+    any_change = False
+    while improved and not budget.spent:
+        improved = False
+        for side in ("top", "bottom", "left", "right"):
+            data = _cropped(scenario_data(best.case.text), side)
+            if data is None or budget.spent:
+                continue
+            candidate_case = _with_data(best.case, data)
+            outcome = _retry(candidate_case, best, attempt, budget)
+            if outcome is not None:
+                accept(outcome, candidate_case)
+                improved = any_change = True
+    return any_change
+
+
+def _cropped(data: dict[str, Any], side: str) -> dict[str, Any] | None:
+    """The data with one edge row/column removed (units moved along), or None."""
+    rows = map_rows(data)
+    width, height = len(rows[0]), len(rows)
+    if (side in ("top", "bottom") and height <= 1) or (side in ("left", "right")
+                                                        and width <= 1):
+        return None
+    edge = {"top": (1, 0, lambda x, y: y == 0),
+            "bottom": (0, 0, lambda x, y: y == height - 1),
+            "left": (0, 1, lambda x, y: x == 0),
+            "right": (0, 0, lambda x, y: x == width - 1)}
+    shift_y, shift_x, on_edge = edge[side]
+    if any(on_edge(*u["at"]) for u in data["units"]):
+        return None
+    if side == "top":
+        rows = rows[1:]
+    elif side == "bottom":
+        rows = rows[:-1]
+    elif side == "left":
+        rows = [r[1:] for r in rows]
+    else:
+        rows = [r[:-1] for r in rows]
+    data["map"] = "\n".join(rows) + "\n"
+    for unit in data["units"]:
+        unit["at"] = [unit["at"][0] - shift_x, unit["at"][1] - shift_y]
+    return data
