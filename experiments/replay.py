@@ -151,22 +151,26 @@ def play(scenario: str, seed: int, agents_by_team: Mapping[str, str], *,
          content_dir: str | None = None, agent_seeds: Mapping[str, int] | None = None,
          on_decision: Callable[[rules.Battle], None] | None = None,
          agent_kwargs: Mapping[str, Mapping[str, Any]] | None = None,
+         players: Mapping[str, Any] | None = None,
          ) -> tuple[rules.Battle, Replay]:
     """Play a whole battle with the named agents and return it with its replay.
 
     Teams missing from ``agents_by_team`` are played by ``random``. The agent of the
     i-th team is seeded ``seed + i`` unless ``agent_seeds`` says otherwise;
-    ``agent_kwargs`` (team -> keyword arguments) go to ``agents.make``.
+    ``agent_kwargs`` (team -> keyword arguments) go to ``agents.make``. ``players``
+    (team -> an object with ``act(battle)``, a wrapped agent say) plays those teams
+    instead; the replay still records the names.
     """
     import agents
 
     battle = rules.Battle.from_scenario(scenario, seed=seed, content_dir=content_dir)
     names = {team: agents_by_team.get(team, "random") for team in battle.scenario.teams}
+    given = dict(players or {})
     players = {}
     for index, team in enumerate(battle.scenario.teams):
         agent_seed = (agent_seeds or {}).get(team, seed + index)
-        players[team] = agents.make(names[team], seed=agent_seed,
-                                    **(agent_kwargs or {}).get(team, {}))
+        players[team] = given.get(team) or agents.make(
+            names[team], seed=agent_seed, **(agent_kwargs or {}).get(team, {}))
     replay = Replay.start(battle, names)
     while not battle.is_over:
         if on_decision is not None:
