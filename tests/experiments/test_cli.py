@@ -1,4 +1,5 @@
-"""The ``fray`` CLI: the demo shows the default scenario and a whole battle."""
+"""The ``fray`` CLI: watch shows the default scenario and a whole battle (the demo is
+tested in test_demo.py)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ import rules
 from experiments import cli, report
 
 
-def test_demo_shows_map_derived_values_initiative_and_a_battle(
+def test_watch_shows_map_derived_values_initiative_and_a_battle(
         capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli.main(["demo", "--seed", "2"]) == 0
+    assert cli.main(["watch", cli.DEFAULT_SCENARIO, "--seed", "2"]) == 0
     out = capsys.readouterr().out
     battle = rules.Battle.from_scenario(cli.DEFAULT_SCENARIO, seed=2)
     assert report.map_text(battle) in out
