@@ -1,8 +1,11 @@
 """Policies that play battles: ``agents.make(name, seed=None)`` (DESIGN.md "Public API").
 
-Registered now: ``random`` (uniform over the legal actions) and ``berserker`` (a melee
-rusher). Others register themselves with :func:`register`; a name ``"prefix:argument"``
-(e.g. ``"learned:PATH"``) goes to the factory registered as ``prefix`` with the argument.
+Registered: ``random`` (uniform over the legal actions), ``berserker`` (a melee rusher),
+the scripted tactics ``tactician``, ``skirmisher``, ``defender`` and ``pack`` (each
+described in its module docstring; every decision sets ``agent.reason``) and ``mcts``
+(search on the forward model, :mod:`agents.mcts`). Others register themselves with
+:func:`register`; a name ``"prefix:argument"`` (e.g. ``"learned:PATH"``) goes to the
+factory registered as ``prefix`` with the argument.
 
     import agents
     agent = agents.make("berserker", seed=3)
@@ -16,7 +19,11 @@ from typing import Any
 
 from agents.base import Agent, SeededAgent
 from agents.berserker import Berserker
+from agents.defender import Defender
+from agents.pack import Pack
 from agents.random_agent import RandomAgent
+from agents.skirmisher import Skirmisher
+from agents.tactician import Tactician
 
 Factory = Callable[..., Agent]
 _REGISTRY: dict[str, Factory] = {}
@@ -47,5 +54,10 @@ def make(name: str, seed: int | None = None, **kwargs: Any) -> Agent:
 
 register("random", RandomAgent)
 register("berserker", Berserker)
+register("tactician", Tactician)
+register("skirmisher", Skirmisher)
+register("defender", Defender)
+register("pack", Pack)
 
-__all__ = ["Agent", "Berserker", "RandomAgent", "SeededAgent", "make", "names", "register"]
+__all__ = ["Agent", "Berserker", "Defender", "Pack", "RandomAgent", "SeededAgent", "Skirmisher",
+           "Tactician", "make", "names", "register"]

@@ -150,7 +150,7 @@ _NO_ROLL: LevelDist = ((L.FAILURE, ONE),)  # no defence roll: blocks nothing
 def _level_dist(chance: int | None, rules: SuccessRules) -> LevelDist:
     if chance is None:
         return _NO_ROLL
-    return tuple((lv, p) for lv, p in level_probabilities(chance, rules).items() if p)
+    return tuple((lv, p) for lv, p in _levels(chance, rules).items() if p)
 
 
 @lru_cache(maxsize=4096)
@@ -159,36 +159,55 @@ def _hit_outcomes(blow: _Blow, level: SuccessLevel, parry: LevelDist, ap: int,
                   dodge_cuts: tuple[int, int]) -> Outcomes:
     """(hp lost, bleeds, knocked down) -> probability for a hit at ``level``, given the
     parry's level distribution and item AP and the dodge's level distribution."""
-    weapon = dice_distribution(blow.dice)
-    if level is L.CRITICAL:  # H7: maximum weapon damage + rolled bonus, ignores armour
-        base: Dist = {blow.dice.maximum: ONE}
-    elif level is L.SPECIAL and blow.damage_type == "impale":  # H7: dice twice
-        base = _convolve(weapon, weapon)
-    else:
-        base = weapon
-    rolled: Dist = {}
-    for total, p in _convolve(base, dice_distribution(blow.bonus)).items():
-        rolled[max(0, total)] = rolled.get(max(0, total), Fraction(0)) + p
-    out: dict[tuple[int, bool, bool], Fraction] = {}
+    rolled = _rolled(blow.dice, blow.bonus, level, blow.damage_type == "impale")
+    parried: dict[tuple[int, bool], Fraction] = {}  # (after parry, may still dodge)
     for value, p_roll in rolled.items():
         for p_level, p_parry in parry:
             block = {L.SUCCESS: ap, L.SPECIAL: ap * parry_factor,
                      L.CRITICAL: value}.get(p_level, 0)  # H9; fumble/failure: 0 (H11)
-            after_parry = value - min(block, value)
             # H10: no dodge after a critical parry (nothing is left to dodge)
-            for d_level, p_dodge in (_NO_ROLL if p_level is L.CRITICAL else dodge):
-                cut = {L.SUCCESS: dodge_cuts[0], L.SPECIAL: dodge_cuts[1],
-                       L.CRITICAL: after_parry}.get(d_level, 0)
-                through = after_parry - min(cut, after_parry)
-                armour = 0 if level is L.CRITICAL else min(through, blow.armour)
-                damage = max(0, through - armour)
-                for key, p_after in _after_damage(blow, level, damage, through, success):
-                    out[key] = out.get(key, Fraction(0)) + p_roll * p_parry * p_dodge * p_after
+            key = (value - min(block, value), p_level is not L.CRITICAL)
+            parried[key] = parried.get(key, Fraction(0)) + p_roll * p_parry
+    dealt: dict[tuple[int, int], Fraction] = {}  # (damage, through armour or not)
+    for (after_parry, may_dodge), p_parried in parried.items():
+        for d_level, p_dodge in (dodge if may_dodge else _NO_ROLL):
+            cut = {L.SUCCESS: dodge_cuts[0], L.SPECIAL: dodge_cuts[1],
+                   L.CRITICAL: after_parry}.get(d_level, 0)
+            through = after_parry - min(cut, after_parry)
+            armour = 0 if level is L.CRITICAL else min(through, blow.armour)
+            key2 = (max(0, through - armour), through)
+            dealt[key2] = dealt.get(key2, Fraction(0)) + p_parried * p_dodge
+    out: dict[tuple[int, bool, bool], Fraction] = {}
+    for (damage, through), p_dealt in dealt.items():
+        for key3, p_after in _after_damage(blow, level, damage, through, success):
+            out[key3] = out.get(key3, Fraction(0)) + p_dealt * p_after
     return tuple(out.items())
 
 
+@lru_cache(maxsize=1024)
+def _rolled(dice: Dice, bonus: Dice, level: SuccessLevel, impale: bool) -> Dist:
+    """The damage rolled before any defence (H6, H7), never below 0."""
+    weapon = dice_distribution(dice)
+    if level is L.CRITICAL:  # H7: maximum weapon damage + rolled bonus, ignores armour
+        base: Dist = {dice.maximum: ONE}
+    elif level is L.SPECIAL and impale:  # H7: impale rolls the weapon dice twice
+        base = _convolve(weapon, weapon)
+    else:
+        base = weapon
+    rolled: Dist = {}
+    for total, p in _convolve(base, dice_distribution(bonus)).items():
+        rolled[max(0, total)] = rolled.get(max(0, total), Fraction(0)) + p
+    return rolled
+
+
+@lru_cache(maxsize=4096)
+def _levels(chance: int, success: SuccessRules) -> dict[SuccessLevel, Fraction]:
+    """H2 level probabilities (cached; callers must not change the result)."""
+    return level_probabilities(chance, success)
+
+
 def _succeeds(chance: int, success: SuccessRules) -> Fraction:
-    return sum((p for lv, p in level_probabilities(chance, success).items() if lv.succeeded),
+    return sum((p for lv, p in _levels(chance, success).items() if lv.succeeded),
                Fraction(0))
 
 
@@ -400,7 +419,7 @@ def _odds_for(b: Battle, spec: _Attack, defence: str, parry_item: str | None,
     missile = spec.mode in ("missile", "full_missile")
     blow = _blow(b, attacker, target, spec.weapon_id, spec.mode)
     if known_level is None:
-        levels = dict(level_probabilities(spec.chance, b.content.ruleset.success))
+        levels = dict(_levels(spec.chance, b.content.ruleset.success))
     else:
         levels = {lv: (ONE if lv is known_level else Fraction(0)) for lv in L}
     per_level: dict[SuccessLevel, Outcomes] = {}
@@ -491,8 +510,8 @@ def _best_free_attack(b: Battle, enemy: Combatant, mover: Combatant, defence: st
     for inst, w in enemy.ready_melee():
         if not q.weapon_reaches(b, enemy, w.reach, mover.position):
             continue
-        levels = level_probabilities(attack_chance(b, enemy, mover, w.skill, False, 0),
-                                     b.content.ruleset.success)
+        levels = _levels(attack_chance(b, enemy, mover, w.skill, False, 0),
+                         b.content.ruleset.success)
         blow = _blow(b, enemy, mover, inst.item, "free")
         out: dict[tuple[int, bool], Fraction] = {}
         for level, p_level in levels.items():

@@ -31,8 +31,8 @@ def test_make_and_registry() -> None:
     assert isinstance(agents.make("random", seed=1), agents.RandomAgent)
     assert isinstance(agents.make("berserker"), agents.Berserker)
     assert isinstance(agents.make("berserker"), Agent)
-    with pytest.raises(ValueError, match=r"unknown agent 'tactician'.*berserker"):
-        agents.make("tactician")
+    with pytest.raises(ValueError, match=r"unknown agent 'nobody'.*berserker"):
+        agents.make("nobody")
     with pytest.raises(ValueError, match="already registered"):
         agents.register("random", agents.RandomAgent)
 

@@ -1,0 +1,293 @@
+"""Shared scoring and reactions for the scripted agents (tactician, skirmisher, defender,
+pack): attack values from the exact odds of :mod:`rules.odds`, route choice by the Free
+Attacks a route provokes, and the reactions every scripted agent answers the same way.
+
+Values are in "fractions of a target taken out": an attack's value is the chance it
+drops the target plus its expected damage as a share of the target's hit points. A
+route's cost is what its Free Attacks are expected to do to the mover, on the same scale.
+
+Reactions (:func:`react`): a Free Attack is always taken, with the weapon of best
+expected damage; a parry is made when the exact odds of the hit already rolled say it
+takes damage off; a dodge is made when its gain beats its price: the Shift it spends
+(cheap once the dodger's own turn is over this round) or falling prone (dear: -20 to its
+own melee, +20 to the enemies', and Stand Up provokes), unless the hit would otherwise
+drop it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from agents.base import SeededAgent, legal_for
+from rules import Action, ActionKind, Battle, Combatant, DecisionKind, odds
+from rules.dice import SuccessLevel, level_probabilities, resistance_chance
+from rules.grid import chebyshev
+from rules.reach import threatened_squares
+
+K = ActionKind
+Kinds = dict[ActionKind, list[Action]]
+Square = tuple[int, int]
+ATTACKS = (K.MELEE_ATTACK, K.MISSILE_ATTACK, K.FULL_ATTACK)
+DROP_WEIGHT = 1.0  # one target taken out
+PRONE_PRICE = 0.35  # of one's own hit points: what lying prone costs a dodger
+SHIFT_PRICE = 0.12  # a Shift spent before one's own turn (no moving this round)
+SHIFT_PRICE_LATE = 0.02  # a Shift spent after one's own turn this round
+
+
+def group(actions: Iterable[Action]) -> Kinds:
+    """Legal actions by kind, each list in legal order."""
+    out: Kinds = {}
+    for a in actions:
+        out.setdefault(a.kind, []).append(a)
+    return out
+
+
+def enemies_of(b: Battle, c: Combatant) -> list[Combatant]:
+    """In-action combatants of other teams, in initiative order."""
+    return [b.combatants[i] for i in b.initiative_order
+            if b.combatants[i].in_action and b.combatants[i].team != c.team]
+
+
+def allies_of(b: Battle, c: Combatant) -> list[Combatant]:
+    """In-action team mates other than ``c``, in initiative order."""
+    return [b.combatants[i] for i in b.initiative_order
+            if b.combatants[i].in_action and b.combatants[i].team == c.team and i != c.id]
+
+
+def value_of(o: odds.AttackOdds, target: Combatant) -> float:
+    """An attack's value: P(drop) + expected damage as a share of the target's HP."""
+    share = min(1.0, float(o.expected_damage) / max(1, target.hp))
+    return DROP_WEIGHT * float(o.drops) + share
+
+
+def likely_defence(target: Combatant) -> str:
+    """What to expect of a target: every defence it may make ("both" lets rules.odds
+    leave out what it cannot do now)."""
+    return "both" if target.in_action else "none"
+
+
+@dataclass(frozen=True)
+class Scored:
+    """One attack with its odds and value."""
+
+    action: Action
+    odds: odds.AttackOdds
+    value: float
+
+
+def score_attack(b: Battle, action: Action, attacker: str | None = None) -> Scored:
+    """The exact odds and value of an attack against its target's likely defence."""
+    t = b.combatants[action.target or ""]
+    o = odds.attack_odds(b, action, likely_defence(t), attacker=attacker)
+    return Scored(action, o, value_of(o, t))
+
+
+def best_attack(b: Battle, actions: Iterable[Action], attacker: str | None = None
+                ) -> Scored | None:
+    """The attack of highest value (ties: the first listed)."""
+    best: Scored | None = None
+    for a in actions:
+        s = score_attack(b, a, attacker)
+        if best is None or s.value > best.value + 1e-12:
+            best = s
+    return best
+
+
+def hypothetical_melee(b: Battle, c: Combatant, target: Combatant) -> Scored | None:
+    """The best ready-melee attack ``c`` could make on ``target`` if it were in reach."""
+    options = [Action(K.MELEE_ATTACK, target=target.id, item=inst.uid)
+               for inst, _ in c.ready_melee()]
+    return best_attack(b, options, attacker=c.id)
+
+
+def focus_reason(s: Scored, b: Battle, prefix: str = "focus") -> str:
+    """A short reason naming the target, its HP and the odds."""
+    t = b.combatants[s.action.target or ""]
+    return (f"{prefix}: {t.id} at {t.hp} HP, {float(s.odds.expected_damage):.2f} expected "
+            f"damage, {float(s.odds.drops):.0%} to drop")
+
+
+def reaches(b: Battle, c: Combatant, square: Square, target: Combatant) -> bool:
+    """Whether ``c`` standing on ``square`` reaches ``target`` with a ready melee weapon."""
+    r = c.reach
+    return r > 0 and target.position in threatened_squares(b.grid, square, r)
+
+
+def threatened_by(b: Battle, c: Combatant, square: Square) -> list[Combatant]:
+    """Enemies that threaten ``square`` now (H12)."""
+    return [e for e in enemies_of(b, c) if e.threatens
+            and square in threatened_squares(b.grid, e.position, e.reach)]
+
+
+def incoming(b: Battle, c: Combatant, square: Square | None = None) -> float:
+    """Expected damage to ``c`` if every enemy threatening ``square`` hits it once with
+    its best melee weapon (``c``'s likely defence)."""
+    total = 0.0
+    for e in threatened_by(b, c, square or c.position):
+        best = 0.0
+        for inst, _ in e.ready_melee():
+            o = odds.attack_odds(b, Action(K.MELEE_ATTACK, target=c.id, item=inst.uid),
+                                 likely_defence(c), attacker=e.id)
+            best = max(best, float(o.expected_damage))
+        total += best
+    return total
+
+
+def route_cost(b: Battle, c: Combatant, square: Square, full: bool = False
+               ) -> tuple[int, float]:
+    """(Free Attacks provoked, their cost as a share of ``c``'s HP plus P(drop)) for a
+    move to ``square`` along the engine's route (fewest provokers, H13)."""
+    risk = odds.route_risk(b, c.id, square, full=full)
+    if not risk.provokers:
+        return 0, 0.0
+    return len(risk.provokers), float(risk.expected_damage) / max(1, c.hp) + float(risk.drops)
+
+
+def provoke_cost(b: Battle, c: Combatant) -> float:
+    """What the Free Attacks a provoking action here (S6) are expected to cost ``c``."""
+    risk = odds.action_risk(b, c.id)
+    return float(risk.expected_damage) / max(1, c.hp) + float(risk.drops)
+
+
+def my_turn_done(b: Battle, c: Combatant) -> bool:
+    """Whether ``c`` already had its turn this round (it acts before the current owner)."""
+    owner = b.current_actor
+    order = b.initiative_order
+    return owner is not None and c.id != owner and order.index(c.id) < order.index(owner)
+
+
+# ------------------------------------------------------------------ spells, manoeuvres
+def spell_value(b: Battle, caster: Combatant, spell_id: str, target: Combatant) -> float:
+    """Approximate value of a damage or heal spell: P(cast) x mean effect (H18)."""
+    sp = b.content.spells[spell_id]
+    if sp.dice is None:
+        return 0.0
+    levels = level_probabilities(caster.skill("cast", b.round), b.content.ruleset.success,
+                                 caster.magic_fumble)
+    mean = (sp.dice.maximum + sp.dice.minimum) / 2
+    hit = float(sum((p for lv, p in levels.items() if lv.succeeded), Fraction(0)))
+    if sp.effect == "heal":
+        return hit * min(mean, target.max_hp - target.hp) / max(1, target.max_hp)
+    armour = 0 if sp.ignores_armour else target.armour_points
+    damage = hit * max(0.0, mean - armour)
+    drop = 1.0 if mean - armour >= target.hp else 0.0
+    return min(1.0, damage / max(1, target.hp)) + hit * drop * 0.5
+
+
+def manoeuvre_chance(b: Battle, c: Combatant, action: Action) -> float:
+    """P(a trip or grapple works) if undefended: hit roll x resistance roll (H8, H19)."""
+    t = b.combatants[action.target or ""]
+    skill = "grapple" if action.kind is K.GRAPPLE else "brawl"
+    mods = b.content.ruleset.modifiers
+    points = mods.prone_target_melee if t.prone else 0
+    levels = level_probabilities(c.skill(skill, b.round, 1.0, points), b.content.ruleset.success)
+    hit = sum((p for lv, p in levels.items() if lv.succeeded), Fraction(0))
+    passive = t.char("dex") if action.kind is K.TRIP else t.char("str")
+    r = b.content.ruleset.resistance
+    resist = level_probabilities(resistance_chance(c.char("str"), passive, r.base, r.step),
+                                 b.content.ruleset.success)
+    wins = sum((p for lv, p in resist.items() if lv.succeeded), Fraction(0))
+    return float(hit * wins)
+
+
+# ------------------------------------------------------------------ reactions
+def react(b: Battle, kinds: Kinds) -> tuple[Action, str]:
+    """The shared answer to a FREE_ATTACK, PARRY or DODGE decision (see module doc)."""
+    d = b.decision
+    if d is None:
+        raise ValueError("the battle is over: there is no decision to act on")
+    me = b.combatants[d.actor]
+    decline = kinds[K.DECLINE][0]
+    if d.kind is DecisionKind.FREE_ATTACK:
+        best = best_attack(b, kinds.get(K.FREE_ATTACK, []))
+        if best is None:
+            return decline, "no Free Attack reaches"
+        return best.action, focus_reason(best, b, "free attack")
+    if d.kind is DecisionKind.PARRY:
+        base = odds.pending_hit_odds(b, "none")
+        best_action, best_gain = decline, 0.0
+        for a in kinds.get(K.PARRY, []):
+            o = odds.pending_hit_odds(b, "parry", a.item)
+            gain = _harm(base, me) - _harm(o, me)
+            if gain > best_gain + 1e-12:
+                best_action, best_gain = a, gain
+        if best_action is decline:
+            return decline, "parry would not help"
+        return best_action, f"parry: saves {best_gain:.2f} of my HP share"
+    base = odds.pending_hit_odds(b, "none")
+    dodged = odds.pending_hit_odds(b, "dodge")
+    gain = _harm(base, me) - _harm(dodged, me)
+    dodges = kinds.get(K.DODGE, [])
+    squares = [a for a in dodges if a.square is not None]
+    if squares:
+        price = SHIFT_PRICE_LATE if my_turn_done(b, me) else SHIFT_PRICE
+        choice = min(squares, key=lambda a: (len(threatened_by(b, me, a.square or me.position)),
+                                             dodges.index(a)))
+    elif dodges:
+        price, choice = PRONE_PRICE, dodges[0]
+    else:
+        return decline, "no dodge open"
+    if gain > price:
+        how = f"to {choice.square}" if choice.square else "falling prone"
+        return choice, f"dodge {how}: gain {gain:.2f} > price {price:.2f}"
+    return decline, f"dodge not worth it: gain {gain:.2f} <= price {price:.2f}"
+
+
+def _harm(o: odds.AttackOdds, me: Combatant) -> float:
+    """What a hit costs me: P(drop) + expected damage as a share of my HP."""
+    return value_of(o, me)
+
+
+# ------------------------------------------------------------------ agent base
+class ScriptedAgent(SeededAgent):
+    """A scripted agent: ``turn`` decides TURN decisions, :func:`react` the reactions;
+    every decision sets ``self.reason``. Subclasses implement ``turn``."""
+
+    name = "scripted"
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.reason: str | None = None
+        self.memory: dict[str, Any] = {}
+
+    def act(self, battle: Battle) -> Action:
+        """A legal action for the current decision; ``self.reason`` says why."""
+        acts = legal_for(battle)
+        kinds = group(acts)
+        d = battle.decision
+        assert d is not None
+        if d.kind is DecisionKind.TURN:
+            action, reason = self.turn(battle, battle.combatants[d.actor], kinds)
+        else:
+            action, reason = self.reaction(battle, kinds)
+        self.reason = reason
+        return action
+
+    def reaction(self, battle: Battle, kinds: Kinds) -> tuple[Action, str]:
+        """Reactions: the shared rules of :func:`react`."""
+        return react(battle, kinds)
+
+    def turn(self, b: Battle, c: Combatant, kinds: Kinds) -> tuple[Action, str]:
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def tie(self, options: list[Action], key: Any) -> Action:
+        """The option with the lowest ``key``; exact ties broken by the seeded generator."""
+        low = min(key(a) for a in options)
+        return self.choose([a for a in options if key(a) == low])
+
+
+def nearest(b: Battle, square: Square, others: Iterable[Combatant]) -> Combatant | None:
+    """The combatant closest to ``square`` (king steps; ties: first listed)."""
+    best = None
+    for o in others:
+        if best is None or chebyshev(square, o.position) < chebyshev(square, best.position):
+            best = o
+    return best
+
+
+def level_share(levels: dict[SuccessLevel, Fraction]) -> float:
+    """P(success or better) of a level distribution."""
+    return float(sum((p for lv, p in levels.items() if lv.succeeded), Fraction(0)))
