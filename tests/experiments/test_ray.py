@@ -1,0 +1,92 @@
+"""fray tournament --backend ray: a real local Ray session gives byte-identical records and
+replays to local workers for the same seeds, and a Ray worker that dies has its battle
+retried."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from experiments import cli
+from experiments.runner import AgentSpec
+from experiments.tournament import config_from, run_tournament
+
+ray = pytest.importorskip("ray")
+
+
+def dying_agent_hook(flag: Path) -> Callable[[], None]:
+    """A Ray worker setup hook registering an agent whose process dies on its first act."""
+
+    def hook() -> None:
+        import agents
+        from agents.random_agent import RandomAgent
+
+        class DiesOnce(RandomAgent):
+            def act(self, battle):  # type: ignore[no-untyped-def]
+                if not flag.exists():
+                    flag.write_text("died")
+                    os._exit(1)
+                return super().act(battle)
+
+        agents.register("test_dies_once", DiesOnce, replace=True)
+
+    return hook
+
+
+@pytest.fixture(scope="module")
+def ray_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Ray started once for the module on 2 CPUs, its temp dir short (AF_UNIX socket paths
+    are limited to ~107 characters); yields the dying agent's flag file."""
+    tmp_path = tmp_path_factory.mktemp("session")
+    short = tmp_path / "ray"
+    temp_dir = str(short) if len(str(short)) < 40 else tempfile.mkdtemp(dir="/tmp",
+                                                                          prefix="ray")
+    import cloudpickle
+
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])  # tests is no package
+    flag = tmp_path / "died"
+    ray.init(num_cpus=2, _temp_dir=temp_dir, include_dashboard=False, log_to_driver=False,
+             runtime_env={"worker_process_setup_hook": dying_agent_hook(flag)})
+    try:
+        yield flag
+    finally:
+        ray.shutdown()
+        cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
+        if not temp_dir.startswith(str(tmp_path)):
+            shutil.rmtree(temp_dir, ignore_errors=True)
+
+
+def test_ray_and_local_workers_give_byte_identical_results(
+        tmp_path: Path, ray_session: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["tournament", "--agents", "random,berserker", "--scenarios", "duel",
+            "--battles", "4", "--seed", "11"]
+    assert cli.main([*args, "--out", str(tmp_path / "ray"), "--backend", "ray"]) == 0
+    assert ray.is_initialized(), "the command leaves a session it did not start running"
+    config = config_from([AgentSpec("random"), AgentSpec("berserker")], ["duel"], 4, 11, None)
+    run_tournament(config, tmp_path / "local", workers=2, progress=False)
+    ray_lines = (tmp_path / "ray" / "battles.jsonl").read_text().splitlines()
+    local_lines = (tmp_path / "local" / "battles.jsonl").read_text().splitlines()
+    assert len(ray_lines) == 8
+    assert sorted(ray_lines) == sorted(local_lines)
+    ray_replays = sorted((tmp_path / "ray" / "replays").iterdir())
+    assert [p.name for p in ray_replays] == sorted(
+        p.name for p in (tmp_path / "local" / "replays").iterdir())
+    for path in ray_replays:
+        assert path.read_bytes() == (tmp_path / "local" / "replays" / path.name).read_bytes()
+
+
+def test_a_dead_ray_worker_has_its_battle_retried(tmp_path: Path, ray_session: Path) -> None:
+    dying_agent_hook(tmp_path / "local-flag")()   # the same agent here, already past dying
+    (tmp_path / "local-flag").write_text("died")
+    config = config_from([AgentSpec("test_dies_once"), AgentSpec("berserker")], ["duel"],
+                         2, 0, None)
+    on_ray = run_tournament(config, tmp_path / "ray", backend="ray", progress=False)
+    assert ray_session.exists(), "no worker died"
+    local = run_tournament(config, tmp_path / "local", workers=1, progress=False)
+    assert on_ray == local and len(on_ray) == 4
