@@ -59,5 +59,15 @@ register("skirmisher", Skirmisher)
 register("defender", Defender)
 register("pack", Pack)
 
+
+def _learned(spec: str = "", seed: int | None = None, **kwargs: Any) -> Agent:
+    """``learned:PATH``: torch is imported only here, when a learned agent is made."""
+    from agents.learned import make_learned
+
+    return make_learned(spec, seed=seed, **kwargs)
+
+
+register("learned", _learned)
+
 __all__ = ["Agent", "Berserker", "Defender", "Pack", "RandomAgent", "SeededAgent", "Skirmisher",
            "Tactician", "make", "names", "register"]

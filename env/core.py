@@ -32,12 +32,14 @@ def default_scenario() -> str:
 class ScenarioSetup:
     """A scenario loaded once: content, codec, observation builder and spaces."""
 
-    def __init__(self, scenario: str | Path, content_dir: str | None = None) -> None:
+    def __init__(self, scenario: str | Path | rules.Scenario,
+                 content_dir: str | None = None) -> None:
         self.content_dir = content_dir
         content = (rules.load_content(Path(content_dir)) if content_dir
                    else rules.default_content())
         self.content = content
-        self.scenario = rules.load_scenario(scenario, content)
+        self.scenario = (scenario if isinstance(scenario, rules.Scenario)
+                         else rules.load_scenario(scenario, content))
         probe = self.new_battle(0)
         self.codec = ActionCodec(probe)
         self.builder = ObservationBuilder(probe)

@@ -1,0 +1,168 @@
+"""``agents.make("learned:PATH")``: a trained MaskablePPO policy playing its team.
+
+``PATH`` is a checkpoint written by ``fray train`` (a stable-baselines3 ``.zip``) or the
+name of a shipped model in ``agents/models`` (``learned:duel``, ``learned:skirmish``).
+The agent plays any decision of whichever team it commands: it builds the observation
+and the exact action mask of the current decision with the env's own encoding
+(:class:`env.core.ScenarioSetup`: the observation builder and the action codec), asks
+the policy for masked action probabilities and decodes the chosen index back to a
+:class:`rules.Action`. Deterministic (the most probable legal action) by default; with
+``deterministic=False`` it samples from the masked distribution with its own seeded
+generator, so a seed fixes its play.
+
+A model fits a scenario when the scenario's observation shapes and action count equal
+the ones it was trained on (same map size and unit count); otherwise ``act`` raises a
+one-line :class:`rules.FrayError` naming both.
+
+torch and stable-baselines3 are imported only when a learned agent is made, never at
+``import agents`` time.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import rules
+from agents.base import SeededAgent, legal_for
+from rules import Action, Battle
+
+MODELS_DIR = Path(__file__).resolve().parent / "models"
+
+
+class LearnedModelError(rules.FrayError):
+    """A learned model that cannot be found, loaded, or does not fit the battle."""
+
+
+def shipped_models() -> list[str]:
+    """Names of the models shipped in ``agents/models`` (``learned:NAME``)."""
+    return sorted(p.stem for p in MODELS_DIR.glob("*.zip"))
+
+
+def resolve_model(spec: str | Path) -> Path:
+    """The file of ``learned:spec``: a shipped model's name or a path to a ``.zip``."""
+    text = str(spec)
+    if not text:
+        raise LearnedModelError("learned: expected a shipped model name "
+                                f"({', '.join(shipped_models()) or 'none'}) or a path")
+    shipped = MODELS_DIR / f"{text}.zip"
+    if "/" not in text and shipped.is_file():
+        return shipped
+    path = Path(text).expanduser()
+    if path.is_file():
+        return path
+    if path.with_suffix(".zip").is_file():
+        return path.with_suffix(".zip")
+    raise LearnedModelError(f"learned:{text}: no such model file (shipped models: "
+                            f"{', '.join(shipped_models()) or 'none'})")
+
+
+@functools.lru_cache(maxsize=16)
+def _load(path: str, mtime_ns: int) -> Any:
+    """A MaskablePPO model loaded once per file version (``mtime_ns`` keys the cache)."""
+    from sb3_contrib import MaskablePPO
+
+    try:
+        return MaskablePPO.load(path, device="cpu")
+    except (ValueError, KeyError, OSError, RuntimeError) as exc:
+        raise LearnedModelError(f"learned:{path}: not a MaskablePPO checkpoint ({exc})") from exc
+
+
+def load_model(spec: str | Path) -> Any:
+    """The MaskablePPO model of ``learned:spec`` (cached while the file is unchanged)."""
+    path = resolve_model(spec)
+    return _load(str(path.resolve()), path.stat().st_mtime_ns)
+
+
+_SETUPS: dict[tuple[str, str, str | None], Any] = {}
+
+
+def _setup(scenario: rules.Scenario, content_dir: str | None) -> Any:
+    """The env's encoding of a scenario, built once per scenario text and content."""
+    from env.core import ScenarioSetup
+
+    key = (scenario.name, scenario.text, content_dir)
+    if key not in _SETUPS:
+        _SETUPS[key] = ScenarioSetup(scenario, content_dir)
+    return _SETUPS[key]
+
+
+def _shapes(space: Any) -> dict[str, tuple[int, ...]]:
+    parts = {key: tuple(space[key].shape) for key in ("planes", "units", "globals")}
+    parts["decision"] = tuple(int(v) for v in space["decision"].nvec)
+    return parts
+
+
+class LearnedAgent(SeededAgent):
+    """A trained policy (a MaskablePPO model or a path to one) playing its team."""
+
+    name = "learned"
+
+    def __init__(self, model: Any, seed: int | None = None, deterministic: bool = True,
+                 label: str = "learned") -> None:
+        super().__init__(seed)
+        self.model = model
+        self.deterministic = bool(deterministic)
+        self.label = label
+        self._fits: dict[int, bool] = {}
+
+    def _check_fits(self, setup: Any) -> None:
+        key = id(setup)
+        if key in self._fits:
+            return
+        want = _shapes(self.model.observation_space)
+        have = _shapes(setup.builder.spaces())
+        n_model, n_scenario = int(self.model.action_space.n), int(setup.n)
+        if want != have or n_model != n_scenario:
+            raise LearnedModelError(
+                f"{self.label} does not fit scenario {setup.scenario.name!r}: the model "
+                f"expects {want} and {n_model} actions, the scenario has {have} and "
+                f"{n_scenario} actions")
+        self._fits[key] = True
+
+    def probabilities(self, battle: Battle) -> tuple[np.ndarray, Any]:
+        """The masked action probabilities for the current decision, and the setup."""
+        import torch
+
+        legal_for(battle)
+        setup = _setup(battle.scenario, battle.content_dir)
+        self._check_fits(setup)
+        decision = battle.decision
+        assert decision is not None  # legal_for raised otherwise
+        team = battle.combatants[decision.actor].team
+        obs = setup.builder.build(battle, team, decision.actor)
+        mask = setup.codec.mask(battle)
+        obs["action_mask"] = mask
+        policy = self.model.policy
+        tensors, _ = policy.obs_to_tensor(obs)
+        with torch.no_grad():
+            dist = policy.get_distribution(tensors, action_masks=mask.astype(bool)[None])
+            probs = dist.distribution.probs[0].cpu().numpy().astype(np.float64)
+        probs = np.where(mask.astype(bool), probs, 0.0)
+        return probs, setup
+
+    def act(self, battle: Battle) -> Action:
+        """The policy's action for ``battle.decision`` (always legal: the mask is exact)."""
+        probs, setup = self.probabilities(battle)
+        if self.deterministic or probs.sum() <= 0:
+            index = int(np.argmax(probs))
+        else:
+            index = int(self.rng.choice(len(probs), p=probs / probs.sum()))
+        decision = battle.decision
+        assert decision is not None
+        action = setup.codec.decode(battle, decision.actor, index)
+        if action is None:  # pragma: no cover - the mask only holds decodable indices
+            raise LearnedModelError(f"{self.label} chose index {index}, which names nothing")
+        return action
+
+    def __repr__(self) -> str:
+        return f"LearnedAgent({self.label!r}, deterministic={self.deterministic})"
+
+
+def make_learned(spec: str, seed: int | None = None, deterministic: bool = True) -> LearnedAgent:
+    """The factory behind ``agents.make("learned:PATH")``."""
+    return LearnedAgent(load_model(spec), seed=seed, deterministic=deterministic,
+                        label=f"learned:{spec}")

@@ -1,0 +1,165 @@
+"""Win rates with Wilson intervals: a team's agent against another team's agent.
+
+Battle ``i`` of an evaluation uses battle seed ``seed + i`` and the agent seeds that
+:func:`experiments.replay.play` gives (``seed + i + team index``), so a row is exactly
+reproducible from its command. Two rows are compared with a two-proportion test
+(Fisher's exact test on the 2 x 2 table of wins and non-wins, ``scipy.stats``).
+
+    python -m experiments.train.evaluation duel --team monsters \\
+        --agents learned:duel,tactician,mcts --opponents tactician,berserker \\
+        --battles 500 --seed 0 --out results.csv
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from scipy import stats
+from tqdm import tqdm
+
+import rules
+
+
+@dataclass
+class Tally:
+    """Outcomes of ``n`` battles for one team: wins, draws (round limit) and losses."""
+
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+    @property
+    def n(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def rate(self) -> float:
+        return self.wins / self.n if self.n else 0.0
+
+    def interval(self, confidence: float = 0.95) -> tuple[float, float]:
+        """Wilson interval of the win rate."""
+        if not self.n:
+            return 0.0, 1.0
+        ci = stats.binomtest(self.wins, self.n).proportion_ci(confidence, method="wilson")
+        return float(ci.low), float(ci.high)
+
+    def add(self, winner: str | None, team: str) -> None:
+        """Count one battle's outcome for ``team``."""
+        if winner is None:
+            self.draws += 1
+        elif winner == team:
+            self.wins += 1
+        else:
+            self.losses += 1
+
+    def text(self) -> str:
+        low, high = self.interval()
+        return f"{self.rate:.3f} [{low:.3f}, {high:.3f}] ({self.wins}/{self.n})"
+
+
+def compare(first: Tally, second: Tally) -> float:
+    """Two-sided p-value that the two win rates differ (Fisher's exact test)."""
+    table = [[first.wins, first.n - first.wins], [second.wins, second.n - second.wins]]
+    return float(stats.fisher_exact(table).pvalue)
+
+
+def _play_chunk(job: tuple[str, str, str, str, Sequence[int]]) -> list[str | None]:
+    """Winners of the battles of one chunk (runs in a worker process)."""
+    import torch
+
+    from experiments.replay import play
+
+    torch.set_num_threads(1)
+    scenario, team, agent, opponent, seeds = job
+    teams = rules.load_scenario(scenario, rules.default_content()).teams
+    names = {t: (agent if t == team else opponent) for t in teams}
+    return [play(scenario, seed, names)[0].winner for seed in seeds]
+
+
+def _chunks(seeds: Sequence[int], size: int) -> Iterator[Sequence[int]]:
+    for start in range(0, len(seeds), size):
+        yield seeds[start:start + size]
+
+
+def evaluate(scenario: str, team: str, agent: str, opponent: str, battles: int,
+             seed: int = 0, workers: int = 1, progress: bool = False) -> Tally:
+    """``agent`` commanding ``team`` against ``opponent`` for every other team."""
+    seeds = list(range(seed, seed + battles))
+    jobs = [(scenario, team, agent, opponent, chunk) for chunk in _chunks(seeds, 25)]
+    tally = Tally()
+    bar = tqdm(total=battles, desc=f"{agent} vs {opponent}", disable=not progress,
+               leave=False)
+    if workers <= 1:
+        results: Iterator[list[str | None]] = map(_play_chunk, jobs)
+        for winners in results:
+            for winner in winners:
+                tally.add(winner, team)
+            bar.update(len(winners))
+    else:
+        with ProcessPoolExecutor(workers) as pool:
+            for winners in pool.map(_play_chunk, jobs):
+                for winner in winners:
+                    tally.add(winner, team)
+                bar.update(len(winners))
+    bar.close()
+    return tally
+
+
+FIELDS = ("scenario", "team", "agent", "opponent", "battles", "seed_first", "seed_last",
+          "wins", "draws", "losses", "win_rate", "wilson_low", "wilson_high")
+
+
+def row(scenario: str, team: str, agent: str, opponent: str, seed: int,
+        tally: Tally) -> dict[str, object]:
+    """One CSV row of an evaluation."""
+    low, high = tally.interval()
+    return {"scenario": scenario, "team": team, "agent": agent, "opponent": opponent,
+            "battles": tally.n, "seed_first": seed, "seed_last": seed + tally.n - 1,
+            "wins": tally.wins, "draws": tally.draws, "losses": tally.losses,
+            "win_rate": round(tally.rate, 4), "wilson_low": round(low, 4),
+            "wilson_high": round(high, 4)}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Evaluate every agent against every opponent; print and write rows as they go."""
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("scenario")
+    parser.add_argument("--team", default="monsters")
+    parser.add_argument("--agents", required=True, help="comma-separated agent names")
+    parser.add_argument("--opponents", required=True, help="comma-separated agent names")
+    parser.add_argument("--battles", type=int, default=500)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--out", type=Path, help="CSV file (appended)")
+    args = parser.parse_args(argv)
+    tallies: dict[tuple[str, str], Tally] = {}
+    for opponent in args.opponents.split(","):
+        for agent in args.agents.split(","):
+            tally = evaluate(args.scenario, args.team, agent, opponent, args.battles,
+                             args.seed, args.workers, progress=True)
+            tallies[agent, opponent] = tally
+            print(f"{args.scenario} {agent} vs {opponent}: {tally.text()}", flush=True)
+            if args.out is not None:
+                new = not args.out.exists()
+                with args.out.open("a", newline="") as handle:
+                    writer = csv.DictWriter(handle, FIELDS)
+                    if new:
+                        writer.writeheader()
+                    writer.writerow(row(args.scenario, args.team, agent, opponent,
+                                        args.seed, tally))
+        first = args.agents.split(",")[0]
+        for agent in args.agents.split(",")[1:]:
+            p = compare(tallies[first, opponent], tallies[agent, opponent])
+            print(f"  {first} vs {agent} against {opponent}: Fisher p = {p:.4g}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

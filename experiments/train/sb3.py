@@ -1,0 +1,220 @@
+"""``fray train`` with stable-baselines3: MaskablePPO on the fray env.
+
+The output folder holds everything a run writes, as it goes:
+
+- ``config.json``: the run's settings (a resumed run keeps the first ones);
+- ``checkpoints/step_<N>.zip``: a MaskablePPO checkpoint every ``checkpoint_every``
+  steps and at the end (``agents.make("learned:DIR/checkpoints/step_N.zip")`` plays it);
+  they are also the frozen policies ``self`` draws from in an opponent pool;
+- ``eval.csv``: evaluation rows (win rate and Wilson interval per opponent);
+- ``tb/``: TensorBoard logs, when tensorboard is installed.
+
+``resume=True`` loads the newest checkpoint and continues its step count up to
+``steps`` in total.
+"""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+import json
+from collections import deque
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from experiments.train.opponents import SELF, OpponentPool, OpponentPoolWrapper
+
+POLICIES = ("fray", "mlp")
+
+
+@dataclass
+class TrainConfig:
+    """Settings of one training run (the ``fray train`` options)."""
+
+    scenario: str
+    out: str
+    team: str = "monsters"
+    opponents: list[str] = field(default_factory=lambda: ["berserker"])
+    steps: int = 100_000
+    envs: int = 1
+    eval_every: int = 0
+    eval_battles: int = 100
+    checkpoint_every: int = 10_000
+    seed: int = 0
+    policy: str = "fray"
+    damage_reward: float = 0.5
+    n_steps: int = 512
+    batch_size: int = 256
+    n_epochs: int = 4
+    learning_rate: float = 3e-4
+    ent_coef: float = 0.01
+    gamma: float = 0.99
+    progress: bool = True
+
+    @property
+    def checkpoint_dir(self) -> Path:
+        return Path(self.out) / "checkpoints"
+
+
+def latest_checkpoint(out: str | Path) -> Path | None:
+    """The newest ``checkpoints/step_*.zip`` of a run, or None."""
+    found = sorted((Path(out) / "checkpoints").glob("step_*.zip"))
+    return found[-1] if found else None
+
+
+def checkpoint_path(config: TrainConfig, steps: int) -> Path:
+    """Where the checkpoint at ``steps`` goes (zero-padded: names sort by step)."""
+    return config.checkpoint_dir / f"step_{steps:010d}.zip"
+
+
+def _make_env(config: TrainConfig, rank: int) -> Any:
+    """A factory for env ``rank`` (picklable for SubprocVecEnv)."""
+
+    def build() -> Any:
+        import gymnasium as gym
+        import torch
+        from stable_baselines3.common.monitor import Monitor
+
+        import env  # noqa: F401  (registers the ids)
+
+        torch.set_num_threads(1)
+        base = gym.make("fray/Skirmish-v0", scenario=config.scenario, team=config.team,
+                        opponent="random", damage_reward=config.damage_reward)
+        pool = OpponentPool(config.opponents, config.checkpoint_dir,
+                            seed=config.seed * 1000 + rank)
+        wrapped = OpponentPoolWrapper(base, pool)
+        wrapped.reset(seed=config.seed * 1000 + rank)
+        return Monitor(wrapped, info_keywords=("opponent",))
+
+    return build
+
+
+def make_vec_env(config: TrainConfig) -> Any:
+    """``config.envs`` envs, in subprocesses when more than one."""
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    factories = [_make_env(config, rank) for rank in range(config.envs)]
+    if config.envs > 1:
+        return SubprocVecEnv(factories, start_method="forkserver")
+    return DummyVecEnv(factories)
+
+
+def policy_spec(name: str) -> tuple[str, dict[str, Any]]:
+    """The sb3 policy and its kwargs: ``fray`` (CNN + per-unit encoder) or ``mlp``."""
+    if name == "fray":
+        from experiments.train.features import FrayExtractor
+
+        return "MultiInputPolicy", {"features_extractor_class": FrayExtractor,
+                                    "net_arch": [128, 128]}
+    if name == "mlp":
+        return "MultiInputPolicy", {"net_arch": [128, 128]}
+    raise ValueError(f"--policy: expected one of {', '.join(POLICIES)}, got {name!r}")
+
+
+def _callback(config: TrainConfig, total: int) -> Any:
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    from experiments.train.evaluation import FIELDS, evaluate, row
+
+    class FrayCallback(BaseCallback):
+        """Progress bar, checkpoints and evaluations during ``learn``."""
+
+        def _on_training_start(self) -> None:
+            self.bar = tqdm(total=total, initial=self.num_timesteps, unit="step",
+                            desc=f"train {config.scenario}", disable=not config.progress,
+                            dynamic_ncols=True)
+            self.episodes = 0
+            self.wins = 0
+            self.recent: deque[bool] = deque(maxlen=200)
+            self.last_checkpoint = self.num_timesteps
+            self.last_eval = self.num_timesteps
+
+        def _on_step(self) -> bool:
+            for info, done in zip(self.locals["infos"], self.locals["dones"], strict=True):
+                if done:
+                    won = info.get("winner") == config.team
+                    self.episodes += 1
+                    self.wins += won
+                    self.recent.append(won)
+            self.bar.update(self.num_timesteps - self.bar.n)
+            if self.episodes:
+                self.bar.set_postfix(episodes=self.episodes,
+                                     win=f"{self.wins / self.episodes:.2f}",
+                                     recent=f"{sum(self.recent) / len(self.recent):.2f}",
+                                     refresh=False)
+            if (config.checkpoint_every
+                    and self.num_timesteps - self.last_checkpoint >= config.checkpoint_every):
+                self.save()
+            if config.eval_every and self.num_timesteps - self.last_eval >= config.eval_every:
+                self.evaluate()
+            return True
+
+        def save(self) -> Path:
+            path = checkpoint_path(config, self.num_timesteps)
+            self.model.save(path)
+            self.last_checkpoint = self.num_timesteps
+            return path
+
+        def evaluate(self) -> None:
+            self.last_eval = self.num_timesteps
+            path = self.save()
+            out = Path(config.out) / "eval.csv"
+            for opponent in config.opponents:
+                if opponent == SELF:
+                    continue
+                tally = evaluate(config.scenario, config.team, f"learned:{path}", opponent,
+                                 config.eval_battles, seed=10**6)
+                self.logger.record(f"eval/win_rate_{opponent}", tally.rate)
+                tqdm.write(f"step {self.num_timesteps}: vs {opponent} {tally.text()}")
+                new = not out.exists()
+                with out.open("a", newline="") as handle:
+                    writer = csv.DictWriter(handle, ("step", *FIELDS))
+                    if new:
+                        writer.writeheader()
+                    writer.writerow({"step": self.num_timesteps,
+                                     **row(config.scenario, config.team, path.stem,
+                                           opponent, 10**6, tally)})
+
+        def _on_training_end(self) -> None:
+            self.bar.close()
+
+    return FrayCallback()
+
+
+def train(config: TrainConfig, resume: bool = False) -> Path:
+    """Train (or resume) a run; returns the final checkpoint's path."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    torch.set_num_threads(1)
+    out = Path(config.out)
+    config.checkpoint_dir.mkdir(parents=True, exist_ok=True)
+    (out / "config.json").write_text(json.dumps(asdict(config), indent=2) + "\n")
+    vec = make_vec_env(config)
+    tensorboard = str(out / "tb") if importlib.util.find_spec("tensorboard") else None
+    start = latest_checkpoint(out) if resume else None
+    try:
+        if start is not None:
+            model = MaskablePPO.load(start, env=vec, device="cpu",
+                                     tensorboard_log=tensorboard)
+        else:
+            policy, kwargs = policy_spec(config.policy)
+            model = MaskablePPO(policy, vec, policy_kwargs=kwargs, n_steps=config.n_steps,
+                                batch_size=config.batch_size, n_epochs=config.n_epochs,
+                                learning_rate=config.learning_rate, ent_coef=config.ent_coef,
+                                gamma=config.gamma, seed=config.seed, device="cpu",
+                                tensorboard_log=tensorboard, verbose=0)
+        remaining = config.steps - model.num_timesteps
+        callback = _callback(config, config.steps)
+        if remaining > 0:
+            model.learn(total_timesteps=remaining, callback=callback,
+                        reset_num_timesteps=start is None, tb_log_name="ppo")
+        final = checkpoint_path(config, model.num_timesteps)
+        if not final.exists():
+            model.save(final)
+        return final
+    finally:
+        vec.close()

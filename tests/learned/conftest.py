@@ -1,0 +1,43 @@
+"""Untrained MaskablePPO models (one per scenario), saved once per test session."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+
+def save_untrained(scenario: str, path: Path, policy: str = "fray") -> Path:
+    """A freshly initialised MaskablePPO for ``scenario`` (monsters), saved to ``path``."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from env import SkirmishEnv
+    from experiments.train.sb3 import policy_spec
+
+    torch.set_num_threads(1)
+    name, kwargs = policy_spec(policy)
+    model = MaskablePPO(name, SkirmishEnv(scenario=scenario), policy_kwargs=kwargs,
+                        n_steps=64, batch_size=32, seed=0, device="cpu")
+    model.save(path)
+    return path
+
+
+class _Models(dict):
+    """scenario -> saved untrained model, made on first use."""
+
+    def __init__(self, folder: Path) -> None:
+        super().__init__()
+        self.folder = folder
+
+    def __missing__(self, scenario: str) -> Path:
+        self[scenario] = save_untrained(scenario, self.folder / f"{scenario}.zip")
+        return self[scenario]
+
+    def items(self):  # type: ignore[override]
+        return [(name, self[name]) for name in ("duel", "skirmish")]
+
+
+@pytest.fixture(scope="session")
+def untrained_models(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    return _Models(tmp_path_factory.mktemp("models"))

@@ -1,0 +1,66 @@
+"""``fray train`` (sb3): checkpoints, evaluation rows, resume, CLI errors."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+import agents
+import rules
+from agents.learned import load_model
+from experiments.cli import main
+from experiments.train.sb3 import TrainConfig, latest_checkpoint, train
+
+
+def _config(out: Path, steps: int) -> TrainConfig:
+    return TrainConfig(scenario="duel", out=str(out), opponents=["berserker", "self"],
+                       steps=steps, n_steps=64, batch_size=64, n_epochs=1,
+                       checkpoint_every=128, eval_every=128, eval_battles=3,
+                       progress=False)
+
+
+def test_training_writes_loadable_checkpoints_and_resume_continues_the_count(
+        tmp_path: Path) -> None:
+    final = train(_config(tmp_path, 256))
+    assert final == latest_checkpoint(tmp_path)
+    assert load_model(final).num_timesteps == 256
+    steps = sorted(int(p.stem.split("_")[1]) for p in (tmp_path / "checkpoints").glob("*.zip"))
+    assert steps == [128, 256]
+    battle = rules.Battle.from_scenario("duel", seed=2)
+    agent = agents.make(f"learned:{final}")
+    while not battle.is_over:
+        action = agent.act(battle) if battle.combatants[
+            battle.decision.actor].team == "monsters" else battle.legal_actions()[0]
+        assert action in battle.legal_actions()
+        battle.apply(action)
+    with (tmp_path / "eval.csv").open() as handle:
+        rows = list(csv.DictReader(handle))
+    assert [(r["step"], r["opponent"], r["battles"]) for r in rows] == [
+        ("128", "berserker", "3"), ("256", "berserker", "3")]
+    assert json.loads((tmp_path / "config.json").read_text())["steps"] == 256
+
+    resumed = train(_config(tmp_path, 384), resume=True)
+    assert load_model(resumed).num_timesteps == 384
+    assert resumed.name == "step_0000000384.zip"
+
+
+def test_the_cli_trains_and_rejects_bad_arguments(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run"
+    assert main(["train", "duel", "--steps", "64", "--out", str(out),
+                 "--opponent", "random", "--checkpoint-every", "0", "--policy", "mlp"]) == 0
+    # one rollout of 512 steps: the smallest PPO update the defaults allow
+    assert load_model(latest_checkpoint(out)).num_timesteps == 512
+    capsys.readouterr()
+    for argv, message in (
+            (["--opponent", "nobody"], "unknown agent 'nobody'"),
+            (["--steps", "0"], "--steps: expected a whole number >= 1"),
+            (["--team", "elves"], "--team: 'elves' is not a team"),
+            (["--resume", "--out", str(tmp_path / "empty")], "--resume: no checkpoint")):
+        args = ["train", "duel", "--out", str(tmp_path / "bad"), *argv]
+        assert main(args) == 2
+        err = capsys.readouterr().err.strip()
+        assert err.count("\n") == 0 and message in err
