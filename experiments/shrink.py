@@ -34,8 +34,8 @@ import rules
 from experiments.fuzz import Case, Checks, Failure, Outcome, run_choices
 from experiments.generate import map_rows, scenario_data, scenario_toml
 
-#: copy failures are sampled in a long run; while shrinking, copy at every decision
-COPY_FAILURES = {"clone", "json-copy", "json-roundtrip"}
+#: failures found by the JSON copies
+COPY_FAILURES = {"json-copy", "json-roundtrip"}
 
 
 @dataclass
@@ -51,10 +51,14 @@ class Shrunk:
 
 
 def checks_for(failure: Failure, checks: Checks) -> Checks:
-    """The checks to shrink with: copies at every decision for a copy failure."""
-    if failure.name in COPY_FAILURES:
-        return replace(checks, clone_every=1, json_every=1 if "json" in failure.name else 0)
-    return checks
+    """The checks to shrink with: the state invariants and extras always, and of the
+    expensive checks only the one that failed: clones at their original sampling (so the
+    first run reproduces the failure exactly; copies that share state interact), JSON
+    copies at every decision (a JSON failure is a property of one state)."""
+    return replace(checks, mask=checks.mask and failure.name == "mask",
+                   clone_every=checks.clone_every if failure.name == "clone" else 0,
+                   json_every=1 if failure.name in COPY_FAILURES else 0,
+                   replay=checks.replay and failure.name == "replay")
 
 
 class _Budget:

@@ -14,6 +14,7 @@ from experiments.replay import Replay, ReplayError
 EXAMPLE = """examples:
   fray replay battle.json                 # verify and show the last 60 events and the map
   fray replay battle.json --full-log
+  fray replay battle.json --html battle.html   # the battle on its map, in a browser
   fray replay fuzz-out/failures/00-invariant-hp.json   # re-run a fuzzer's finding
 
 Exit status: 0 when every event matches (for a fuzzer's finding: when the failure no
@@ -46,6 +47,19 @@ def show(battle: rules.Battle, args: argparse.Namespace) -> None:
     print(report.map_text(battle))
 
 
+def write_html(replay: Replay, args: argparse.Namespace) -> None:
+    """``--html OUT.html``: the offline viewer page of the replay (experiments.viewer)."""
+    from experiments.cli import UsageError
+    from experiments.viewer import write_page
+
+    if args.html is None:
+        return
+    try:
+        print(f"Viewer page: {write_page(replay, args.html)}")
+    except OSError as exc:
+        raise UsageError(f"--html: cannot write {args.html}: {exc.strerror or exc}") from None
+
+
 def run(args: argparse.Namespace) -> int:
     from experiments.cli import UsageError
     from experiments.fuzz import reproduce
@@ -53,12 +67,15 @@ def run(args: argparse.Namespace) -> int:
 
     if args.tail < 0:
         raise UsageError(f"--tail: expected a whole number >= 0, got {args.tail}")
+    if args.html is not None and not args.html.lower().endswith((".html", ".htm")):
+        raise UsageError(f"--html: expected a file name ending in .html, got {args.html!r}")
     replay = load(args.file)
     name = replay.scenario_name
     if replay.failure is not None:
         recorded = replay.failure
         outcome = reproduce(replay)
         show(outcome.battle, args)
+        write_html(replay, args)
         print(f"\nRecorded failure: {recorded.get('kind')} {recorded.get('name')} after "
               f"action {recorded.get('step')}: {recorded.get('message')}")
         if outcome.failure is not None and outcome.failure.name == recorded.get("name"):
@@ -77,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     battle = rerun(replay)
     show(battle, args)
+    write_html(replay, args)
     print(f"\nVerified: all {len(battle.events)} events of '{name}' (seed {battle.seed}) "
           f"match. Result: {battle.winner or 'draw'} after {battle.round} rounds, "
           f"{len(replay.actions)} actions.")
@@ -88,6 +106,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="a replay file (JSON, experiments/replay.py format)")
     parser.add_argument("--tail", type=int, default=60, help="events of the log to show")
     parser.add_argument("--full-log", action="store_true", help="show every event")
+    parser.add_argument("--html", metavar="OUT.html", default=None,
+                        help="also write the offline viewer page (open it in a browser)")
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:

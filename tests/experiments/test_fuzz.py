@@ -1,0 +1,120 @@
+"""``fray fuzz`` and its invariants: the checks catch broken states, the generator covers
+every map glyph, and the command runs, writes as it goes and fails clearly on bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import rules
+from experiments import cli, fuzz, generate
+from experiments.invariants import InvariantViolation, MaskCheck, check_state
+from rules.grid import LEGEND
+
+
+def _played(scenario: str, seed: int, steps: int) -> rules.Battle:
+    b = rules.Battle.from_scenario(scenario, seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        if b.is_over:
+            break
+        acts = b.legal_actions()
+        b.apply(acts[int(rng.integers(len(acts)))])
+    return b
+
+
+@pytest.mark.parametrize(("field", "value", "name"), [
+    ("hp", 99, "hp"), ("actions_used", ["full", "move"], "budget"),
+    ("position", (0, 0), "floor"), ("power_points", -1, "power-points"),
+    ("free_used", ["shift", "shift"], "free-actions"),
+])
+def test_check_state_catches_a_broken_state(field: str, value: object, name: str) -> None:
+    """Each state invariant fails on a state broken in that one way ((0, 0) is a wall)."""
+    b = _played("skirmish", 1, 5)
+    check_state(b)
+    victim = next(iter(b.combatants.values()))
+    setattr(victim, field, value)
+    with pytest.raises(InvariantViolation) as caught:
+        check_state(b)
+    assert caught.value.name == name
+
+
+def test_two_bodies_on_one_square_are_caught_at_a_turn_decision() -> None:
+    b = _played("duel", 2, 0)
+    assert b.decision is not None and b.decision.kind is rules.DecisionKind.TURN
+    first, second = list(b.combatants.values())[:2]
+    second.position = first.position
+    with pytest.raises(InvariantViolation, match="one-body-per-square"):
+        check_state(b)
+
+
+def test_mask_check_passes_on_real_play_and_catches_a_stale_codec() -> None:
+    """The env's mask equals the legal set through a battle; a codec built for another
+    scenario does not."""
+    b = rules.Battle.from_scenario("duel", seed=4)
+    check = MaskCheck(b.clone())
+    rng = np.random.default_rng(0)
+    while not b.is_over:
+        check.check(b)
+        acts = b.legal_actions()
+        b.apply(acts[int(rng.integers(len(acts)))])
+    other = MaskCheck(rules.Battle.from_scenario("duel", seed=4))
+    crypt = rules.Battle.from_scenario("crypt", seed=4)
+    with pytest.raises((InvariantViolation, KeyError)):
+        other.check(crypt)
+
+
+def test_a_checked_run_replays_identically_from_its_choices() -> None:
+    text = rules.scenario.resolve_scenario("skirmish").read_text(encoding="utf-8")
+    case = fuzz.Case(text, "skirmish.toml", 5)
+    checks = fuzz.Checks(clone_every=7, json_every=60)
+    first = fuzz.run(case, fuzz.agent_chooser(case.battle(), {"party": "berserker"}, 5),
+                     checks)
+    assert first.failure is None and first.battle.is_over
+    again = fuzz.run_choices(case, first.choices, checks)
+    assert again.failure is None
+    assert again.battle.events == first.battle.events
+    assert fuzz.reproduce(first.replay).battle.events == first.battle.events
+
+
+def test_generated_scenarios_parse_and_cover_every_glyph() -> None:
+    content = rules.default_content()
+    rng = np.random.default_rng(3)
+    for i in range(15):
+        data = generate.random_scenario(rng, content, name=f"g{i}")
+        text = generate.scenario_toml(data)
+        assert generate.scenario_data(text) == data  # the TOML writer round-trips
+        scenario = rules.parse_scenario(text, source=f"g{i}", content=content)
+        map_text = "".join(generate.map_rows(data))
+        assert set(LEGEND) <= set(map_text)
+        assert len(scenario.teams) >= 2
+
+
+def test_fuzz_command_runs_and_writes_every_battle(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "fuzz"
+    code = cli.main(["fuzz", "--seconds", "120", "--battles", "4", "--generated",
+                     "--seed", "2", "--out", str(out)])
+    printed = capsys.readouterr().out
+    lines = [json.loads(x) for x in (out / "battles.jsonl").read_text().splitlines()]
+    assert len(lines) == 4
+    assert any(x["scenario"].startswith("<generated") for x in lines)
+    assert "decisions/s" in printed
+    assert code == (1 if any(x["failure"] for x in lines) else 0)
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--seconds", "0"], "--seconds: expected a positive number"),
+    (["--seed", "-1"], "--seed: expected a whole number >= 0"),
+    (["--battles", "0"], "--battles: expected a positive whole number"),
+    (["--agents", "nobody"], "unknown agent 'nobody'"),
+    (["--content-dir", "/no/such/dir"], "--content-dir: expected a folder"),
+])
+def test_fuzz_bad_arguments_are_one_line(argv: list[str], message: str, tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["fuzz", *argv, "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1

@@ -1,0 +1,70 @@
+"""``fray replay FILE``: verifies every event, names the first mismatch, one-line errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from experiments import cli
+from experiments.replay import play
+
+
+@pytest.fixture
+def saved(tmp_path: Path) -> Path:
+    _, replay = play("duel", 3, {"party": "berserker", "monsters": "random"})
+    return replay.save(tmp_path / "duel.json")
+
+
+def test_replay_verifies_and_shows_the_battle(saved: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["replay", str(saved), "--full-log"]) == 0
+    out = capsys.readouterr().out
+    data = json.loads(saved.read_text())
+    assert f"Verified: all {len(data['events'])} events of 'duel'" in out
+    assert "battle over" in out
+
+
+def test_a_changed_event_is_named(saved: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = json.loads(saved.read_text())
+    index = next(i for i, e in enumerate(data["events"]) if "roll" in e)
+    data["events"][index]["roll"] = 100 if data["events"][index]["roll"] != 100 else 99
+    saved.write_text(json.dumps(data))
+    assert cli.main(["replay", str(saved)]) == 1
+    assert f"MISMATCH in 'duel': event {index} differs" in capsys.readouterr().out
+
+
+def test_an_action_that_is_not_legal_is_a_mismatch(
+        saved: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = json.loads(saved.read_text())
+    data["actions"][0] = {"kind": "stand_up", "target": None, "square": None, "item": None}
+    saved.write_text(json.dumps(data))
+    assert cli.main(["replay", str(saved)]) == 1
+    assert "action 0 (STAND_UP) is not legal" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (None, "no such replay file"),
+    ("not json", "expected a JSON replay file"),
+    ('{"format": "other"}', "format: expected 'fray-replay'"),
+    ('{"format": "fray-replay", "version": 1}', "missing or malformed field"),
+])
+def test_bad_files_are_one_line(content: str | None, message: str, tmp_path: Path,
+                                capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.json"
+    if content is not None:
+        path.write_text(content)
+    assert cli.main(["replay", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_an_unreadable_action_is_one_line(saved: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    data = json.loads(saved.read_text())
+    data["actions"][1] = {"kind": "fly"}
+    saved.write_text(json.dumps(data))
+    assert cli.main(["replay", str(saved)]) == 2
+    err = capsys.readouterr().err
+    assert "actions[1]: expected an action" in err and len(err.strip().splitlines()) == 1
