@@ -17,6 +17,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from rules import Battle, Combatant
+from rules.grid import GridMap
 
 #: Team colours in the order of the scenario's teams (CSS hex), shared with the page.
 TEAM_COLOURS: tuple[str, ...] = ("#285ad2", "#c82828", "#28a03c", "#aa3caa")
@@ -147,17 +148,8 @@ def render_rgb(battle: Battle, cell: int = 24) -> np.ndarray:
     the viewer page: terrain, unit discs in team colours with initials, HP bars, status
     marks (prone flat, bleeding dot, out of action grey and crossed, riders on mounts) and
     the deciding unit framed."""
-    g = battle.grid
-    image = Image.new("RGB", (g.width * cell, g.height * cell), PALETTE["floor"])
+    image = Image.fromarray(_terrain(battle.grid, cell))
     draw = ImageDraw.Draw(image)
-    doors = g.doors
-    for x, y in g.squares():
-        colour = _terrain_colour(battle, (x, y), doors)
-        box = (x * cell, y * cell, (x + 1) * cell - 1, (y + 1) * cell - 1)
-        draw.rectangle(box, fill=colour)
-        if colour != PALETTE["wall"]:
-            draw.line((box[0], box[3], box[2], box[3]), fill=PALETTE["gridline"])
-            draw.line((box[2], box[1], box[2], box[3]), fill=PALETTE["gridline"])
     initials = unit_initials(battle)
     decision = battle.decision
     decider = decision.actor if decision is not None else None
@@ -169,18 +161,37 @@ def render_rgb(battle: Battle, cell: int = 24) -> np.ndarray:
     return np.asarray(image, dtype=np.uint8).copy()
 
 
-def _terrain_colour(battle: Battle, square: tuple[int, int], doors: dict) -> str:
+@functools.lru_cache(maxsize=64)
+def _terrain(grid: GridMap, cell: int) -> np.ndarray:
+    """The map's terrain as an image array, gridlines on floor-like squares (cached per
+    map: a door opened is another map)."""
+    colours = np.empty((grid.height, grid.width, 3), dtype=np.uint8)
+    wall = np.zeros((grid.height, grid.width), dtype=bool)
+    doors = grid.doors
+    for x, y in grid.squares():
+        colours[y, x] = _rgb(_terrain_colour(grid, (x, y), doors))
+        wall[y, x] = grid.is_wall((x, y))
+    image = np.repeat(np.repeat(colours, cell, axis=0), cell, axis=1)
+    lines = np.repeat(np.repeat(~wall, cell, axis=0), cell, axis=1)
+    edge = np.zeros((cell, cell), dtype=bool)
+    edge[-1, :] = edge[:, -1] = True
+    lines &= np.tile(edge, (grid.height, grid.width))
+    image[lines] = _rgb(PALETTE["gridline"])
+    image.setflags(write=False)
+    return image
+
+
+def _terrain_colour(grid: GridMap, square: tuple[int, int], doors: dict) -> str:
     """The palette colour of one square's terrain."""
-    g = battle.grid
-    if g.is_wall(square):
+    if grid.is_wall(square):
         return PALETTE["wall"]
     if square in doors:
         return PALETTE["door_open"] if doors[square] else PALETTE["door_closed"]
-    if g.drop_depth(square):
+    if grid.drop_depth(square):
         return PALETTE["drop"]
-    if g.is_difficult(square):
+    if grid.is_difficult(square):
         return PALETTE["difficult"]
-    if g.is_dark(square):
+    if grid.is_dark(square):
         return PALETTE["dark"]
     return PALETTE["floor"]
 

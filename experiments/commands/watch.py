@@ -38,12 +38,18 @@ def run(args: argparse.Namespace) -> int:
     if args.seed < 0:
         raise UsageError(f"--seed: expected a whole number >= 0, got {args.seed}")
     check_agent_names(args.party, args.monsters)
+    gif = getattr(args, "gif", None)
+    if gif is not None and not gif.lower().endswith(".gif"):
+        raise UsageError(f"--gif: expected a file name ending in .gif, got {gif!r}")
     battle = rules.Battle.from_scenario(args.scenario, seed=args.seed,
                                         content_dir=args.content_dir)
     print(report.describe(battle))
     print()
-    battle = play_battle(args.scenario, args.seed, args.party, args.monsters,
-                         content_dir=args.content_dir)
+    from experiments.replay import play
+
+    battle, replay = play(args.scenario, args.seed,
+                          {"party": args.party, "monsters": args.monsters},
+                          content_dir=args.content_dir)
     log = battle.events if args.full_log else battle.events[-args.tail:]
     if not args.full_log and len(battle.events) > args.tail:
         print(f"... ({len(battle.events) - args.tail} earlier events; --full-log shows all)")
@@ -52,6 +58,13 @@ def run(args: argparse.Namespace) -> int:
     print(report.map_text(battle))
     print(f"\nResult: {battle.winner or 'draw'} after {battle.round} rounds, "
           f"{len(battle.events)} events.")
+    if gif is not None:
+        from experiments.viewer import write_gif
+
+        try:
+            print(f"Animation: {write_gif(replay, gif)}")
+        except OSError as exc:
+            raise UsageError(f"--gif: cannot write {gif}: {exc.strerror or exc}") from None
     return 0
 
 
@@ -71,4 +84,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                        "--party berserker --monsters random")
     w.add_argument("scenario", help="shipped scenario name or a .toml path")
     add_arguments(w)
+    w.add_argument("--gif", metavar="OUT.gif", default=None,
+                   help="also write the battle as an animated GIF (e.g. --gif duel.gif)")
     w.set_defaults(func=run)

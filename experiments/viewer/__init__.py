@@ -10,6 +10,7 @@
 """
 
 from experiments.viewer.data import viewer_data
+from experiments.viewer.gif import write_gif
 from experiments.viewer.page import build_page, write_page
 
-__all__ = ["build_page", "viewer_data", "write_page"]
+__all__ = ["build_page", "viewer_data", "write_gif", "write_page"]

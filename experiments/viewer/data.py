@@ -275,6 +275,19 @@ class _Recorder:
             out["marks"][index] = mark
 
 
+def apply_recorded(battle: rules.Battle, replay: Replay, index: int) -> list[Event]:
+    """Apply the replay's ``index``-th action with its reason; return the events emitted.
+
+    Raises ``ReplayError`` if the action is not legal on re-simulation.
+    """
+    action = rules.Action.from_dict(replay.actions[index])
+    try:
+        return battle.apply(action, reason=replay.reasons[index])
+    except rules.IllegalActionError as exc:
+        raise ReplayError(f"action {index} ({action}) is not legal on re-simulation: "
+                          f"{exc}") from None
+
+
 def viewer_data(replay: Replay) -> dict[str, Any]:
     """Re-simulate ``replay`` and return the page's data (module docstring).
 
@@ -287,17 +300,12 @@ def viewer_data(replay: Replay) -> dict[str, Any]:
     units = rec.snapshot(battle)
     for event in battle.events:
         rec.event(event, units, 0)
-    for index, (data, reason) in enumerate(zip(replay.actions, replay.reasons, strict=True)):
-        action = rules.Action.from_dict(data)
-        odds = attack_odds_entry(battle, action)
-        start = len(battle.events)
+    for index, data in enumerate(replay.actions):
+        odds = attack_odds_entry(battle, rules.Action.from_dict(data))
         partner = {c.id: (c.riding or c.ridden_by) for c in battle.combatants.values()
                    if c.riding or c.ridden_by}
-        try:
-            new = battle.apply(action, reason=reason)
-        except rules.IllegalActionError as exc:
-            raise ReplayError(f"action {index} ({action}) is not legal on re-simulation: "
-                              f"{exc}") from None
+        new = apply_recorded(battle, replay, index)
+        start = len(battle.events) - len(new)
         after = rec.snapshot(battle)
         for offset, event in enumerate(new):
             last = offset == len(new) - 1
