@@ -55,7 +55,7 @@ def write_html(replay: Replay, args: argparse.Namespace) -> None:
     if args.html is None:
         return
     try:
-        print(f"Viewer page: {write_page(replay, args.html)}")
+        print(f"Viewer page: {write_page(replay, args.html, progress=True)}")
     except OSError as exc:
         raise UsageError(f"--html: cannot write {args.html}: {exc.strerror or exc}") from None
 
