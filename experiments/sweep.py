@@ -123,8 +123,13 @@ def variant_label(changes: dict[str, Any]) -> str:
 # ---------------------------------------------------------------- TOML writing
 
 
+def _toml_string(text: str) -> str:
+    """A TOML basic string (JSON's escapes, plus DEL, which TOML wants escaped)."""
+    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
+
+
 def _toml_key(key: str) -> str:
-    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else json.dumps(key)
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else _toml_string(key)
 
 
 def _toml_value(value: Any) -> str:
@@ -136,7 +141,7 @@ def _toml_value(value: Any) -> str:
     if isinstance(value, int):
         return str(value)
     if isinstance(value, str):
-        return json.dumps(value)
+        return _toml_string(value)
     if isinstance(value, list):
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
     if isinstance(value, dict):

@@ -176,7 +176,7 @@ def verdict_text(a: str, b: str, state: Comparison, args: argparse.Namespace) ->
 def run(args: argparse.Namespace) -> int:
     from experiments.cli import UsageError
     from experiments.runner import parse_agents
-    from experiments.tournament import config_from
+    from experiments.tournament import config_from, scenario_teams
 
     check_run_options(args)
     if args.max_battles < 2:
@@ -186,6 +186,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"A and B: expected two different agents, got {a.label!r} twice")
     config = config_from([a, b], [args.scenario], 1, args.seed, args.content_dir)
     tests = make_tests(args)
+    scenario_teams(args.scenario, config.content_dir)   # a bad scenario fails before the bar
     workers = args.workers or 1
     state = compare(a, b, args.scenario, tests, max_battles=args.max_battles,
                     seed=config.seed, content_dir=config.content_dir,
