@@ -288,11 +288,14 @@ def apply_recorded(battle: rules.Battle, replay: Replay, index: int) -> list[Eve
                           f"{exc}") from None
 
 
-def viewer_data(replay: Replay) -> dict[str, Any]:
-    """Re-simulate ``replay`` and return the page's data (module docstring).
+def viewer_data(replay: Replay, progress: bool = False) -> dict[str, Any]:
+    """Re-simulate ``replay`` and return the page's data (module docstring); ``progress``
+    shows a progress bar over the actions (on stderr).
 
     Raises ``ReplayError`` if an action is not legal on re-simulation.
     """
+    from tqdm import tqdm
+
     battle = replay.new_battle()
     rec = _Recorder(battle)
     initials = unit_initials(battle)
@@ -300,7 +303,9 @@ def viewer_data(replay: Replay) -> dict[str, Any]:
     units = rec.snapshot(battle)
     for event in battle.events:
         rec.event(event, units, 0)
-    for index, data in enumerate(replay.actions):
+    actions = tqdm(replay.actions, desc="viewer page", unit="action", disable=not progress,
+                   leave=False)
+    for index, data in enumerate(actions):
         odds = attack_odds_entry(battle, rules.Action.from_dict(data))
         partner = {c.id: (c.riding or c.ridden_by) for c in battle.combatants.values()
                    if c.riding or c.ridden_by}
@@ -326,10 +331,12 @@ def viewer_data(replay: Replay) -> dict[str, Any]:
 
 
 def _mark_defences(odds: dict[int, dict[str, Any]], events: list[Event]) -> None:
-    """Set each odds entry's ``used``: the defence its target made against that attack
-    (the parry and dodge rolls before the next attack roll or the end of the turn)."""
+    """Set each odds entry's ``rolled`` (the attack's success level) and ``used``: the
+    defence its target made against that attack (the parry and dodge rolls before the
+    next attack roll or the end of the turn)."""
     for index, entry in odds.items():
         target = events[index].target
+        entry["rolled"] = str(events[index].level).upper()
         parried = dodged = False
         for event in events[index + 1:]:
             name = type(event).__name__

@@ -22,9 +22,10 @@ def _asset(name: str) -> str:
     return resources.files("experiments.viewer").joinpath(name).read_text(encoding="utf-8")
 
 
-def build_page(replay: Replay) -> str:
-    """The viewer page of ``replay`` as HTML text (re-simulates the replay)."""
-    data = json.dumps(viewer_data(replay), separators=(",", ":"))
+def build_page(replay: Replay, progress: bool = False) -> str:
+    """The viewer page of ``replay`` as HTML text (re-simulates the replay; ``progress``:
+    a progress bar on stderr)."""
+    data = json.dumps(viewer_data(replay, progress=progress), separators=(",", ":"))
     # inside <script>, "</" could end the element early and "<!--" start a comment
     data = data.replace("</", "<\\/").replace("<!--", "<\\!--")
     page = _asset("page.html")
@@ -35,9 +36,13 @@ def build_page(replay: Replay) -> str:
     return page
 
 
-def write_page(replay: Replay, path: str | Path) -> Path:
-    """Write the viewer page of ``replay`` to ``path`` (folders created); return the path."""
+def write_page(replay: Replay, path: str | Path, *, progress: bool = False) -> Path:
+    """Write the viewer page of ``replay`` to ``path`` (folders created); return the path.
+
+    Raises ``experiments.replay.ReplayError`` if an action is not legal on re-simulation.
+    """
     path = Path(path)
+    html_text = build_page(replay, progress=progress)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(build_page(replay), encoding="utf-8")
+    path.write_text(html_text, encoding="utf-8")
     return path

@@ -395,8 +395,7 @@
     box.dataset.event = shown;
     if (shown < 0) { box.textContent = "No attack yet this turn."; return; }
     const o = D.odds[shown];
-    const line = D.text[shown];
-    const level = line.slice(line.lastIndexOf("-> ") + 3);
+    const line = D.text[shown], level = o.rolled;
     let html = "<p class='attack'></p><table><tr><th>roll</th><th>chance</th><th>exact</th></tr>";
     ["CRITICAL", "SPECIAL", "SUCCESS", "FAILURE", "FUMBLE"].forEach(function (name) {
       const v = o.levels[name];

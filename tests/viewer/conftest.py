@@ -6,7 +6,6 @@ The browser tests fail, not skip, when Chromium or playwright is missing: CI ins
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,11 +13,8 @@ import pytest
 
 from experiments.replay import Replay, play, rerun
 from experiments.viewer import write_page
+from experiments.viewer.browser import VIEWPORT, BrowserMissing, chromium
 
-CHROMIUM = os.environ.get("FRAY_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run",
-                 "--disable-quic"]
 #: A reason with markup in it: the page must show it as text (and not end its script).
 ODD_REASON = "test reason </script><b>not bold</b> & more"
 
@@ -46,21 +42,17 @@ def page_path(replay: Replay, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[object]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} not found: install Debian's chromium package (apt-get "
-                    "install chromium) or set FRAY_CHROMIUM; the viewer tests need it")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+    try:
+        with chromium() as launched:
+            yield launched
+    except BrowserMissing as exc:
+        pytest.fail(f"{exc}; the viewer tests need it")
 
 
 @pytest.fixture()
 def page(browser, page_path: Path) -> Iterator[object]:
     """A fresh tab on the page at event 0; ``page.requests`` lists every URL it asked for."""
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context = browser.new_context(viewport=VIEWPORT)
     tab = context.new_page()
     tab.requests = []
     tab.errors = []

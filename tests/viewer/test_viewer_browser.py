@@ -164,7 +164,9 @@ def test_log_has_every_die_roll_and_reason(page, replay: Replay) -> None:
     assert len(reasons) == sum(r is not None for r in replay.reasons)
     assert any(line.endswith(ODD_REASON) for line in reasons)  # markup shown as text
     assert page.locator("#log b").count() == 0
-    assert any(re.search(r": \d+ vs \d+ -> ", line) for line in lines)
+    rolls = [e for e in replay.events if e["type"] == "AttackRolled"]
+    assert rolls and all(f"{e['roll']} vs {e['chance']}" in lines[i]
+                         for i, e in enumerate(replay.events) if e in rolls)
 
 
 # ---------------------------------------------------------------- selection
