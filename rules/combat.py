@@ -30,6 +30,7 @@ from rules.events import (
     Resisted,
     SkillRolled,
     StatusChanged,
+    item_label,
 )
 from rules.grid import chebyshev
 
@@ -198,7 +199,8 @@ def drop_item(b: Battle, c: Combatant, uid: str, cause: str) -> None:
     b.emit(ItemMoved, actor=c.id, item=uid, state_from=old, state_to="ground",
            square=c.position)
     if cause:
-        b.emit(StatusChanged, actor=c.id, status=f"dropped {uid}", cause=cause)
+        b.emit(StatusChanged, actor=c.id, status=f"without {item_label(uid, c.id)}",
+               cause=cause)
 
 
 def fatigue_check(b: Battle, c: Combatant) -> None:

@@ -23,6 +23,8 @@ from rules.events import (
     SpellCast,
     Spoke,
     StatusChanged,
+    item_label,
+    square_text,
 )
 
 if TYPE_CHECKING:
@@ -139,7 +141,7 @@ def _coup_de_grace(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> Non
 def _first_aid(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
     """H20: a First Aid success heals 1d3 HP and stops bleeding."""
     t = _target(b, a)
-    if combat.roll_skill(b, c, "first_aid", f"first aid on {t.id}").succeeded:
+    if combat.roll_skill(b, c, "first_aid", f"on {t.id}").succeeded:
         if t.bleeding:
             t.bleeding = False
             b.emit(StatusChanged, actor=t.id, status="no longer bleeding", cause="first aid")
@@ -151,10 +153,11 @@ def spell_effect(b: Battle, caster: Combatant, target: Combatant, spell_id: str,
     """H18: damage (armour applies unless the spell ignores it; a critical does maximum
     and ignores armour), heal, or a buff of skill points for some rounds."""
     sp = b.content.spells[spell_id]
+    spell = item_label(spell_id)
     if sp.effect == "buff":
         target.buffs.append((sp.modifier, b.round + sp.duration - 1))
-        b.emit(StatusChanged, actor=target.id, status=f"{sp.name} {sp.modifier:+d}",
-               cause=f"until round {b.round + sp.duration - 1}")
+        b.emit(StatusChanged, actor=target.id, status=f"under {spell}",
+               cause=f"{sp.modifier:+d} to skills until round {b.round + sp.duration - 1}")
         return
     if sp.dice is None:  # unreachable: the loader requires dice for damage and heal
         return
@@ -163,23 +166,24 @@ def spell_effect(b: Battle, caster: Combatant, target: Combatant, spell_id: str,
     else:
         amount, faces = b.dice.roll(sp.dice)
     if sp.effect == "heal":
-        combat.heal(b, target, amount, sp.name)
+        combat.heal(b, target, amount, spell)
         return
     armour = 0 if (sp.ignores_armour or level is L.CRITICAL) else min(amount,
                                                                       target.armour_points)
     damage = max(0, amount - armour)
-    combat.deal_damage(b, caster, target, damage, f"{sp.name} from {caster.id}",
+    combat.deal_damage(b, caster, target, damage, f"{spell} from {caster.id}",
                        rolled=amount, dice=faces, parried=0, dodged=0, armour=armour,
-                       effect=f"spell {sp.name}")
+                       effect=f"spell {spell}")
 
 
 def _cast(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
     """H18: casting time, power points, magic fumble from armour burden; S11 aborts."""
     sp = b.content.spells[a.item or ""]
+    spell = item_label(a.item or "")
     t = _target(b, a)
     if c.concentration_broken:
         c.casting = None
-        return _lost(b, c, f"{sp.name} aborted (S11)")
+        return _lost(b, c, f"{spell} aborted (S11)")
     if sp.casting == "rounds":
         if c.casting is None:
             c.casting = {"spell": a.item, "target": a.target, "done": 0, "round": b.round}
@@ -187,14 +191,14 @@ def _cast(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
         c.casting["round"] = b.round
         if c.casting["done"] < sp.rounds:
             b.emit(Concentration, actor=c.id,
-                   what=f"casting {sp.name} ({c.casting['done']}/{sp.rounds})")
+                   what=f"casting {spell} ({c.casting['done']}/{sp.rounds})")
             return
         c.casting = None
     if t.dead or (sp.effect != "heal" and not t.in_action) or not q.spell_target_ok(
             b, c, t, sp.range):
-        return _lost(b, c, f"{sp.name} has no valid target")
+        return _lost(b, c, f"{spell} has no valid target")
     if c.power_points < sp.cost:  # H18: PP spent on other spells while it was being cast
-        return _lost(b, c, f"not enough power points for {sp.name}")
+        return _lost(b, c, f"not enough power points for {spell}")
     if sp.components:
         c.components_ready = False
     chance = c.skill("cast", b.round)
@@ -218,7 +222,7 @@ def _use_item(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
     if inst.count <= 0:
         c.inventory.remove(inst)
     if it.kind == "potion" and it.heal is not None:
-        combat.heal(b, c, b.dice.roll(it.heal)[0], it.name)
+        combat.heal(b, c, b.dice.roll(it.heal)[0], item_label(inst.item))
     elif it.kind == "scroll" and it.spell is not None:
         t = _target(b, a)
         b.emit(SpellCast, caster=c.id, spell=it.spell, target=t.id, chance=0, roll=0,
@@ -314,7 +318,8 @@ def _shift(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
     c.position = a.square
     c.shifted_this_round = True
     combat.release_grapples_by(b, c)
-    b.emit(StatusChanged, actor=c.id, status=f"shifted {old} -> {a.square}", cause="S7")
+    b.emit(StatusChanged, actor=c.id, status=f"now at {square_text(a.square)}",
+           cause=f"shifted from {square_text(old)}")
 
 
 def _stand(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
@@ -368,7 +373,7 @@ def _ride(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
 
 def _components(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
     c.components_ready = True
-    b.emit(StatusChanged, actor=c.id, status="components ready", cause="H18")
+    b.emit(StatusChanged, actor=c.id, status="ready with spell components", cause="H18")
 
 
 def _speak(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:

@@ -1,16 +1,95 @@
 """Typed, frozen event records. ``Battle.apply`` returns them; logs, replays, renderers
 and statistics read them and never recompute rules. Each carries the dice already rolled.
 
-``str(event)`` is one readable log line; :func:`event_to_dict` / :func:`event_from_dict`
-round-trip events through JSON.
+``str(event)`` is one log line as a referee would say it ("[r2] hero attacks orc_1 with
+longsword: 44 vs 57% -> success"): rolls read "roll vs chance%", squares "(x, y)", paths
+"(2, 2) -> (3, 2)", and an item is named one way everywhere (:func:`item_label`: its
+kind, "longsword", prefixed by its first owner when someone else holds it, "gob's
+spear", and numbered when split off a stack, "javelin #2"). :func:`event_to_dict` /
+:func:`event_from_dict` round-trip events through JSON.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 Square = tuple[int, int]
+
+
+# ------------------------------------------------------------------ wording helpers
+def item_label(uid: str, holder: str | None = None) -> str:
+    """How the log names an item: ``"hero.battle_axe"`` held by hero, and the content id
+    ``"battle_axe"``, are both "battle axe"; ``"gob.spear"`` held by hero is "gob's
+    spear"; ``"hero.javelin.2"`` is "javelin #2"."""
+    base, dot, last = uid.rpartition(".")
+    number = ""
+    if dot and last.isdigit():
+        uid, number = base, f" #{last}"
+    owner, dot, kind = uid.rpartition(".")
+    name = kind.replace("_", " ") + number
+    if dot and owner != holder:
+        return f"{owner}'s {name}"
+    return name
+
+
+def square_text(square: Square | None) -> str:
+    """``(3, 2)``; squares are (x, y), x to the right and y down the map."""
+    return "nowhere" if square is None else f"({square[0]}, {square[1]})"
+
+
+def path_text(path: tuple[Square, ...]) -> str:
+    return " -> ".join(square_text(sq) for sq in path)
+
+
+def roll_text(roll: int, chance: int, level: str) -> str:
+    """A d100 roll against a chance and its success level: "44 vs 57% -> success"."""
+    return f"{roll} vs {chance}% -> {level.lower()}"
+
+
+_ACTION_FIELD = re.compile(r"(\w+)=(\([^)]*\)|\S+)")
+_OPTIONAL = re.compile(r"\[([^\]]*)\]")
+#: How each turn action is declared in the log; a [bracketed part] only when its field
+#: is there.
+_DECLARED: dict[str, str] = {
+    "melee_attack": "attack {target} with {item}",
+    "missile_attack": "shoot at {target} with {item}",
+    "full_attack": "full attack on {target} with {item}",
+    "unarmed_attack": "attack {target} unarmed",
+    "cast_spell": "cast {item}[ at {target}]", "use_item": "use {item}[ on {target}]",
+    "fight_defensively": "fight defensively", "first_aid": "first aid on {target}",
+    "coup_de_grace": "coup de grace on {target}", "grapple": "grapple {target}",
+    "trip": "trip {target}", "disarm": "disarm {target}", "mount": "mount {target}",
+    "dismount": "dismount to {square}", "move": "move to {square}",
+    "full_move": "full move to {square}", "disengage": "disengage to {square}",
+    "shift": "shift to {square}", "ready_weapon": "ready {item}",
+    "sheathe_weapon": "put away {item}", "pick_up": "pick up {item}",
+    "drop_item": "drop {item}", "light_torch": "light {item}",
+    "load_crossbow": "wind and load {item}", "nock_arrow": "nock {item}",
+    "open_door": "open the door at {square}", "close_door": "close the door at {square}",
+    "stand_up": "stand up", "fall_prone": "fall prone",
+    "prepare_components": "prepare spell components", "speak": "speak",
+    "end_turn": "end the turn",
+}
+
+
+def describe_action(text: str, actor: str) -> str:
+    """An action as ``str(Action)`` writes it ("MELEE_ATTACK target=orc item=hero.sword")
+    in the log's words ("attack orc with sword")."""
+    kind, _, rest = text.partition(" ")
+    values = dict(_ACTION_FIELD.findall(rest))
+    if "item" in values:
+        values["item"] = item_label(values["item"], actor)
+    template = _DECLARED.get(kind.lower())
+    if template is None:  # a kind without wording: its name and fields as they are
+        return " ".join([kind.lower().replace("_", " "), *values.values()])
+
+    def optional(match: re.Match[str]) -> str:
+        needed = re.findall(r"{(\w+)}", match.group(1))
+        return match.group(1) if all(n in values for n in needed) else ""
+
+    return _OPTIONAL.sub(optional, template).format(**values)
 
 
 @dataclass(frozen=True)
@@ -18,9 +97,13 @@ class Event:
     round: int
     template: ClassVar[str] = "{name}"
 
-    def __str__(self) -> str:
+    def text(self) -> str:
+        """The line without its round prefix (``template`` filled with the fields)."""
         values = {f.name: getattr(self, f.name) for f in fields(self)}
-        return f"[r{self.round}] " + self.template.format(name=type(self).__name__, **values)
+        return self.template.format(name=type(self).__name__, **values)
+
+    def __str__(self) -> str:
+        return f"[r{self.round}] {self.text()}"
 
 
 @dataclass(frozen=True)
@@ -28,7 +111,10 @@ class BattleStarted(Event):
     scenario: str
     order: tuple[str, ...]
     initiative: tuple[int, ...]
-    template: ClassVar[str] = "battle '{scenario}' begins; initiative order {order}"
+
+    def text(self) -> str:
+        order = ", ".join(f"{c} {i}" for c, i in zip(self.order, self.initiative, strict=True))
+        return f"battle '{self.scenario}' begins; initiative: {order}"
 
 
 @dataclass(frozen=True)
@@ -51,8 +137,10 @@ class TurnEnded(Event):
 @dataclass(frozen=True)
 class ActionTaken(Event):
     actor: str
-    action: str
-    template: ClassVar[str] = "{actor}: {action}"
+    action: str  # str(Action), e.g. "MELEE_ATTACK target=orc_1 item=hero.longsword"
+
+    def text(self) -> str:
+        return f"{self.actor}: {describe_action(self.action, self.actor)}"
 
 
 @dataclass(frozen=True)
@@ -61,7 +149,12 @@ class Moved(Event):
     path: tuple[Square, ...]
     cost: int
     complete: bool
-    template: ClassVar[str] = "{actor} moves {path} (cost {cost}, complete={complete})"
+
+    def text(self) -> str:
+        if len(self.path) < 2:
+            return f"{self.actor} stays at {square_text(self.path[0])} (the move is cut short)"
+        short = "" if self.complete else ", cut short"
+        return f"{self.actor} moves {path_text(self.path)} (cost {self.cost}{short})"
 
 
 @dataclass(frozen=True)
@@ -78,18 +171,36 @@ class FreeAttackDeclined(Event):
     template: ClassVar[str] = "{enemy} lets {actor} go"
 
 
+#: How each attack mode reads: the attack, then its roll.
+_ATTACK_WORDS = {
+    "melee": "{attacker} attacks {target} with {weapon}",
+    "free": "{attacker} takes a Free Attack at {target} with {weapon}",
+    "full_melee": "{attacker} makes a full attack on {target} with {weapon}",
+    "unarmed": "{attacker} attacks {target} unarmed",
+    "missile": "{attacker} shoots at {target} with {weapon}",
+    "full_missile": "{attacker} takes an aimed shot at {target} with {weapon}",
+    "grapple": "{attacker} tries to grapple {target} ({weapon})",
+    "trip": "{attacker} tries to trip {target} ({weapon})",
+    "disarm": "{attacker} tries to disarm {target} ({weapon})",
+}
+
+
 @dataclass(frozen=True)
 class AttackRolled(Event):
     attacker: str
     target: str
-    weapon: str
+    weapon: str  # the weapon's content id, "unarmed", or a manoeuvre's skill
     mode: str
     chance: int
     roll: int
     level: str
-    template: ClassVar[str] = (
-        "{attacker} attacks {target} with {weapon} ({mode}): {roll} vs {chance} -> {level}"
-    )
+
+    def text(self) -> str:
+        words = _ATTACK_WORDS.get(self.mode, "{attacker} attacks {target} with {weapon} ("
+                                  + self.mode + ")")
+        said = words.format(attacker=self.attacker, target=self.target,
+                            weapon=item_label(self.weapon, self.attacker))
+        return f"{said}: {roll_text(self.roll, self.chance, self.level)}"
 
 
 @dataclass(frozen=True)
@@ -100,7 +211,11 @@ class SkillRolled(Event):
     chance: int
     roll: int
     level: str
-    template: ClassVar[str] = "{actor} rolls {skill} for {purpose}: {roll} vs {chance} -> {level}"
+
+    def text(self) -> str:
+        roll = roll_text(self.roll, self.chance, self.level)
+        return (f"{self.actor} rolls {self.skill.replace('_', ' ')} "
+                f"({self.purpose.replace('_', ' ')}): {roll}")
 
 
 @dataclass(frozen=True)
@@ -110,7 +225,14 @@ class ParryRolled(Event):
     chance: int
     roll: int
     level: str
-    template: ClassVar[str] = "{defender} parries with {item}: {roll} vs {chance} -> {level}"
+
+    def text(self) -> str:
+        return (f"{self.defender} parries with {item_label(self.item, self.defender)}: "
+                f"{roll_text(self.roll, self.chance, self.level)}")
+
+
+_DODGE_WORDS = {"prone": "by falling prone", "saddle": "by falling from the saddle",
+                "none": "without disadvantage (fighting defensively)"}
 
 
 @dataclass(frozen=True)
@@ -121,13 +243,10 @@ class DodgeRolled(Event):
     level: str
     square: Square | None
     disadvantage: str  # H10/S10: "shift", "prone", "saddle" (a rider's fall) or "none"
-    template: ClassVar[str] = "{defender} dodges to {square}: {roll} vs {chance} -> {level}"
 
-    def __str__(self) -> str:
-        if self.square is not None:
-            return super().__str__()
-        return (f"[r{self.round}] {self.defender} dodges by falling prone: {self.roll} vs "
-                f"{self.chance} -> {self.level}")
+    def text(self) -> str:
+        how = _DODGE_WORDS.get(self.disadvantage, f"to {square_text(self.square)}")
+        return f"{self.defender} dodges {how}: {roll_text(self.roll, self.chance, self.level)}"
 
 
 @dataclass(frozen=True)
@@ -142,22 +261,15 @@ class DamageDealt(Event):
     damage: int
     hp: int
     effect: str
-    template: ClassVar[str] = (
-        "{target} takes {damage} from {attacker} (rolled {rolled} {dice}, parried {parried},"
-        " dodged {dodged}, armour {armour}; {effect}) -> {hp} HP"
-    )
 
-
-@dataclass(frozen=True)
-class ManoeuvreDefeated(Event):
-    """H19: a grapple, trip or disarm stopped by a successful parry or dodge (or by the
-    target being out of reach after its dodge)."""
-
-    attacker: str
-    target: str
-    manoeuvre: str
-    defence: str
-    template: ClassVar[str] = "{target}'s {defence} defeats {attacker}'s {manoeuvre}"
+    def text(self) -> str:
+        faces = f" (dice {', '.join(str(d) for d in self.dice)})" if self.dice else ""
+        stopped = [f"{what} {n}" for what, n in (("parried", self.parried),
+                                                 ("dodged", self.dodged),
+                                                 ("armour", self.armour)) if n]
+        stops = f", {', '.join(stopped)}" if stopped else ""
+        return (f"{self.target} takes {self.damage} damage from {self.attacker}, "
+                f"{self.effect}: rolled {self.rolled}{faces}{stops} -> {self.hp} HP")
 
 
 @dataclass(frozen=True)
@@ -165,14 +277,22 @@ class ItemWorn(Event):
     owner: str
     item: str
     ap: int
-    template: ClassVar[str] = "{owner}'s {item} loses 1 AP -> {ap}"
+
+    def text(self) -> str:
+        return f"{self.owner}'s {item_label(self.item, self.owner)} loses 1 AP -> {self.ap} AP"
 
 
 @dataclass(frozen=True)
 class ItemBroken(Event):
     owner: str
     item: str
-    template: ClassVar[str] = "{owner}'s {item} breaks"
+
+    def text(self) -> str:
+        return f"{self.owner}'s {item_label(self.item, self.owner)} breaks"
+
+
+_ITEM_MOVES = {"ready": "readies", "sheathed": "sheathes", "carried": "stows",
+               "nocked": "nocks", "loaded": "loads"}
 
 
 @dataclass(frozen=True)
@@ -182,7 +302,15 @@ class ItemMoved(Event):
     state_from: str
     state_to: str
     square: Square | None
-    template: ClassVar[str] = "{actor}'s {item}: {state_from} -> {state_to}"
+
+    def text(self) -> str:
+        item = item_label(self.item, self.actor)
+        if self.state_to == "ground":
+            return f"{item_label(self.item)} lies on the ground at {square_text(self.square)}"
+        if self.state_from == "ground":
+            into = "in hand" if self.state_to == "ready" else "into the pack"
+            return f"{self.actor} picks up {item} ({into})"
+        return f"{self.actor} {_ITEM_MOVES.get(self.state_to, self.state_to)} {item}"
 
 
 @dataclass(frozen=True)
@@ -199,7 +327,10 @@ class HitPointsChanged(Event):
     amount: int
     hp: int
     cause: str
-    template: ClassVar[str] = "{actor} {amount:+d} HP ({cause}) -> {hp} HP"
+
+    def text(self) -> str:
+        verb = "gains" if self.amount >= 0 else "loses"
+        return f"{self.actor} {verb} {abs(self.amount)} HP ({self.cause}) -> {self.hp} HP"
 
 
 @dataclass(frozen=True)
@@ -209,7 +340,10 @@ class Resisted(Event):
     chance: int
     roll: int
     success: bool
-    template: ClassVar[str] = "{actor} resists {purpose}: {roll} vs {chance} -> {success}"
+
+    def text(self) -> str:
+        level = "success" if self.success else "failure"
+        return f"{self.actor} rolls {self.purpose}: {roll_text(self.roll, self.chance, level)}"
 
 
 @dataclass(frozen=True)
@@ -219,11 +353,16 @@ class SpellCast(Event):
     target: str | None
     chance: int
     roll: int
-    level: str
+    level: str  # a success level, or "SCROLL" for a scroll read (no roll, no PP)
     cost: int
-    template: ClassVar[str] = (
-        "{caster} casts {spell} at {target}: {roll} vs {chance} -> {level} ({cost} PP)"
-    )
+
+    def text(self) -> str:
+        spell = item_label(self.spell)
+        at = f" at {self.target}" if self.target is not None else ""
+        if self.level == "SCROLL":
+            return f"{self.caster} reads a scroll of {spell}{at} (no roll, no PP)"
+        return (f"{self.caster} casts {spell}{at}: {roll_text(self.roll, self.chance, self.level)}"
+                f" ({self.cost} PP)")
 
 
 @dataclass(frozen=True)
@@ -238,7 +377,10 @@ class DoorChanged(Event):
     actor: str
     square: Square
     open: bool
-    template: ClassVar[str] = "{actor} sets the door at {square} open={open}"
+
+    def text(self) -> str:
+        return f"{self.actor} {'opens' if self.open else 'closes'} the door at " \
+            f"{square_text(self.square)}"
 
 
 @dataclass(frozen=True)
@@ -249,7 +391,7 @@ class Fell(Event):
     reduced: int
     damage: int
     template: ClassVar[str] = (
-        "{actor} falls {depth_ft} ft: rolled {rolled}, reduced {reduced} -> {damage} damage"
+        "{actor} falls {depth_ft} ft: rolled {rolled}, reduced by {reduced} -> {damage} damage"
     )
 
 
@@ -269,10 +411,29 @@ class Reasoned(Event):
 
 
 @dataclass(frozen=True)
+class ManoeuvreDefeated(Event):
+    """H19: a grapple, trip or disarm stopped by a successful parry or dodge (or by the
+    target being out of reach after its dodge)."""
+
+    attacker: str
+    target: str
+    manoeuvre: str
+    defence: str  # "parry", "dodge" or "distance"
+
+    def text(self) -> str:
+        if self.defence == "distance":
+            return f"{self.target} is out of reach of {self.attacker}'s {self.manoeuvre}"
+        return f"{self.target}'s {self.defence} defeats {self.attacker}'s {self.manoeuvre}"
+
+
+@dataclass(frozen=True)
 class BattleEnded(Event):
     winner: str | None
     reason: str
-    template: ClassVar[str] = "battle over: winner {winner} ({reason})"
+
+    def text(self) -> str:
+        result = f"{self.winner} wins" if self.winner is not None else "a draw"
+        return f"battle over: {result} ({self.reason})"
 
 
 EVENT_TYPES: dict[str, type[Event]] = {

@@ -65,7 +65,7 @@ def _thunderbolt(gob_at: tuple[int, int]) -> rules.Battle:
              BIG, init=(12, 6, 5, 1))
     act(b, K.PREPARE_COMPONENTS)
     events = act(b, K.CAST_SPELL, target="g", item="thunderbolt")
-    assert one(events, ev.Concentration).what == "casting Thunderbolt (1/2)"
+    assert one(events, ev.Concentration).what == "casting thunderbolt (1/2)"
     end_turn(b)
     return b
 

@@ -108,7 +108,7 @@ def test_H18_multi_round_spell_takes_its_rounds_and_pp_at_the_end() -> None:
               swordsman("ally", "party", (4, 2), armour="chain", armour_training="moderate"),
               swordsman("b", "monsters", (7, 3))], init=(12, 6, 1))
     events = act(b, K.CAST_SPELL, target="ally", item="bless")
-    assert one(events, ev.Concentration).what == "casting Bless (1/2)"
+    assert one(events, ev.Concentration).what == "casting bless (1/2)"
     m = b.combatants["m"]
     assert m.power_points == 17 and m.actions_used == ["full"] and not of(events, ev.SpellCast)
     next_turn(b, "m")
@@ -139,7 +139,7 @@ def test_H18_multi_round_casting_aborted_by_a_defence() -> None:
     next_turn(b, "m")
     events = act(b, K.CAST_SPELL, target="ally", item="bless")
     events += decline(b)  # S6: casting next to b provokes; b lets it go
-    assert one(events, ev.Concentration).what == "casting Bless (1/2)"  # starts over
+    assert one(events, ev.Concentration).what == "casting bless (1/2)"  # starts over
     assert b.combatants["m"].power_points == 17
 
 

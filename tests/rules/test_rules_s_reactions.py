@@ -383,7 +383,7 @@ def test_S11_dodge_while_aiming_negates_the_aim() -> None:
 def test_S11_defence_aborts_a_multi_round_casting() -> None:
     b = build(arena(9, 5), [mage((2, 2), hp=20), gob((6, 2))], order=["mage", "gob"])
     events = play(b, (K.CAST_SPELL, {"item": "bless", "target": "mage"}))
-    assert "casting Bless (1/2)" in [e.what for e in of_type(events, ev.Concentration)]
+    assert "casting bless (1/2)" in [e.what for e in of_type(events, ev.Concentration)]
     assert b.combatants["mage"].casting is not None
     play(b, (K.END_TURN, {}), (K.MOVE, {"square": (3, 2)}))
     b.dice.force(10, 90, 1, 1)  # hit; the parry fails; 1 damage
@@ -395,6 +395,6 @@ def test_S11_defence_aborts_a_multi_round_casting() -> None:
     assert b.round == 2
     events = play(b, (K.CAST_SPELL, {"item": "bless", "target": "mage"}))
     events += decline(b)  # the goblin, now adjacent, lets the casting go
-    assert "casting Bless (1/2)" in [e.what for e in of_type(events, ev.Concentration)]
+    assert "casting bless (1/2)" in [e.what for e in of_type(events, ev.Concentration)]
 
 
