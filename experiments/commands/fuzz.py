@@ -50,7 +50,8 @@ def run(args: argparse.Namespace) -> int:
     finally:
         bar.close()
     print(f"{summary.decisions} decisions checked in {summary.battles} battles, "
-          f"{summary.seconds:.1f} s: {summary.rate:.0f} decisions/s")
+          f"{summary.seconds:.1f} s: {summary.rate:.0f} decisions/s "
+          f"({summary.cpu_rate:.0f} per CPU second)")
     for found in summary.found:
         size = (f"shrunk {found.decisions} -> {found.shrunk_to} actions"
                 if found.shrunk_to is not None else "not shrunk (does not reproduce "
