@@ -10,8 +10,10 @@ doors are not nodes, and a diagonal step may not cut the corner of one (H13).
 
 The graph is static per map and built once (:class:`ReachGraph`); a door opening or closing
 gives another map and another graph (:meth:`ReachGraph.with_door`, cached per door state).
-Occupancy and threat change per decision: they are query arguments, and query results are
-memoised in a bounded LRU cache keyed on the whole query.
+It is built lazily: a node's out-edges enter the networkx graph the first time a search
+reaches it, so the first query on a 300x300 map costs its budget-bounded neighbourhood,
+not the whole map. Occupancy and threat change per decision: they are query arguments, and
+query results are memoised in a bounded LRU cache keyed on the whole query.
 
 Choices the sheet leaves open (documented in the rules docs):
 
@@ -30,9 +32,10 @@ Choices the sheet leaves open (documented in the rules docs):
 from __future__ import annotations
 
 from collections import OrderedDict, deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from itertools import pairwise
+from typing import Any
 
 import networkx as nx
 
@@ -42,10 +45,47 @@ from rules.routes import Reach, Route, Threats, provokers_of
 __all__ = ["Reach", "ReachGraph", "Route", "Threats", "provokers_of", "threat_map",
            "threatened_squares"]
 _EMPTY: frozenset = frozenset()
+#: About how many search entries (node or label slots) the query cache holds in total.
+_CACHE_SLOTS = 1_000_000
+#: Up to this many nodes (a 100x100 map) the search keeps its tables in lists, beyond in dicts.
+_LIST_NODES = 20_000
+
+
+class _Lazy(dict):
+    """A dict that computes a missing value once with ``build(key)`` and keeps it."""
+
+    __slots__ = ("_build",)
+
+    def __init__(self, build: Callable[[Any], Any]) -> None:
+        super().__init__()
+        self._build = build
+
+    def __missing__(self, key: Any) -> Any:
+        value = self[key] = self._build(key)
+        return value
+
+
+class _Default(dict):
+    """A dict whose missing keys read as ``default`` (without being stored)."""
+
+    __slots__ = ("_default",)
+
+    def __init__(self, default: int) -> None:
+        super().__init__()
+        self._default = default
+
+    def __missing__(self, key: int) -> int:
+        return self._default
 
 
 class ReachGraph:
-    """Movement over one map (S17, S18, H13, H14); build once, query many times."""
+    """Movement over one map (S17, S18, H13, H14); build once, query many times.
+
+    The networkx graph is grown lazily: a node's out-edges are added (and compiled into
+    integer tuples for the search) the first time a search reaches the node, so a query
+    on a large map touches only its budget-bounded neighbourhood. :attr:`graph` returns
+    the whole graph, completing it on first access.
+    """
 
     def __init__(
         self,
@@ -54,7 +94,7 @@ class ReachGraph:
         difficult_multiplier: int = 2,
         *,
         orthogonal_cost: int = 1,
-        cache_size: int | None = None,
+        cache_size: int = 4096,
         _family: dict[GridMap, ReachGraph] | None = None,
     ) -> None:
         numbers = (*diagonal_costs, difficult_multiplier, orthogonal_cost)
@@ -70,68 +110,66 @@ class ReachGraph:
         self.diagonal_costs: tuple[int, int] = (diagonal_costs[0], diagonal_costs[1])
         self.difficult_multiplier = difficult_multiplier
         self.orthogonal_cost = orthogonal_cost
-        self.graph: nx.DiGraph = self._build_graph()
-        self._compile()
-        # A cached plain result holds two lists of 2 x width x height slots: by default
-        # bound the cache to about a million slots (~8 MB), 64 to 4096 results.
-        if cache_size is None:
-            cache_size = min(4096, max(64, 1_000_000 // (2 * self._size)))
+        self._graph = nx.DiGraph()
+        self._complete = False
+        width = grid.width
+        self._size = 2 * width * grid.height
+        #: node index -> (x, y); node index -> ((target, cost), ...) in KING_STEPS order;
+        #: the same but empty on a drop square (a search never passes through one).
+        self._square_of: dict[int, Square] = _Lazy(lambda i: ((i >> 1) % width, (i >> 1) // width))
+        self._adj: dict[int, tuple[tuple[int, int], ...]] = _Lazy(self._expand)
+        self._onward: dict[int, tuple[tuple[int, int], ...]] = _Lazy(
+            lambda i: () if grid.drop_depth(self._square_of[i]) else self._adj[i]
+        )
+        dc = self.diagonal_costs
+        self._parity_rank = (0, 1) if dc[0] <= dc[1] else (1, 0)
+        # Results are bounded by count and by the search slots they hold in total (about
+        # a million dictionary entries, tens of MB).
         self.cache_size = cache_size
         self._cache: OrderedDict[tuple, Reach] = OrderedDict()
+        self._cached_slots = 0
         self._family = {} if _family is None else _family
         self._family[grid] = self
 
     # ------------------------------------------------------------ construction
-    def _build_graph(self) -> nx.DiGraph:
-        grid, dc = self.grid, self.diagonal_costs
-        graph = nx.DiGraph()
-        for sq in grid.squares():
-            if grid.blocks_movement(sq):
-                continue
-            for parity in (0, 1):
-                graph.add_node(
-                    (*sq, parity),
-                    difficult=grid.is_difficult(sq),
-                    drop_ft=grid.drop_depth(sq),
-                )
-        for x, y, parity in list(graph.nodes):
-            for tx, ty in grid.neighbours((x, y)):
-                factor = self.difficult_multiplier if grid.is_difficult((tx, ty)) else 1
-                if tx != x and ty != y:
-                    graph.add_edge((x, y, parity), (tx, ty, 1 - parity), cost=dc[parity] * factor)
-                else:
-                    cost = self.orthogonal_cost * factor
-                    graph.add_edge((x, y, parity), (tx, ty, parity), cost=cost)
-        return graph
+    def _add_node(self, node: tuple[int, int, int]) -> None:
+        sq = (node[0], node[1])
+        self._graph.add_node(
+            node, difficult=self.grid.is_difficult(sq), drop_ft=self.grid.drop_depth(sq)
+        )
 
-    def _compile(self) -> None:
-        """Integer node indices and neighbour tuples derived from :attr:`graph`.
+    def _expand(self, i: int) -> tuple[tuple[int, int], ...]:
+        """Add node ``i``'s out-edges to the networkx graph; their compiled ``(target,
+        cost)`` tuple in graph (KING_STEPS) order."""
+        grid, graph = self.grid, self._graph
+        x, y = self._square_of[i]
+        parity = i & 1
+        node = (x, y, parity)
+        if node not in graph:
+            self._add_node(node)
+        diagonal = self.diagonal_costs[parity]
+        for tx, ty in grid.neighbours((x, y)):
+            factor = self.difficult_multiplier if grid.is_difficult((tx, ty)) else 1
+            if tx != x and ty != y:
+                target, cost = (tx, ty, 1 - parity), diagonal * factor
+            else:
+                target, cost = (tx, ty, parity), self.orthogonal_cost * factor
+            if target not in graph:
+                self._add_node(target)
+            graph.add_edge(node, target, cost=cost)
+        return tuple((self.index(v), d["cost"]) for v, d in graph.adj[node].items())
 
-        ``_adj[i]`` lists ``(target, cost)`` out of node ``i`` in graph (KING_STEPS) order;
-        ``_onward`` is the same except that a drop square has none: a search never passes
-        through one (it is only left when the mover starts on it).
-        """
-        width = self.grid.width
-        size = 2 * width * self.grid.height
-        self._size = size
-        self._square_of: list[Square] = [((i >> 1) % width, (i >> 1) // width) for i in range(size)]
-        self._adj: list[tuple[tuple[int, int], ...]] = [()] * size
-        self._onward: list[tuple[tuple[int, int], ...]] = [()] * size
-        for node, out in self.graph.adj.items():
-            i = self.index(node)
-            self._adj[i] = tuple((self.index(v), d["cost"]) for v, d in out.items())
-            if not self.graph.nodes[node]["drop_ft"]:
-                self._onward[i] = self._adj[i]
-        dc = self.diagonal_costs
-        self._parity_rank = (0, 1) if dc[0] <= dc[1] else (1, 0)
-
-    def _adjacency_from(self, source: int) -> list[tuple[tuple[int, int], ...]]:
-        """The adjacency a search from ``source`` uses (``_onward``, but ``source`` leaves)."""
-        adj = self._onward
-        if adj[source] is not self._adj[source]:
-            adj = adj.copy()
-            adj[source] = self._adj[source]
-        return adj
+    @property
+    def graph(self) -> nx.DiGraph:
+        """The whole networkx graph: nodes ``(x, y, parity)`` with ``difficult`` and
+        ``drop_ft``, edges with ``cost`` (built in full on first access)."""
+        if not self._complete:
+            for x, y in self.grid.squares():
+                if not self.grid.blocks_movement((x, y)):
+                    for parity in (0, 1):
+                        self._adj[self.index((x, y, parity))]  # reading it expands the node
+            self._complete = True
+        return self._graph
 
     def index(self, node: tuple[int, int, int]) -> int:
         """The integer index of node ``(x, y, parity)`` used by the fast search."""
@@ -159,8 +197,11 @@ class ReachGraph:
     # ------------------------------------------------------------ single steps
     def step(self, a: Square, b: Square, parity: int) -> tuple[int, int] | None:
         """``(cost, parity after)`` of one step from ``a`` to ``b``, or None if illegal."""
+        if not self.grid.in_bounds(a) or self.grid.blocks_movement(a) or parity not in (0, 1):
+            return None
+        self._adj[self.index((*a, parity))]  # reading it expands the node
         for after in (1 - parity, parity):  # a diagonal flips the parity, a straight step not
-            data = self.graph.get_edge_data((*a, parity), (*b, after))
+            data = self._graph.get_edge_data((*a, parity), (*b, after))
             if data is not None:
                 return data["cost"], after
         return None
@@ -180,6 +221,7 @@ class ReachGraph:
     def clear_cache(self) -> None:
         """Forget memoised query results (the static graph stays)."""
         self._cache.clear()
+        self._cached_slots = 0
 
     def reachable(
         self,
@@ -218,8 +260,11 @@ class ReachGraph:
             return hit
         result = self._search(start, parity, budget, blocked, no_end, threat_key)
         cache[key] = result
-        if len(cache) > self.cache_size:
-            cache.popitem(last=False)
+        self._cached_slots += result.slots
+        while len(cache) > self.cache_size or (self._cached_slots > _CACHE_SLOTS
+                                               and len(cache) > 1):
+            _, old = cache.popitem(last=False)
+            self._cached_slots -= old.slots
         return result
 
     def cheapest(
@@ -273,28 +318,41 @@ class ReachGraph:
         search = self._labels(source, budget, forbidden, masks)
         return Reach(self, source, budget, no_end, dict(threats), search)
 
+    def _table(self, default: int) -> list[int] | dict[int, int]:
+        """A per-node table of the search, ``default`` everywhere: a list on maps up to
+        :data:`_LIST_NODES` nodes (fastest), else a dict holding only what the search
+        touches (so a query on a huge map costs its neighbourhood, not the map)."""
+        if self._size <= _LIST_NODES:
+            return [default] * self._size
+        return _Default(default)
+
     def _dijkstra(
         self, source: int, budget: int, forbidden: list[int]
-    ) -> tuple[list[int], list[int], list[int]]:
+    ) -> tuple[list[int], dict[int, int], dict[int, int]]:
         """Dial's bucket-queue Dijkstra over node indices: settled order, dist, pred.
 
         ``dist`` is ``budget + 1`` for nodes not reached and -1 for forbidden ones.
         """
-        adj = self._adjacency_from(source)
-        dist = [budget + 1] * self._size
-        pred = [-1] * self._size
+        onward = self._onward
+        limit = budget + 1
+        dist = self._table(limit)
         for i in forbidden:
             dist[i] = dist[i + 1] = -1
         dist[source] = 0
-        buckets: list[list[int]] = [[] for _ in range(budget + 1)]
-        buckets[0].append(source)
-        settled: list[int] = []
-        for c in range(budget + 1):
+        pred = self._table(-1)
+        buckets: list[list[int]] = [[] for _ in range(limit)]
+        settled = [source]
+        for v, w in self._adj[source]:  # the source leaves even a drop square
+            if w < dist[v]:
+                dist[v] = w
+                pred[v] = source
+                buckets[w].append(v)
+        for c in range(1, limit):
             for u in buckets[c]:
                 if dist[u] != c:
                     continue
                 settled.append(u)
-                for v, w in adj[u]:
+                for v, w in onward[u]:
                     nd = c + w
                     if nd < dist[v]:
                         dist[v] = nd
@@ -312,23 +370,24 @@ class ReachGraph:
         dominated later. Returns the settled labels; per label its node, cost, predecessor
         label and provoked set; and the surviving labels per node.
         """
-        adj = self._adjacency_from(source)
+        onward, adj_source = self._onward, self._adj[source]
+        limit = budget + 1
         # free[v]: cost of v's label that provoked nobody (it dominates every label at v
         # costing as much or more); budget + 1 if none yet, 0 for forbidden nodes.
-        free = [budget + 1] * self._size
+        free = self._table(limit)
         for i in forbidden:
             free[i] = free[i + 1] = 0
         free[source] = 0
         # same[mask][v]: cost of the cheapest label at v with that provoked set (a killed
         # label stays a valid witness: whatever killed it dominates the same labels).
-        same: dict[int, list[int]] = {0: free}
+        same: dict[int, list[int] | dict[int, int]] = {0: free}
         node_of, cost_of, mask_of, pred_of = [source], [0], [0], [-1]
         dead = [False]
         front: dict[int, list[int]] = {source: [0]}
-        buckets: list[list[int]] = [[] for _ in range(budget + 1)]
+        buckets: list[list[int]] = [[] for _ in range(limit)]
         buckets[0].append(0)
         settled: list[int] = []
-        for c in range(budget + 1):
+        for c in range(limit):
             for lab in buckets[c]:
                 if dead[lab]:
                     continue
@@ -337,8 +396,8 @@ class ReachGraph:
                 m = mask_of[lab] | masks.get(u >> 1, 0)
                 cheapest = same.get(m)
                 if cheapest is None:
-                    cheapest = same[m] = [budget + 1] * self._size
-                for v, w in adj[u]:
+                    cheapest = same[m] = self._table(limit)
+                for v, w in adj_source if u == source else onward[u]:
                     nd = c + w
                     if nd >= free[v] or nd >= cheapest[v]:
                         continue

@@ -50,8 +50,8 @@ class Reach(Mapping[Square, Route]):
     ) -> None:
         # search: (settled labels, node_of, cost_of, pred_of[, mask_of, front]) per label.
         # A plain search has no masks: its labels are node indices and cost_of is the
-        # distance list (budget + 1 unreached, -1 forbidden). Otherwise front lists the
-        # labels surviving at each node.
+        # distance table (budget + 1 unreached, -1 forbidden; a list, or a dict on huge
+        # maps). Otherwise front lists the labels surviving at each node.
         self._graph = graph
         self._source = source
         self._budget = budget
@@ -63,6 +63,8 @@ class Reach(Mapping[Square, Route]):
         self._best: dict[Square, None] | None = None
         self._paths: dict[int, tuple[Square, ...]] = {}
         self._routes: dict[Square, Route] = {}
+        #: how many search entries this result holds (the query cache bounds their sum)
+        self.slots = len(self._cost_of)
 
     def _label(self, sq: object) -> int:
         """The label of the route chosen to ``sq``, or -1 if ``sq`` is not a destination."""

@@ -477,3 +477,45 @@ def test_threatened_squares_match_definition_h12(case) -> None:
         }
     expected.discard(origin)
     assert threatened_squares(g, origin, reach_squares) == expected
+
+
+def _shifted(g: GridMap, by: int, size: int) -> GridMap:
+    """``g`` moved ``by`` squares right and down inside a ``size`` x ``size`` open map, with
+    a ring of walls round it standing for the small map's edge."""
+    def move(squares):
+        return frozenset((x + by, y + by) for x, y in squares)
+
+    ring = {(x, y) for x in range(by - 1, by + g.width + 1) for y in (by - 1, by + g.height)}
+    ring |= {(x, y) for y in range(by - 1, by + g.height + 1) for x in (by - 1, by + g.width)}
+    return GridMap(size, size, walls=move(g.walls) | ring, closed_doors=move(g.closed_doors),
+                   open_doors=move(g.open_doors), difficult=move(g.difficult),
+                   dark=move(g.dark), drops={(x + by, y + by): d for (x, y), d in g.drops})
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(scenarios(), scenarios(armed=True)))
+def test_huge_maps_give_the_same_routes_as_small_ones(case) -> None:
+    """A map too big for list tables (the search keeps dicts of what it touches) finds
+    exactly the routes of the same few squares on a small map (S17, S18, H13, H14)."""
+    g, start, parity, budget, blocked, no_end, threats, costs = case
+    (d0, d1), multiplier, orthogonal = costs
+    by = 75
+    huge = ReachGraph(_shifted(g, by, 160), (d0, d1), multiplier, orthogonal_cost=orthogonal)
+    small = ReachGraph(g, (d0, d1), multiplier, orthogonal_cost=orthogonal)
+
+    def move(sq: Square) -> Square:
+        return (sq[0] + by, sq[1] + by)
+
+    for given_threats in ({}, threats):
+        expected = {
+            move(sq): (r.cost, tuple(map(move, r.path)), r.provokers, r.end_parity)
+            for sq, r in small.reachable(start, parity, budget, blocked=blocked,
+                                         no_end=no_end, threats=given_threats).items()
+        }
+        found = huge.reachable(
+            move(start), parity, budget, blocked=frozenset(map(move, blocked)),
+            no_end=frozenset(map(move, no_end)),
+            threats={move(sq): ids for sq, ids in given_threats.items()})
+        assert {sq: (r.cost, r.path, r.provokers, r.end_parity)
+                for sq, r in found.items()} == expected
+        assert list(found) == list(expected)  # same order of discovery
