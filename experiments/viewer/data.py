@@ -16,7 +16,9 @@ what the page shows at every event index ``e`` (0 .. len(events) - 1):
 - ``snapshot[e]``: index into ``snapshots`` (one per action boundary: before the first
   action, then after each). An event uses the snapshot before its action, the last event
   of an action's span the one after it. Each snapshot holds ``order`` (initiative order,
-  slots; null when unchanged), ``decider`` ([slot, kind] or null) and ``zones``: rows
+  slots; null when unchanged), ``decider`` ([slot, kind] or null), ``lit`` (the dark
+  squares a torch lights, H23, a set or -1), ``ground`` (squares with items lying on
+  them, a set or -1) and ``zones``: rows
   ``[slot, threat_set, reach_set]`` that changed (-1 = none). Sets index ``sets``, each a
   run-length list of map cells (``y * width + x``): ``[start, length, gap, length, ...]``.
   Threatened squares are ``rules.queries.threat_squares`` (H12, only when
@@ -222,6 +224,7 @@ class _Recorder:
             "marks": {}, "odds": {}}
         self.shown: list[list[int]] | None = None
         self.doors = dict(battle.grid.doors)
+        self.dark = sorted(battle.grid.dark)
         self.owner = -1
         self.zones: dict[int, tuple[int, int]] = {}
         self.order: list[int] | None = None
@@ -237,10 +240,12 @@ class _Recorder:
                 self.zones[self.slot[uid]] = now
                 rows.append([self.slot[uid], *now])
         d = battle.decision
+        lit = self.sets.add(sq for sq in self.dark if queries.is_lit(battle, sq))
+        ground = self.sets.add(i.square for i in battle.ground if i.square is not None)
         self.out["snapshots"].append({
             "order": order if order != self.order else None,
             "decider": None if d is None else [self.slot[d.actor], d.kind.name],
-            "zones": rows})
+            "zones": rows, "lit": lit, "ground": ground})
         self.order = order
         return [unit_state(battle.combatants[uid]) for uid in self.ids]
 

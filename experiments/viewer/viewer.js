@@ -104,12 +104,16 @@
     return P.floor;
   }
   function drawMap(e) {
-    const doorState = doorsAt[e];
+    const doorState = doorsAt[e], snap = D.snapshots[D.snapshot[e]];
+    const lit = {};
+    cells(snap.lit).forEach(function (c) { lit[c] = true; });
     ctx.font = "bold " + Math.round(CELL * 0.4) + "px sans-serif";
     ctx.textAlign = "center";
     ctx.textBaseline = "middle";
     for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) {
-      const cell = y * W + x, colour = terrain(cell, doorState), glyph = D.map.rows[y][x];
+      const cell = y * W + x, glyph = D.map.rows[y][x];
+      let colour = terrain(cell, doorState);
+      if (lit[cell]) colour = glyph === ";" ? P.difficult : P.floor;   // a torch lights it
       ctx.fillStyle = colour;
       ctx.fillRect(x * CELL, y * CELL, CELL, CELL);
       if (colour !== P.wall) {
@@ -117,7 +121,7 @@
         ctx.fillRect(x * CELL, (y + 1) * CELL - 1, CELL, 1);
         ctx.fillRect((x + 1) * CELL - 1, y * CELL, 1, CELL);
       }
-      if (glyph === ";") {                          // dark and difficult: hatch
+      if (glyph === ";" && !lit[cell]) {            // dark and difficult: hatch
         ctx.fillStyle = P.difficult;
         ctx.fillRect(x * CELL + CELL * 0.3, y * CELL + CELL * 0.3, CELL * 0.4, CELL * 0.4);
       }
@@ -127,6 +131,11 @@
         ctx.fillText(String(depth), (x + 0.5) * CELL, (y + 0.5) * CELL);
       }
     }
+    ctx.fillStyle = P.wall;                         // items lying on the ground
+    cells(snap.ground).forEach(function (c) {
+      const p = centre(c);
+      ctx.fillText("*", p[0] + CELL * 0.3, p[1] + CELL * 0.3);
+    });
   }
   function centre(cell) { return [(cell % W + 0.5) * CELL, (Math.floor(cell / W) + 0.5) * CELL]; }
   function drawReach(slot, snap) {
@@ -312,7 +321,8 @@
   const legend = [["floor", P.floor], ["wall", P.wall], ["closed door", P.door_closed],
     ["open door", P.door_open], ["difficult", P.difficult], ["dark", P.dark], ["drop", P.drop],
     ["acting unit", P.decider], ["threatened", P.threat], ["reachable", P.reach],
-    ["move path", P.path], ["reaction (FA/P/D/!)", P.reaction], ["bleeding", P.bleeding]];
+    ["move path", P.path], ["reaction (FA/P/D/!)", P.reaction], ["bleeding", P.bleeding],
+    ["item on the ground: *", P.floor]];
   D.teams.forEach(function (t, i) { legend.splice(i, 0, ["team " + t, TEAMS[i % TEAMS.length]]); });
   legend.forEach(function (item) {
     const li = document.createElement("li");

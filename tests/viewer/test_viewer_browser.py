@@ -271,3 +271,70 @@ def test_odds_panel_shows_the_exact_odds_of_the_attack_as_made(page, replay: Rep
         assert any(r.startswith("none") and drops in r for r in defences)
         checked += 1
     assert checked == 3
+
+
+# ---------------------------------------------------------------- terrain and doors
+TERRAIN = """
+name = "terrain_check"
+max_rounds = 3
+map = '''
+##########
+#.+.~:;_2#
+#........#
+##########
+'''
+[[units]]
+id = "hero"
+team = "party"
+creature = "human_warrior"
+at = [1, 1]
+[[units]]
+id = "orc_1"
+team = "monsters"
+creature = "orc"
+at = [8, 2]
+"""
+
+
+def door_replay() -> Replay:
+    """A short battle in which the hero opens the door next to it (every other decision
+    takes its first legal action, ending turns when it can)."""
+    battle = rules.Battle.from_toml(TERRAIN, seed=1, source="terrain_check")
+    replay = Replay.start(battle, {"party": "test", "monsters": "test"})
+    opened = 0
+    while not battle.is_over and opened < 3:
+        actions = battle.legal_actions()
+        kinds = {a.kind: a for a in actions}
+        action = kinds.get(rules.ActionKind.OPEN_DOOR) or kinds.get(
+            rules.ActionKind.END_TURN) or actions[0]
+        battle.apply(action)
+        replay.record(action, None)
+        opened += bool(opened) or action.kind is rules.ActionKind.OPEN_DOOR
+    replay.finish(battle)
+    assert opened, "the hero opened the door"
+    return replay
+
+
+def test_map_shows_terrain_and_doors_opening(browser, tmp_path) -> None:
+    from experiments.viewer import write_page
+
+    replay = door_replay()
+    path = write_page(replay, tmp_path / "terrain.html")
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(path.as_uri())
+    page.wait_for_selector("body[data-ready='1']")
+    opened = next(i for i, e in enumerate(replay.events) if e["type"] == "DoorChanged")
+    for index, door in ((0, "door_closed"), (opened - 1, "door_closed"),
+                        (opened, "door_open")):
+        go(page, index)
+        image, cell = canvas_image(page)
+        expected = {(0, 0): "wall", (1, 2): "floor", (2, 1): door, (4, 1): "difficult",
+                    (5, 1): "dark", (7, 1): "drop", (8, 1): "drop"}
+        for (x, y), name in expected.items():
+            pixel = image.getpixel((x * cell + 3, y * cell + 3))  # a corner: no marks
+            assert close(pixel, rgb(PALETTE[name]), 2), (index, (x, y), name, pixel)
+        dark_difficult = image.getpixel((6 * cell + 3, cell + 3))
+        assert close(dark_difficult, rgb(PALETTE["dark"]), 2)
+        assert close(image.getpixel((6 * cell + cell // 2, cell + cell // 2)),
+                     rgb(PALETTE["difficult"]), 2)  # its hatch
+    page.close()
