@@ -147,17 +147,16 @@ def render_rgb(battle: Battle, cell: int = 24) -> np.ndarray:
     """An ``(H * cell, W * cell, 3)`` uint8 image of the map and the units, in the look of
     the viewer page: terrain, unit discs in team colours with initials, HP bars, status
     marks (prone flat, bleeding dot, out of action grey and crossed, riders on mounts) and
-    the deciding unit framed."""
+    the combatant whose turn it is framed."""
     image = Image.fromarray(_terrain(battle.grid, cell))
     draw = ImageDraw.Draw(image)
     initials = unit_initials(battle)
-    decision = battle.decision
-    decider = decision.actor if decision is not None else None
+    owner = battle.current_actor if not battle.is_over else None
     # the fallen first, then mounts, then riders and everyone else on top
     order = sorted(battle.combatants.values(),
                    key=lambda c: (c.in_action, c.ridden_by is None))
     for c in order:
-        _draw_unit(draw, battle, c, cell, initials[c.id], c.id == decider)
+        _draw_unit(draw, battle, c, cell, initials[c.id], c.id == owner)
     return np.asarray(image, dtype=np.uint8).copy()
 
 
@@ -203,12 +202,12 @@ def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
 
 
 def _draw_unit(draw: ImageDraw.ImageDraw, battle: Battle, c: Combatant, cell: int,
-               initials: str, deciding: bool) -> None:
+               initials: str, acting: bool) -> None:
     """One combatant on its square (see :func:`render_rgb` for the marks)."""
     x0, y0 = c.position[0] * cell, c.position[1] * cell
     cx, cy = x0 + cell / 2, y0 + cell / 2
     colour = team_colour(battle, c.team) if c.in_action else PALETTE["down"]
-    if deciding:
+    if acting:
         width = max(2, cell // 12)
         draw.rectangle((x0, y0, x0 + cell - 2, y0 + cell - 2), outline=PALETTE["decider"],
                        width=width)

@@ -86,16 +86,16 @@ def test_units_are_discs_in_team_colours_with_hp_bars() -> None:
     assert hero.hp < hero.max_hp  # a wounded hero's bar is part red
 
 
-def test_the_fallen_are_grey_and_crossed_and_the_decider_framed() -> None:
+def test_the_fallen_are_grey_and_crossed_and_the_turn_owner_framed() -> None:
     b = battle()
     image = render_rgb(b, cell=CELL)
     fallen = square(image, b.combatants["orc_2"].position)
     assert share(fallen, PALETTE["down"]) > 0.1  # a flat (prone) grey disc
     assert share(fallen, PALETTE["wall"]) > 0.02  # the cross
     assert share(fallen, TEAM_COLOURS[1]) == 0.0
-    decider = square(image, b.combatants[b.decision.actor].position)
+    decider = square(image, b.combatants[b.current_actor].position)
     assert share(decider[:, :2], PALETTE["decider"], 0) > 0.8  # the frame's left edge
-    others = [c for c in b.combatants.values() if c.id != b.decision.actor]
+    others = [c for c in b.combatants.values() if c.id != b.current_actor]
     assert all(share(square(image, c.position)[:, :2], PALETTE["decider"], 0) == 0
                for c in others)
 
