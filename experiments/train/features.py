@@ -3,8 +3,9 @@
 The env's observation (``env/observation.py``) has three kinds of parts, and each gets
 the network that suits it instead of one flat MLP over everything:
 
-- ``planes`` ``(C, H, W)``: a small CNN (two 3x3 convolutions, padding kept), then an
-  adaptive max-pool to at most 4 x 4 cells, so one network serves every map size;
+- ``planes`` ``(C, H, W)``: a small CNN (two 3x3 convolutions, the second with stride
+  2 when ``downsample``, which quarters its cost on big maps), then an adaptive max-pool
+  to at most 4 x 4 cells, so one network serves every map size;
 - ``units`` ``(N, F)``: one shared per-unit encoder (an MLP applied to every row alike);
   the encoded rows are kept in slot order (action targets are slots) and also pooled
   (mean and max over units) for an order-free summary;
@@ -27,14 +28,17 @@ class FrayExtractor(BaseFeaturesExtractor):
     """CNN over ``planes`` + shared per-unit encoder over ``units`` + decision/globals."""
 
     def __init__(self, observation_space: gym.spaces.Dict, cnn_channels: int = 32,
-                 unit_dim: int = 64, features_dim: int = 256) -> None:
+                 unit_dim: int = 64, features_dim: int = 256,
+                 first_channels: int | None = None, downsample: bool = False) -> None:
         super().__init__(observation_space, features_dim)
         channels, height, width = observation_space["planes"].shape
         n_units, n_features = observation_space["units"].shape
-        pooled = (min(height, 4), min(width, 4))
+        first = first_channels or cnn_channels
+        stride = 2 if downsample else 1
+        pooled = (min(-(-height // stride), 4), min(-(-width // stride), 4))
         self.cnn = nn.Sequential(
-            nn.Conv2d(channels, cnn_channels, 3, padding=1), nn.ReLU(),
-            nn.Conv2d(cnn_channels, cnn_channels, 3, padding=1), nn.ReLU(),
+            nn.Conv2d(channels, first, 3, padding=1), nn.ReLU(),
+            nn.Conv2d(first, cnn_channels, 3, stride=stride, padding=1), nn.ReLU(),
             nn.AdaptiveMaxPool2d(pooled), nn.Flatten(),
             nn.Linear(cnn_channels * pooled[0] * pooled[1], 128), nn.ReLU(),
         )

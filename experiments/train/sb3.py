@@ -108,6 +108,8 @@ def policy_spec(name: str) -> tuple[str, dict[str, Any]]:
         from experiments.train.features import FrayExtractor
 
         return "MultiInputPolicy", {"features_extractor_class": FrayExtractor,
+                                    "features_extractor_kwargs": {"first_channels": 16,
+                                                                  "downsample": True},
                                     "net_arch": [128, 128]}
     if name == "mlp":
         return "MultiInputPolicy", {"net_arch": [128, 128]}
@@ -218,3 +220,16 @@ def train(config: TrainConfig, resume: bool = False) -> Path:
         return final
     finally:
         vec.close()
+
+
+def export_model(checkpoint: str | Path, destination: str | Path) -> Path:
+    """A checkpoint without its optimizer state (a third of the size), for shipping in
+    ``agents/models``; it loads and plays like the checkpoint."""
+    from sb3_contrib import MaskablePPO
+
+    model = MaskablePPO.load(checkpoint, device="cpu")
+    optimizer = model.policy.optimizer
+    model.policy.optimizer = type(optimizer)(model.policy.parameters(), **optimizer.defaults)
+    destination = Path(destination)
+    model.save(destination)
+    return destination

@@ -6,7 +6,6 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 from experiments.train.rllib import FrayTeamsEnv, RllibConfig, ppo_config
 
@@ -44,7 +43,7 @@ def test_scripted_opponent_leaves_only_the_learner_team() -> None:
 
 
 def test_ray_starts_locally_and_ppo_trains_two_iterations() -> None:
-    ray = pytest.importorskip("ray")
+    import ray  # a hard import: the `ray` extra is part of the test install
     temp = tempfile.mkdtemp(prefix="ray", dir="/tmp")  # AF_UNIX paths stay short
     ray.init(num_cpus=2, _temp_dir=temp, include_dashboard=False)
     try:
