@@ -1,87 +1,156 @@
-"""Benchmark of the Gymnasium env: env steps per second with random masked actions.
+"""Benchmarks of the learning interface: Gymnasium and PettingZoo steps per second with
+random masked actions, PettingZoo's ``connect_four_v3`` in the same run as the yardstick,
+``gymnasium.vector.AsyncVectorEnv`` scaling, and memory per env.
 
-Run ``python -m experiments.benchmarks.env_steps`` (``--steps N``, ``--scenario NAME``
-repeatable, ``--opponent NAME`` repeatable). The learner (team ``monsters``) picks
-uniformly among the indices its action mask allows; the opponent agent plays inside
-``step`` and its time counts. Episodes reset as they end (reset time counts too). For
-scale, ``engine`` is the rules core alone: decisions per second of uniform random play
-on ``legal_actions()`` for both teams, with no env around it.
+In the Gymnasium env the learner (team ``monsters``) picks uniformly among the indices its
+action mask allows; the opponent agent plays inside ``step`` and its time counts, and so
+do the resets between episodes. In the AEC envs (fray's and connect four) every agent
+picks uniformly among its mask. Run ``python -m experiments.benchmarks.env_steps`` for the
+Gymnasium rows alone, or ``fray bench`` for everything.
 """
 
 from __future__ import annotations
 
-import argparse
 import time
-from collections.abc import Sequence
+import tracemalloc
+from collections.abc import Callable, Iterator
 
+import gymnasium
 import numpy as np
+from pettingzoo import AECEnv
 
-import env  # noqa: F401  (registers the ids)
-import rules
+import env  # importing it registers the fray/ ids
 from env.skirmish import SkirmishEnv
+from experiments.benchmarks.measure import Figure, rate, unavailable
 
-DEFAULT_SCENARIOS = ("skirmish", "horde")
-DEFAULT_OPPONENTS = ("berserker", "random")
+SCENARIOS = ("duel", "skirmish", "horde")
+OPPONENTS = ("random", "berserker")
 
 
-def env_steps_per_second(scenario: str, opponent: str, steps: int, seed: int = 0) -> dict:
-    """Steps/s of ``SkirmishEnv(scenario, opponent)`` under random masked actions."""
-    e = SkirmishEnv(scenario=scenario, opponent=opponent)
+def masked_choice(rng: np.random.Generator, mask: np.ndarray) -> int:
+    """A uniformly random index among those ``mask`` allows."""
+    allowed = np.flatnonzero(mask)
+    return int(allowed[rng.integers(len(allowed))])
+
+
+def gym_steps(make: Callable[[], gymnasium.Env], steps: int, seed: int) -> float:
+    """Steps/s of ``steps`` random masked steps in a fresh env (resets included)."""
+    e = make()
     rng = np.random.default_rng(seed)
     obs, _ = e.reset(seed=seed)
-    episodes = 0
-    t0 = time.perf_counter()
+    start = time.perf_counter()
     for _ in range(steps):
-        action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
-        obs, _, terminated, truncated, _ = e.step(action)
+        obs, _, terminated, truncated, _ = e.step(masked_choice(rng, obs["action_mask"]))
         if terminated or truncated:
-            episodes += 1
             obs, _ = e.reset()
-    elapsed = time.perf_counter() - t0
-    return {"scenario": scenario, "opponent": opponent, "steps": steps,
-            "episodes": episodes, "seconds": elapsed, "steps_per_s": steps / elapsed,
-            "actions": e.action_space.n}
+    seconds = time.perf_counter() - start
+    e.close()
+    return steps / seconds
 
 
-def engine_decisions_per_second(scenario: str, decisions: int, seed: int = 0) -> float:
-    """Decisions/s of the bare rules core under uniform random play."""
+def aec_steps(e: AECEnv, steps: int, seed: int) -> float:
+    """Steps/s of ``steps`` AEC steps, every agent random among its mask (resets included;
+    a finished agent's ``step(None)`` counts as a step, as PettingZoo's loop makes it)."""
     rng = np.random.default_rng(seed)
-    b = rules.Battle.from_scenario(scenario, seed=seed)
-    t0 = time.perf_counter()
-    for _ in range(decisions):
-        if b.is_over:
-            b = rules.Battle.from_scenario(scenario, seed=int(rng.integers(2**31)))
-        acts = b.legal_actions()
-        b.apply(acts[int(rng.integers(len(acts)))])
-    return decisions / (time.perf_counter() - t0)
+    e.reset(seed=seed)
+    done = 0
+    start = time.perf_counter()
+    while done < steps:
+        if not e.agents:
+            e.reset()
+            continue
+        obs, _, terminated, truncated, _ = e.last()
+        e.step(None if terminated or truncated else masked_choice(rng, obs["action_mask"]))
+        done += 1
+    return steps / (time.perf_counter() - start)
 
 
-def run(scenarios: Sequence[str] = DEFAULT_SCENARIOS,
-        opponents: Sequence[str] = DEFAULT_OPPONENTS, steps: int = 3000,
-        seed: int = 0) -> list[dict]:
-    """One row per (scenario, opponent) plus the engine figure per scenario."""
-    rows = []
-    for scenario in scenarios:
-        for opponent in opponents:
-            rows.append(env_steps_per_second(scenario, opponent, steps, seed))
-        rows.append({"scenario": scenario, "opponent": "(engine only)", "steps": steps,
-                     "steps_per_s": engine_decisions_per_second(scenario, steps, seed)})
-    return rows
+def gym_figures(steps: int, repeats: int) -> Iterator[Figure]:
+    """Gymnasium env steps/s per scenario and opponent."""
+    for scenario in SCENARIOS:
+        for opponent in OPPONENTS:
+            values = [gym_steps(lambda s=scenario, o=opponent: SkirmishEnv(s, o), steps, r)
+                      for r in range(repeats)]
+            yield Figure(f"gym.{scenario}.{opponent}",
+                         f"gym env {scenario} vs {opponent}: steps/s", "/s", values)
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--steps", type=int, default=3000)
-    parser.add_argument("--scenario", action="append", dest="scenarios")
-    parser.add_argument("--opponent", action="append", dest="opponents")
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args(argv)
-    rows = run(args.scenarios or DEFAULT_SCENARIOS, args.opponents or DEFAULT_OPPONENTS,
-               args.steps, args.seed)
-    print(f"{'scenario':<12} {'opponent':<14} {'steps/s':>9} {'episodes':>9} {'n':>6}")
-    for r in rows:
-        print(f"{r['scenario']:<12} {r['opponent']:<14} {r['steps_per_s']:>9.0f} "
-              f"{r.get('episodes', ''):>9} {r.get('actions', ''):>6}")
+def aec_figures(steps: int, repeats: int) -> Iterator[Figure]:
+    """fray's AEC env on skirmish and connect_four_v3 in the same run."""
+    yield Figure("aec.skirmish", "pettingzoo AEC skirmish: steps/s", "/s",
+                 [aec_steps(env.aec_env(scenario="skirmish"), steps, r)
+                  for r in range(repeats)])
+    try:  # connect_four_v3's own module (importing pettingzoo.classic.connect_four_v3
+        # re-exports this env with a DeprecationWarning about the creation API)
+        from pettingzoo.classic.connect_four.connect_four import env as connect_four_v3
+    except ImportError as error:  # the pettingzoo[classic] extra (pygame) is missing
+        yield unavailable("aec.connect_four", "pettingzoo connect_four_v3: steps/s", "/s",
+                          f"n/a ({error}; pip install 'pettingzoo[classic]')")
+        return
+    yield Figure("aec.connect_four", "pettingzoo connect_four_v3: steps/s", "/s",
+                 [aec_steps(connect_four_v3(), steps * 4, r) for r in range(repeats)])
+
+
+def _vector_steps(workers: int, steps: int, seed: int) -> float:
+    """Env steps/s (summed over workers) of an AsyncVectorEnv of skirmish envs."""
+    vector = gymnasium.vector.AsyncVectorEnv(
+        [lambda: gymnasium.make("fray/Skirmish-v0") for _ in range(workers)])
+    try:
+        rng = np.random.default_rng(seed)
+        obs, _ = vector.reset(seed=seed)
+        vector.step(np.array([masked_choice(rng, m) for m in obs["action_mask"]]))
+
+        def work() -> float:
+            nonlocal obs
+            for _ in range(steps):
+                actions = np.array([masked_choice(rng, m) for m in obs["action_mask"]])
+                obs, *_ = vector.step(actions)  # autoreset: a finished env resets next step
+            return steps * workers
+
+        return rate(work, 1)[0]
+    finally:
+        vector.close()
+
+
+def vector_figures(steps: int, repeats: int) -> Iterator[Figure]:
+    """AsyncVectorEnv env steps/s with 1 and 2 worker processes (skirmish, berserker)."""
+    for workers in (1, 2):
+        yield Figure(f"vector.{workers}", f"AsyncVectorEnv {workers} worker(s): env steps/s",
+                     "/s", [_vector_steps(workers, steps, r) for r in range(repeats)])
+
+
+def memory_per_env(scenario: str, count: int, repeats: int) -> Figure:
+    """KiB held by one reset Gymnasium env (tracemalloc, ``count`` kept alive)."""
+    SkirmishEnv(scenario).reset(seed=0)  # load content and caches first
+    out = Figure(f"memory.env.{scenario}", f"memory per env {scenario}", "KiB")
+    for r in range(repeats):
+        tracemalloc.start()
+        before = tracemalloc.get_traced_memory()[0]
+        kept = []
+        for i in range(count):
+            e = SkirmishEnv(scenario)
+            e.reset(seed=r * count + i)
+            kept.append(e)
+        out.values.append((tracemalloc.get_traced_memory()[0] - before) / count / 1024)
+        tracemalloc.stop()
+        del kept
+    return out
+
+
+def figures(quick: bool) -> Iterator[Figure]:
+    """Every env figure, quick or full sizes."""
+    repeats = 3 if quick else 5
+    steps = 150 if quick else 1500
+    yield from gym_figures(steps, repeats)
+    yield from aec_figures(steps, repeats)
+    yield from vector_figures(steps, 1 if quick else 3)
+    for scenario in ("skirmish", "horde"):
+        yield memory_per_env(scenario, 3 if quick else 10, repeats)
+
+
+def main() -> None:
+    for fig in gym_figures(1000, 3):
+        print(f"{fig.label:<44} {fig.median:>10.0f} (min {fig.low:.0f}, max {fig.high:.0f})")
 
 
 if __name__ == "__main__":

@@ -1,28 +1,45 @@
-"""``fray bench [--quick]``: speed figures (see experiments/benchmarks)."""
+"""``fray bench [--quick] [--json FILE]``: every speed figure in one run, with targets.
+
+Prints medians over repeats with their min-max range and the machine's core count:
+headless decisions/s and battles/s (random and tactician agents on duel, skirmish and
+horde), clone() and JSON round trips, memory per battle and per env, the first decision
+on a generated 300x300 map, p50/p99 decision time in a generated 20-vs-20 battle, the
+reach graph next to scipy's Dijkstra, Gymnasium, PettingZoo AEC and AsyncVectorEnv steps/s
+next to PettingZoo's connect_four_v3, and MaskablePPO next to sb3-contrib's
+InvalidActionEnvDiscrete. Then every target of issue 8 with PASS or MISS. ``--quick``
+takes about a minute on two cores; the full run several. See docs/performance.md.
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
+
+from experiments.cli import UsageError
+
+EXAMPLE = """examples:
+  fray bench --quick                  # about a minute
+  fray bench --json bench.json        # every figure, also written as JSON as it goes"""
 
 
 def run(args: argparse.Namespace) -> int:
-    from experiments.benchmarks import decisions, env_steps, reach
+    from experiments.benchmarks import suite
 
-    print("== reach graph (30x30, budget 10) ==")
-    for key, value in reach.run(repeats=50 if args.quick else 200).items():
-        print(f"  {key:<32} {value:>12.2f}")
-    print("== rules core: random legal play ==")
-    for name, fig in decisions.run(battles=3 if args.quick else 20).items():
-        print(f"  {name:<10} {fig['decisions']:>8.0f} decisions  "
-              f"{fig['decisions_per_s']:>9.0f} decisions/s")
-    print("== env: random masked actions (learner = monsters) ==")
-    for row in env_steps.run(steps=500 if args.quick else 3000):
-        print(f"  {row['scenario']:<10} {row['opponent']:<14} "
-              f"{row['steps_per_s']:>9.0f} steps/s")
+    json_path = Path(args.json) if args.json else None
+    if json_path is not None and not json_path.parent.is_dir():
+        raise UsageError(f"--json: expected a file in an existing folder, found "
+                         f"{str(json_path)!r} (no folder {str(json_path.parent)!r})")
+    suite.run(args.quick, sys.stdout, json_path)
     return 0
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    b = sub.add_parser("bench", help="print speed figures")
-    b.add_argument("--quick", action="store_true", help="fewer repeats")
+    b = sub.add_parser("bench", help="print speed figures and issue 8's targets",
+                       description=__doc__, epilog=EXAMPLE,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    b.add_argument("--quick", action="store_true",
+                   help="fewer repeats and smaller runs (about a minute)")
+    b.add_argument("--json", metavar="FILE",
+                   help="also write every figure and target to FILE (rewritten as it goes)")
     b.set_defaults(func=run)

@@ -43,12 +43,3 @@ def test_scenarios_lists_every_shipped_scenario(capsys: pytest.CaptureFixture[st
     for name in rules.shipped_scenarios():
         assert name in out
 
-
-def test_bench_quick_prints_every_figure(capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli.main(["bench", "--quick"]) == 0
-    out = capsys.readouterr().out
-    for heading in ("reach graph", "rules core", "env: random masked actions"):
-        assert heading in out
-    for name in rules.shipped_scenarios():
-        assert name in out
-    assert "decisions/s" in out and "steps/s" in out

@@ -1,0 +1,167 @@
+"""``fray bench``: every speed figure of issue 8 in one run, then each target next to its
+figure with PASS or MISS.
+
+Sections run in order (headless core, reach graph, envs, learner); each figure is printed
+as soon as it is measured, and with ``--json FILE`` the file is rewritten after every
+figure, so an interrupted run keeps what it measured. The header names the machine (core
+count, load average): on a shared box the min-max ranges show how much the load moved the
+medians.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import platform
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from tqdm import tqdm
+
+from experiments.benchmarks import decisions, env_steps, reach, training
+from experiments.benchmarks.measure import Figure, format_number
+
+SECTIONS: tuple[tuple[str, Callable[[bool], Iterable[Figure]]], ...] = (
+    ("headless rules core (both teams the same agent)", decisions.figures),
+    ("reach graph", reach.figures),
+    ("envs: random masked actions", env_steps.figures),
+    ("learner", training.figures),
+)
+
+
+@dataclass(frozen=True)
+class Target:
+    """One goal of issue 8 part 2: the figure it is judged on and whether it is met."""
+
+    label: str
+    value: float | None
+    unit: str
+    goal: str
+    met: bool | None  # None: a figure it needs is not available
+
+    @property
+    def verdict(self) -> str:
+        return "n/a" if self.met is None else "PASS" if self.met else "MISS"
+
+    def to_dict(self) -> dict:
+        return {"label": self.label, "value": self.value, "unit": self.unit,
+                "goal": self.goal, "verdict": self.verdict}
+
+
+def machine() -> dict:
+    """What the figures were measured on."""
+    load = os.getloadavg() if hasattr(os, "getloadavg") else (float("nan"),) * 3
+    return {"cores": os.cpu_count(), "load_average": [round(x, 2) for x in load],
+            "python": platform.python_version(), "platform": platform.platform(),
+            "utc": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M")}
+
+
+def _median(figs: dict[str, Figure], key: str) -> float | None:
+    fig = figs.get(key)
+    return None if fig is None else fig.median
+
+
+def _ratio(figs: dict[str, Figure], top: str, bottom: str) -> float | None:
+    a, b = _median(figs, top), _median(figs, bottom)
+    return None if a is None or not b else a / b
+
+
+def _check(label: str, value: float | None, unit: str, goal: str,
+           test: Callable[[float], bool]) -> Target:
+    return Target(label, value, unit, goal, None if value is None else test(value))
+
+
+def targets(figs: dict[str, Figure], units: dict[str, int]) -> list[Target]:
+    """Every target of issue 8 part 2, judged on the medians of this run."""
+    growth = units["horde"] / units["duel"]
+    slowdown = _ratio(figs, "headless.random.duel.decisions_per_s",
+                      "headless.random.horde.decisions_per_s")
+    return [
+        _check("gym env skirmish (berserker) / connect_four_v3", _ratio(
+            figs, "gym.skirmish.berserker", "aec.connect_four"), "x", ">= 1.0",
+            lambda v: v >= 1.0),
+        _check("headless random skirmish: battles/s", _median(
+            figs, "headless.random.skirmish.battles_per_s"), "/s", ">= 50",
+            lambda v: v >= 50),
+        _check("clone() skirmish", _median(figs, "clone.skirmish"), "µs", "< 100",
+               lambda v: v < 100),
+        _check("reach cached query", _median(figs, "reach.cached_us"), "µs", "< 20",
+               lambda v: v < 20),
+        _check("reach cold query / scipy dijkstra", _ratio(
+            figs, "reach.cold_us", "reach.scipy_us"), "x", "<= 5", lambda v: v <= 5),
+        _check("MaskablePPO skirmish / InvalidActionEnvDiscrete", _ratio(
+            figs, "ppo.skirmish", "ppo.invalid_action_env"), "x", ">= 0.7",
+            lambda v: v >= 0.7),
+        _check("AsyncVectorEnv 2 workers / 1 worker", _ratio(
+            figs, "vector.2", "vector.1"), "x", ">= 1.7", lambda v: v >= 1.7),
+        _check(f"decisions/s duel / horde (units grow {growth:.0f}x)", slowdown, "x",
+               f"< {growth:.0f}", lambda v: v < growth),
+        _check("first decision 300x300: time", _median(figs, "map300.first_decision_s"),
+               "s", "< 2", lambda v: v < 2),
+        _check("first decision 300x300: memory", _median(
+            figs, "map300.first_decision_mib"), "MiB", "< 200", lambda v: v < 200),
+        _check("20v20 on 40x40: p99 decision", _median(figs, "crowd.p99_ms"), "ms", "< 5",
+               lambda v: v < 5),
+    ]
+
+
+def figure_line(fig: Figure) -> str:
+    """One table row: label, median, (min .. max) and unit, or the note."""
+    if not fig.values:
+        return f"  {fig.label:<56} {fig.note}"
+    spread = f"({format_number(fig.low)} .. {format_number(fig.high)})"
+    return f"  {fig.label:<56} {format_number(fig.median):>10} {spread:<24} {fig.unit}"
+
+
+def target_line(t: Target) -> str:
+    value = "n/a" if t.value is None else format_number(t.value)
+    return f"  {t.label:<56} {value:>10} {t.unit:<4} target {t.goal:<7} {t.verdict}"
+
+
+def run(quick: bool, out: TextIO, json_path: Path | None = None) -> list[Target]:
+    """Measure everything, print as it goes to ``out``; the targets, judged."""
+    info = machine()
+    repeats = 3 if quick else 5
+    load = " ".join(f"{x:.1f}" for x in info["load_average"])
+    print(f"fray bench{' --quick' if quick else ''}: {info['cores']} cores, load average "
+          f"{load}, Python {info['python']}, {info['utc']} UTC", file=out)
+    print(f"medians over {repeats} repeats (min .. max); n/a rows could not be measured "
+          "here and say why", file=out)
+    figs: dict[str, Figure] = {}
+    record: dict = {"machine": info, "quick": quick, "figures": [], "targets": []}
+
+    def save() -> None:
+        if json_path is not None:
+            json_path.write_text(json.dumps(record, indent=1, ensure_ascii=False))
+
+    for title, section in tqdm(SECTIONS, desc="fray bench", unit="section"):
+        print(f"== {title} ==", file=out, flush=True)
+        for fig in section(quick):
+            figs[fig.key] = fig
+            record["figures"].append(fig.to_dict())
+            print(figure_line(fig), file=out, flush=True)
+            save()
+    units = {name: decisions.unit_count(name) for name in ("duel", "horde")}
+    print("== ratios ==", file=out)
+    for label, top, bottom in _RATIOS:
+        value = _ratio(figs, top, bottom)
+        print(f"  {label:<56} {format_number(value):>10} x", file=out)
+    print("== targets (issue 8 part 2) ==", file=out)
+    judged = targets(figs, units)
+    for t in judged:
+        print(target_line(t), file=out)
+    record["targets"] = [t.to_dict() for t in judged]
+    save()
+    return judged
+
+
+_RATIOS = (
+    ("gym env skirmish (random) / connect_four_v3", "gym.skirmish.random",
+     "aec.connect_four"),
+    ("pettingzoo AEC skirmish / connect_four_v3", "aec.skirmish", "aec.connect_four"),
+    ("reach cold with threats / scipy dijkstra", "reach.cold_threats_us", "reach.scipy_us"),
+)
+

@@ -1,0 +1,57 @@
+"""Benchmark of learning throughput: sb3-contrib MaskablePPO timesteps per second on
+``fray/Skirmish-v0`` next to the same learner on sb3-contrib's own
+``InvalidActionEnvDiscrete`` (a trivial masked env), so the ratio says how much of the
+learner's time the env costs.
+
+Same settings for both: one env, ``n_steps`` rollout, batch 64, ``epochs`` epochs,
+a [64, 64] MLP (``MultiInputPolicy`` for fray's Dict observation, ``MlpPolicy`` for the
+identity env's Discrete one), CPU, seed 0. The yardstick env is
+``InvalidActionEnvDiscrete(dim=80, n_invalid_actions=60)``, the size sb3-contrib's own
+tests use.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from experiments.benchmarks.measure import Figure, unavailable
+
+
+def _timesteps_per_s(make_env: Any, policy: str, n_steps: int, epochs: int,
+                     rollouts: int) -> float:
+    from sb3_contrib import MaskablePPO
+
+    model = MaskablePPO(policy, make_env(), n_steps=n_steps, batch_size=64, n_epochs=epochs,
+                        policy_kwargs={"net_arch": [64, 64]}, device="cpu", seed=0,
+                        verbose=0)
+    total = n_steps * rollouts
+    start = time.perf_counter()
+    model.learn(total_timesteps=total)
+    return total / (time.perf_counter() - start)
+
+
+def figures(quick: bool) -> Iterator[Figure]:
+    """MaskablePPO timesteps/s on fray/Skirmish-v0 and on InvalidActionEnvDiscrete."""
+    fray_key, fray_label = "ppo.skirmish", "MaskablePPO fray/Skirmish-v0: timesteps/s"
+    base_key, base_label = "ppo.invalid_action_env", "MaskablePPO InvalidActionEnvDiscrete: " \
+        "timesteps/s"
+    try:
+        import gymnasium
+        from sb3_contrib.common.envs import InvalidActionEnvDiscrete
+
+        import env  # noqa: F401  (registers fray/Skirmish-v0)
+    except ImportError as error:  # the rl extra is not installed
+        why = f"n/a ({error}; pip install -e '.[rl]')"
+        yield unavailable(fray_key, fray_label, "/s", why)
+        yield unavailable(base_key, base_label, "/s", why)
+        return
+    repeats, n_steps, epochs = (2, 128, 1) if quick else (3, 512, 4)
+    rollouts = 2
+    yield Figure(fray_key, fray_label, "/s", [
+        _timesteps_per_s(lambda: gymnasium.make("fray/Skirmish-v0"), "MultiInputPolicy",
+                         n_steps, epochs, rollouts) for _ in range(repeats)])
+    yield Figure(base_key, base_label, "/s", [
+        _timesteps_per_s(lambda: InvalidActionEnvDiscrete(dim=80, n_invalid_actions=60),
+                         "MlpPolicy", n_steps, epochs, rollouts) for _ in range(repeats)])
