@@ -10,23 +10,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from viewer_replays import reasoned_replay
 
-from experiments.replay import Replay, play, rerun
+from experiments.replay import Replay
 from experiments.viewer import write_page
 from experiments.viewer.browser import VIEWPORT, BrowserMissing, chromium
-
-#: A reason with markup in it: the page must show it as text (and not end its script).
-ODD_REASON = "test reason </script><b>not bold</b> & more"
-
-
-def reasoned_replay(scenario: str, seed: int) -> Replay:
-    """A berserker battle whose every fifth action carries a reason (re-simulated so the
-    Reasoned events are in the replay's events)."""
-    _, replay = play(scenario, seed, {"party": "berserker", "monsters": "berserker"})
-    replay.reasons = [(ODD_REASON if i == 0 else f"test reason {i}") if i % 5 == 0 else None
-                      for i in range(len(replay.actions))]
-    replay.finish(rerun(replay))
-    return replay
 
 
 @pytest.fixture(scope="session")

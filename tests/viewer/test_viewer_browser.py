@@ -12,13 +12,13 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 from PIL import Image
+from viewer_replays import ODD_REASON
 
 import rules
 from env.render import PALETTE, TEAM_COLOURS
 from experiments.replay import Replay
 from rules import queries
 from rules.events import event_from_dict
-from tests.viewer.conftest import ODD_REASON
 
 SHOWN = """() => ({
   index: document.getElementById('event-index').textContent,
