@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from rules import combat, frames, legal
+from rules import frames, harm, legal
 from rules.actions import Action, Decision, DecisionKind
 from rules.combatant import (
     Combatant,
@@ -337,7 +337,7 @@ class Battle:
         start = len(self.events)
         for c in self.combatants.values():
             if not c.dead:
-                combat.recover(self, c, rounds)
+                harm.recover(self, c, rounds)
         return self.events[start:]
 
     # ---------------------------------------------------------------- copies and JSON

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from rules import combat
+from rules import combat, harm
 from rules import queries as q
 from rules.actions import Action, ActionKind
 from rules.combatant import Combatant
@@ -134,18 +134,18 @@ def _coup_de_grace(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> Non
     t = _target(b, a)
     if t.status != "out":
         return _lost(b, c, "target not helpless")
-    combat.kill(b, t, f"coup-de-grace by {c.id}")
+    harm.kill(b, t, f"coup-de-grace by {c.id}")
 
 
 # ------------------------------------------------------------------ care and magic
 def _first_aid(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
     """H20: a First Aid success heals 1d3 HP and stops bleeding."""
     t = _target(b, a)
-    if combat.roll_skill(b, c, "first_aid", f"on {t.id}").succeeded:
+    if harm.roll_skill(b, c, "first_aid", f"on {t.id}").succeeded:
         if t.bleeding:
             t.bleeding = False
             b.emit(StatusChanged, actor=t.id, status="no longer bleeding", cause="first aid")
-        combat.heal(b, t, b.dice.roll(b.content.ruleset.misc.first_aid_heal)[0], "first aid")
+        harm.heal(b, t, b.dice.roll(b.content.ruleset.misc.first_aid_heal)[0], "first aid")
 
 
 def spell_effect(b: Battle, caster: Combatant, target: Combatant, spell_id: str,
@@ -166,12 +166,12 @@ def spell_effect(b: Battle, caster: Combatant, target: Combatant, spell_id: str,
     else:
         amount, faces = b.dice.roll(sp.dice)
     if sp.effect == "heal":
-        combat.heal(b, target, amount, spell)
+        harm.heal(b, target, amount, spell)
         return
     armour = 0 if (sp.ignores_armour or level is L.CRITICAL) else min(amount,
                                                                       target.armour_points)
     damage = max(0, amount - armour)
-    combat.deal_damage(b, caster, target, damage, f"{spell} from {caster.id}",
+    harm.deal_damage(b, caster, target, damage, f"{spell} from {caster.id}",
                        rolled=amount, dice=faces, parried=0, dodged=0, armour=armour,
                        effect=f"spell {spell}")
 
@@ -222,7 +222,7 @@ def _use_item(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
     if inst.count <= 0:
         c.inventory.remove(inst)
     if it.kind == "potion" and it.heal is not None:
-        combat.heal(b, c, b.dice.roll(it.heal)[0], item_label(inst.item))
+        harm.heal(b, c, b.dice.roll(it.heal)[0], item_label(inst.item))
     elif it.kind == "scroll" and it.spell is not None:
         t = _target(b, a)
         b.emit(SpellCast, caster=c.id, spell=it.spell, target=t.id, chance=0, roll=0,
@@ -245,7 +245,7 @@ def _ready(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
     inst = c.item(a.item or "")
     if inst is None:
         return
-    if inst.state == "hidden" and not combat.roll_skill(b, c, "sleight", "draw").succeeded:
+    if inst.state == "hidden" and not harm.roll_skill(b, c, "sleight", "draw").succeeded:
         return _lost(b, c, f"fumbled drawing {inst.uid}")
     _move_item(b, c, inst.uid, "ready")
 
@@ -257,7 +257,7 @@ def _sheathe(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
 
 
 def _drop(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
-    combat.drop_item(b, c, a.item or "", "")
+    harm.drop_item(b, c, a.item or "", "")
 
 
 def _pick_up(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
@@ -317,7 +317,7 @@ def _shift(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
     old = c.position
     c.position = a.square
     c.shifted_this_round = True
-    combat.release_grapples_by(b, c)
+    harm.release_grapples_by(b, c)
     b.emit(StatusChanged, actor=c.id, status=f"now at {square_text(a.square)}",
            cause=f"shifted from {square_text(old)}")
 
@@ -328,7 +328,7 @@ def _stand(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
 
 
 def _prone(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
-    combat.set_prone(b, c, "fell prone")
+    harm.set_prone(b, c, "fell prone")
 
 
 def _door(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
@@ -346,7 +346,7 @@ def _ride(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
     it was."""
     if not f.get("rolled"):
         f["rolled"] = True
-        if not combat.roll_skill(b, c, "ride", a.kind.value).succeeded:
+        if not harm.roll_skill(b, c, "ride", a.kind.value).succeeded:
             f["force_provoke"] = True
             f["phase"] = "start"
             if c.actions_used == ["move"]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rules import combat, effects
+from rules import combat, effects, harm
 from rules import queries as q
 from rules.actions import PROVOKING, Action, ActionKind, Decision, DecisionKind, category_of
 from rules.combatant import Combatant
@@ -54,13 +54,13 @@ def start_round(b: Battle) -> None:
     for cid in b.initiative_order:
         c = b.combatants[cid]
         if c.bleeding and not c.dead:
-            combat.lose_hp(b, c, rs.misc.bleed_per_round, "bleeding")
+            harm.lose_hp(b, c, rs.misc.bleed_per_round, "bleeding")
     every = rs.fatigue.rounds_per_check
     if b.round > 1 and (b.round - 1) % every == 0:
         for cid in b.initiative_order:
             c = b.combatants[cid]
             if c.in_action:
-                combat.fatigue_check(b, c)
+                harm.fatigue_check(b, c)
 
 
 def start_turn(b: Battle, owner: Combatant) -> None:
@@ -249,13 +249,13 @@ def _step_move(b: Battle, f: dict[str, Any]) -> Decision | None:
         return None
     for cid in ids:
         b.combatants[cid].position = nxt
-    combat.release_grapples_by(b, c)
+    harm.release_grapples_by(b, c)
     f["i"] = i + 1
     depth = b.grid.drop_depth(nxt)
     if depth:
         _finish_move(b, f, complete=i + 1 == last)
         for cid in ids:
-            combat.fall(b, b.combatants[cid], depth)
+            harm.fall(b, b.combatants[cid], depth)
     return None
 
 

@@ -134,26 +134,31 @@ def can_fall_to_dodge(b: Battle, defender: Combatant) -> bool:
     return bool(q.free_adjacent(b, rider))
 
 
-def dodge_actions(b: Battle, frame: dict) -> list[Action]:
+def dodge_options(b: Battle, defender: Combatant, attacker: Combatant) -> list[Action]:
     """S9/H10/S10: one dodge attempt per hit, for every hit. The dodger chooses its
     disadvantage: a Shift back (DODGE with the square) or falling prone (DODGE without a
-    square). Under Fight Defensively the one DODGE without a square pays nothing."""
-    defender = b.combatants[frame["target"]]
+    square). Under Fight Defensively the one DODGE without a square pays nothing. Empty
+    when no disadvantage is open."""
     if not defender.in_action:
         return []
     if defender.dodge_waived:
-        return [Action(K.DODGE), Action(K.DECLINE)]
-    attacker = b.combatants[frame["attacker"]]
+        return [Action(K.DODGE)]
     acts = [Action(K.DODGE, square=sq) for sq in dodge_squares(b, defender, attacker)]
     if can_fall_to_dodge(b, defender):
         acts.append(Action(K.DODGE))
-    return [*acts, Action(K.DECLINE)] if acts else []
+    return acts
+
+
+def dodge_actions(b: Battle, frame: dict) -> list[Action]:
+    """The DODGE decision of an attack frame: the open choices, or DECLINE."""
+    defender = b.combatants[frame["target"]]
+    attacker = b.combatants[frame["attacker"]]
+    return [*dodge_options(b, defender, attacker), Action(K.DECLINE)]
 
 
 def can_dodge(b: Battle, defender: Combatant, attacker: Combatant) -> bool:
     """S9/H10: a dodge is offered when some disadvantage is open (or waived, S10)."""
-    frame = {"target": defender.id, "attacker": attacker.id}
-    return bool(dodge_actions(b, frame))
+    return bool(dodge_options(b, defender, attacker))
 
 
 # -------------------------------------------------------------------- turn actions
