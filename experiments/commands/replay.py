@@ -55,7 +55,9 @@ def write_html(replay: Replay, args: argparse.Namespace) -> None:
     if args.html is None:
         return
     try:
-        print(f"Viewer page: {write_page(replay, args.html, progress=True)}")
+        page = write_page(replay, args.html, progress=True,
+                          partial=replay.failure is not None)
+        print(f"Viewer page: {page}")
     except OSError as exc:
         raise UsageError(f"--html: cannot write {args.html}: {exc.strerror or exc}") from None
 

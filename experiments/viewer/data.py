@@ -27,6 +27,7 @@ what the page shows at every event index ``e`` (0 .. len(events) - 1):
   search) from where it stands at that moment, whatever it has already spent this turn.
 - ``paths``: ``{e: [cells]}`` for Moved events; ``marks``: ``{e: [kind, cell, cell]}``
   for reactions (``free`` attack, ``parry``, ``dodge``, ``provoked``, ``declined``).
+- ``stopped``: null, or why the re-simulation stopped early (``partial`` builds).
 - ``odds``: ``{e: {...}}`` on the AttackRolled event of each attack action, from
   ``rules.odds.attack_odds`` for every defence the target could make (see
   :func:`attack_odds_entry`); absent when ``rules.odds`` cannot be imported
@@ -221,7 +222,7 @@ class _Recorder:
         self.out: dict[str, Any] = {
             "unitDelta": [], "doorDelta": [], "owner": [], "subject": [], "snapshot": [],
             "types": [], "round": [], "text": [], "snapshots": [], "paths": {},
-            "marks": {}, "odds": {}}
+            "marks": {}, "odds": {}, "stopped": None}
         self.shown: list[list[int]] | None = None
         self.doors = dict(battle.grid.doors)
         self.dark = sorted(battle.grid.dark)
@@ -293,11 +294,14 @@ def apply_recorded(battle: rules.Battle, replay: Replay, index: int) -> list[Eve
                           f"{exc}") from None
 
 
-def viewer_data(replay: Replay, progress: bool = False) -> dict[str, Any]:
+def viewer_data(replay: Replay, progress: bool = False,
+                partial: bool = False) -> dict[str, Any]:
     """Re-simulate ``replay`` and return the page's data (module docstring); ``progress``
     shows a progress bar over the actions (on stderr).
 
-    Raises ``ReplayError`` if an action is not legal on re-simulation.
+    Raises ``ReplayError`` if an action is not legal on re-simulation, unless
+    ``partial``: then the page shows the battle up to that action and says why it stops
+    (``stopped``), as for a fuzzer's finding.
     """
     from tqdm import tqdm
 
@@ -314,7 +318,13 @@ def viewer_data(replay: Replay, progress: bool = False) -> dict[str, Any]:
         odds = attack_odds_entry(battle, rules.Action.from_dict(data))
         partner = {c.id: (c.riding or c.ridden_by) for c in battle.combatants.values()
                    if c.riding or c.ridden_by}
-        new = apply_recorded(battle, replay, index)
+        try:
+            new = apply_recorded(battle, replay, index)
+        except ReplayError as exc:
+            if not partial:
+                raise
+            rec.out["stopped"] = str(exc)
+            break
         start = len(battle.events) - len(new)
         after = rec.snapshot(battle)
         for offset, event in enumerate(new):

@@ -22,10 +22,11 @@ def _asset(name: str) -> str:
     return resources.files("experiments.viewer").joinpath(name).read_text(encoding="utf-8")
 
 
-def build_page(replay: Replay, progress: bool = False) -> str:
+def build_page(replay: Replay, progress: bool = False, partial: bool = False) -> str:
     """The viewer page of ``replay`` as HTML text (re-simulates the replay; ``progress``:
-    a progress bar on stderr)."""
-    data = json.dumps(viewer_data(replay, progress=progress), separators=(",", ":"))
+    a progress bar on stderr; ``partial``: see :func:`viewer_data`)."""
+    data = json.dumps(viewer_data(replay, progress=progress, partial=partial),
+                      separators=(",", ":"))
     # inside <script>, "</" could end the element early and "<!--" start a comment
     data = data.replace("</", "<\\/").replace("<!--", "<\\!--")
     page = _asset("page.html")
@@ -36,13 +37,15 @@ def build_page(replay: Replay, progress: bool = False) -> str:
     return page
 
 
-def write_page(replay: Replay, path: str | Path, *, progress: bool = False) -> Path:
+def write_page(replay: Replay, path: str | Path, *, progress: bool = False,
+               partial: bool = False) -> Path:
     """Write the viewer page of ``replay`` to ``path`` (folders created); return the path.
 
-    Raises ``experiments.replay.ReplayError`` if an action is not legal on re-simulation.
+    Raises ``experiments.replay.ReplayError`` if an action is not legal on re-simulation,
+    unless ``partial`` (then the page shows the battle up to that action and says so).
     """
     path = Path(path)
-    html_text = build_page(replay, progress=progress)
+    html_text = build_page(replay, progress=progress, partial=partial)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(html_text, encoding="utf-8")
     return path

@@ -340,8 +340,10 @@
   $("title").textContent = "fray replay: " + D.scenario;
   $("meta").textContent = "seed " + D.seed + " · " + Object.keys(D.agents).map(function (t) {
     return t + ": " + D.agents[t];
-  }).join(", ") + " · result: " + (D.result.winner || "draw") + " after " +
-    D.result.rounds + " rounds, " + E + " events";
+  }).join(", ") + " · " + (D.result.rounds === undefined ? "no result recorded" :
+    "result: " + (D.result.winner || "draw") + " after " + D.result.rounds + " rounds") +
+    ", " + E + " events" +
+    (D.stopped ? " · re-simulation stopped: " + D.stopped : "");
   $("scrub").max = E - 1;
 
   function updateUnits(e) {

@@ -104,3 +104,18 @@ def test_watch_gif_is_an_animation_of_render_rgb_frames(capsys: pytest.CaptureFi
     assert np.abs(shown - start).max(axis=2).mean() < 8  # palette-quantised, same picture
     assert write_gif(replay, tmp_path / "b.gif", max_frames=2).exists()
     assert Image.open(tmp_path / "b.gif").n_frames == 2
+
+
+def test_a_replay_with_an_illegal_action_fails_or_stops_there(tmp_path) -> None:
+    from experiments.replay import ReplayError
+
+    _, replay = play("duel", 3, {"party": "berserker", "monsters": "berserker"})
+    replay.actions[6] = {"kind": "move", "target": None, "square": [0, 0], "item": None}
+    with pytest.raises(ReplayError, match="action 6"):
+        write_page(replay, tmp_path / "bad.html")
+    data = page_data(write_page(replay, tmp_path / "bad.html", partial=True).read_text())
+    assert data["stopped"].startswith("action 6 ")
+    battle = replay.new_battle()
+    for action in replay.actions[:6]:
+        battle.apply(rules.Action.from_dict(action))
+    assert data["text"] == [str(e) for e in battle.events]
