@@ -60,6 +60,16 @@ register("defender", Defender)
 register("pack", Pack)
 
 
+def _mcts(seed: int | None = None, **kwargs: Any) -> Agent:
+    """``mcts``: imported on first use (it makes its rollout and prior agents by name)."""
+    from agents.mcts import MCTS
+
+    return MCTS(seed=seed, **kwargs)
+
+
+register("mcts", _mcts)
+
+
 def _learned(spec: str = "", seed: int | None = None, **kwargs: Any) -> Agent:
     """``learned:PATH``: torch is imported only here, when a learned agent is made."""
     from agents.learned import make_learned

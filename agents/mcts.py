@@ -1,0 +1,279 @@
+"""MCTS on the forward model: determinized open-loop UCT over ``Battle.clone()``.
+
+Every iteration clones the battle and re-seeds the clone's dice
+(``clone.dice.reseed(iteration_seed)``), so the search never sees the real battle's future
+dice: chance is sampled afresh each iteration and the tree is *open loop* — a node is a
+sequence of decisions, not a state. Each node is a decision of whoever decides there (turn
+owners and reacting combatants of either team: reactions are decisions like any other);
+values are always from the searching agent's team's point of view, maximised where that
+team decides and minimised where the other does. Because chance changes what is legal
+from one iteration to the next, selection uses availability counts (as information-set
+MCTS does): a child's exploration term counts the iterations in which it was available.
+
+- Candidates (action grouping): reactions are searched in full except that dodges to
+  squares are cut to the two extremes; on a turn, moves are cut to a few destinations per
+  kind (into reach of each enemy, nearest to / farthest from the enemies), and actions
+  without tactical value here (Speak, Drop, Fall Prone, Sheathe, Close Door, ...) are left
+  out. A scripted *prior* agent's choice (the tactician by default) is always a
+  candidate and is expanded first.
+- Root: sequential halving with common random numbers. In each round every surviving
+  root candidate is searched once under the *same* re-seeded dice, so candidates are
+  compared on paired samples; after each of ceil(log2(candidates)) equal phases of the
+  budget the worse half (by mean value) is dropped. The prior's choice gets a small
+  bonus (``prior_bonus``), so the search leaves it only on evidence. Below the root the
+  search is UCT as above. (Plain UCT at the root lost to the tactician at this budget;
+  see docs/agents.md.)
+- Rollouts: a configurable policy (``"random"`` or any registered agent name; default the
+  berserker, which is fast) plays both teams for ``rollout_depth`` decisions; the leaf value
+  is the HP balance: 0.5 + (share of own team's HP standing - share of the other's) / 2;
+  a finished battle is worth 1 (won), 0 (lost) or 0.5 (draw).
+- Budget: ``iterations`` (default :data:`DEFAULT_ITERATIONS`) or ``seconds``; with
+  iterations only, a seed fixes every decision (deterministic). A decision with one
+  candidate is taken without search.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import agents as registry
+from agents import tactics as t
+from agents.base import SeededAgent, legal_for
+from rules import Action, ActionKind, Battle, Combatant, DecisionKind
+from rules.grid import chebyshev
+from rules.reach import threatened_squares
+
+K = ActionKind
+DEFAULT_ITERATIONS = 64
+DEFAULT_ROLLOUT_DEPTH = 12
+EXPLORATION = 0.7
+PRIOR_BONUS = 0.02  # value credited to the prior agent's choice at the root
+SEARCHED_TURN_KINDS = frozenset({
+    K.MELEE_ATTACK, K.MISSILE_ATTACK, K.FULL_ATTACK, K.FIGHT_DEFENSIVELY, K.COUP_DE_GRACE,
+    K.FIRST_AID, K.CAST_SPELL, K.USE_ITEM, K.STAND_UP, K.READY_WEAPON, K.PICK_UP,
+    K.NOCK_ARROW, K.LOAD_CROSSBOW, K.LIGHT_TORCH, K.OPEN_DOOR, K.END_TURN, K.TRIP,
+    K.PREPARE_COMPONENTS, K.MOUNT, K.DISMOUNT})
+MOVE_KINDS = (K.MOVE, K.FULL_MOVE, K.DISENGAGE, K.SHIFT)
+
+
+@dataclass
+class Node:
+    """One open-loop node: statistics of the decision sequence leading here."""
+
+    visits: int = 0
+    value: float = 0.0  # sum of values, from the searching team's point of view
+    available: int = 0  # iterations in which this node's action was legal (ISMCTS)
+    children: dict[Action, Node] = field(default_factory=dict)
+
+
+def hp_balance(b: Battle, team: str) -> float:
+    """Leaf value for ``team``: 1 won, 0 lost, 0.5 drawn; else 0.5 + half the difference
+    between the shares of max HP standing (in action) of ``team`` and of its enemies."""
+    if b.is_over:
+        return 0.5 if b.winner is None else (1.0 if b.winner == team else 0.0)
+    mine = theirs = mine_max = theirs_max = 0
+    for c in b.combatants.values():
+        standing = max(0, c.hp) if c.in_action else 0
+        if c.team == team:
+            mine, mine_max = mine + standing, mine_max + c.max_hp
+        else:
+            theirs, theirs_max = theirs + standing, theirs_max + c.max_hp
+    return 0.5 + 0.5 * (mine / max(1, mine_max) - theirs / max(1, theirs_max))
+
+
+def candidates(b: Battle, legal: list[Action]) -> list[Action]:
+    """The actions searched at this decision (module docstring: action grouping)."""
+    d = b.decision
+    assert d is not None
+    if d.kind is not DecisionKind.TURN:
+        if d.kind is not DecisionKind.DODGE:
+            return legal
+        squares = [a for a in legal if a.kind is K.DODGE and a.square is not None]
+        rest = [a for a in legal if a.kind is not K.DODGE or a.square is None]
+        if len(squares) <= 2 or d.source is None:
+            return squares + rest
+        src = b.combatants[d.source].position
+        far = max(squares, key=lambda a: chebyshev(a.square or src, src))
+        return [squares[0], *([far] if far != squares[0] else []), *rest]
+    me = b.combatants[d.actor]
+    out = [a for a in legal if a.kind in SEARCHED_TURN_KINDS]
+    kinds = t.group(legal)
+    foes = t.enemies_of(b, me)
+    for kind in MOVE_KINDS:
+        out += _destinations(b, me, kinds.get(kind, []), foes)
+    return out or legal
+
+
+def _destinations(b: Battle, me: Combatant, moves: list[Action], foes: list[Combatant]
+                  ) -> list[Action]:
+    """A few destinations: into reach of each enemy (the nearest such square), and the
+    squares nearest to and farthest from the enemies."""
+    if not moves or not foes:
+        return moves[:1]
+    picked: list[Action] = []
+
+    def gap(a: Action) -> int:
+        sq = a.square or me.position
+        return min(chebyshev(sq, e.position) for e in foes)
+
+    reach = me.reach
+    if reach > 0:
+        for e in foes:
+            zone = threatened_squares(b.grid, e.position, reach)  # squares reaching e
+            near = [a for a in moves if a.square in zone]
+            if near:
+                picked.append(min(near, key=lambda a: chebyshev(a.square or me.position,
+                                                                me.position)))
+    picked += [min(moves, key=gap), max(moves, key=gap)]
+    unique: list[Action] = []
+    for a in picked:
+        if a not in unique:
+            unique.append(a)
+    return unique
+
+
+class MCTS(SeededAgent):
+    """Determinized open-loop UCT (see the module docstring)."""
+
+    name = "mcts"
+
+    def __init__(self, seed: int | None = None, iterations: int | None = DEFAULT_ITERATIONS,
+                 seconds: float | None = None, rollout: str = "berserker",
+                 rollout_depth: int = DEFAULT_ROLLOUT_DEPTH, prior: str | None = "tactician",
+                 exploration: float = EXPLORATION, prior_bonus: float = PRIOR_BONUS) -> None:
+        super().__init__(seed)
+        if iterations is None and seconds is None:
+            raise ValueError("mcts: give an iteration budget or a time budget (seconds)")
+        if iterations is not None and iterations < 1:
+            raise ValueError(f"mcts: iterations must be >= 1, got {iterations}")
+        if rollout_depth < 0:
+            raise ValueError(f"mcts: rollout_depth must be >= 0, got {rollout_depth}")
+        self.iterations = iterations
+        self.seconds = seconds
+        self.rollout_name = rollout
+        self.rollout_depth = rollout_depth
+        self.exploration = exploration
+        self.prior_bonus = prior_bonus
+        self.rollout_policy = registry.make(rollout, seed=seed)
+        self.prior = registry.make(prior, seed=seed) if prior else None
+        self.reason: str | None = None
+        self.last_iterations = 0
+
+    def act(self, battle: Battle) -> Action:
+        """Search from ``battle`` and return the most visited root candidate."""
+        legal = legal_for(battle)
+        d = battle.decision
+        assert d is not None
+        team = battle.combatants[d.actor].team
+        options = candidates(battle, legal)
+        prior = self._prior(battle, legal)
+        if prior is not None and prior not in options:
+            options = [prior, *options]
+        elif prior is not None:
+            options = [prior, *[a for a in options if a != prior]]
+        if len(options) == 1:
+            self.reason = "mcts: only one candidate"
+            self.last_iterations = 0
+            return options[0]
+        root = Node()
+        start = time.perf_counter()
+        done = 0
+        alive = list(options)
+        phases = max(1, math.ceil(math.log2(len(alive))))
+        for phase in range(phases):
+            rounds = 0
+            while True:
+                seed = int(self.rng.integers(2**63))  # one determinization for all
+                for action in alive:
+                    self._iterate(battle, root, team, [action], seed)
+                    done += 1
+                rounds += 1
+                if self._phase_over(phase, phases, len(alive), rounds, start):
+                    break
+            if len(alive) > 1 and phase < phases - 1:
+                alive = self._halve(root, alive, prior)
+        self.last_iterations = done
+        best = max(alive, key=lambda a: (self._mean(root, a) + (self.prior_bonus if a == prior
+                                                                  else 0.0),
+                                         -options.index(a)))
+        child = root.children[best]
+        self.reason = (f"mcts: {child.visits}/{done} iterations, value "
+                       f"{self._mean(root, best):.2f} for {team}"
+                       + (" (the prior's choice)" if best == prior else
+                          f" (prior {self._mean(root, prior):.2f})" if prior in root.children
+                          else ""))
+        return best
+
+    def _phase_over(self, phase: int, phases: int, alive: int, rounds: int, start: float
+                    ) -> bool:
+        """Each halving phase gets an equal share of the iterations (or of the time)."""
+        if self.iterations is not None:
+            return rounds * alive >= max(1, self.iterations // phases)
+        assert self.seconds is not None
+        return time.perf_counter() - start >= self.seconds * (phase + 1) / phases
+
+    @staticmethod
+    def _mean(root: Node, action: Action | None) -> float:
+        child = root.children.get(action) if action is not None else None
+        return child.value / child.visits if child and child.visits else 0.0
+
+    def _halve(self, root: Node, alive: list[Action], prior: Action | None) -> list[Action]:
+        """Sequential halving: keep the better half by mean value (the prior always)."""
+        ranked = sorted(alive, key=lambda a: -(self._mean(root, a) + (
+            self.prior_bonus if a == prior else 0.0)))
+        keep = ranked[:max(1, len(ranked) // 2)]
+        return [a for a in alive if a in keep]
+
+    def _prior(self, battle: Battle, legal: list[Action]) -> Action | None:
+        if self.prior is None:
+            return None
+        choice = self.prior.act(battle)
+        return choice if choice in legal else None
+
+    def _iterate(self, root_battle: Battle, root: Node, team: str, root_options: list[Action],
+                 seed: int) -> None:
+        b = root_battle.clone()
+        b.dice.reseed(seed)  # never the real battle's future dice
+        node, path = root, [root]
+        options = root_options
+        while not b.is_over:
+            d = b.decision
+            assert d is not None
+            maximise = b.combatants[d.actor].team == team
+            for a in options:
+                if a in node.children:
+                    node.children[a].available += 1
+            untried = [a for a in options if a not in node.children]
+            if untried:
+                action = untried[0]
+                child = node.children[action] = Node(available=1)
+                b.apply(action)
+                path.append(child)
+                break
+            action = max(options, key=lambda a: self._ucb(node.children[a], maximise))
+            b.apply(action)
+            node = node.children[action]
+            path.append(node)
+            if b.is_over:
+                break
+            options = candidates(b, b.legal_actions())
+        value = self._rollout(b, team)
+        for n in path:
+            n.visits += 1
+            n.value += value
+
+    def _ucb(self, child: Node, maximise: bool) -> float:
+        mean = child.value / child.visits
+        if not maximise:
+            mean = 1.0 - mean
+        return mean + self.exploration * math.sqrt(math.log(max(1, child.available))
+                                                   / child.visits)
+
+    def _rollout(self, b: Battle, team: str) -> float:
+        for _ in range(self.rollout_depth):
+            if b.is_over:
+                break
+            b.apply(self.rollout_policy.act(b))
+        return hp_balance(b, team)

@@ -1,0 +1,79 @@
+"""MCTS (issue 9): legal, reproducible for a fixed seed and budget, and blind to the real
+battle's future dice. Small budgets only; strength is measured in docs/agents.md."""
+
+from __future__ import annotations
+
+import pytest
+
+import agents
+from agents.mcts import MCTS, candidates, hp_balance
+from rules import Battle, DecisionKind
+
+SMALL = {"iterations": 6, "rollout_depth": 4}
+
+
+def test_mcts_plays_legal_actions_for_every_decision_kind() -> None:
+    b = Battle.from_scenario("duel", seed=5)
+    players = {"party": agents.make("mcts", seed=1, **SMALL),
+               "monsters": agents.make("mcts", seed=2, **SMALL)}
+    seen = set()
+    for _ in range(300):
+        d = b.decision
+        if d is None:
+            break
+        agent = players[b.combatants[d.actor].team]
+        action = agent.act(b)
+        assert action in b.legal_actions(), (action, d)
+        assert isinstance(agent.reason, str) and agent.reason.startswith("mcts")
+        seen.add(d.kind)
+        b.apply(action, reason=agent.reason)
+    assert b.is_over
+    assert {DecisionKind.TURN, DecisionKind.PARRY} <= seen
+
+
+def _trace(seed: int) -> list:
+    b = Battle.from_scenario("duel", seed=3)
+    mcts = MCTS(seed=seed, **SMALL)
+    other = agents.make("berserker", seed=0)
+    for _ in range(16):
+        d = b.decision
+        if d is None:
+            break
+        agent = mcts if b.combatants[d.actor].team == "party" else other
+        b.apply(agent.act(b))
+    return b.events
+
+
+def test_mcts_is_reproducible_for_a_seed_and_budget() -> None:
+    assert _trace(7) == _trace(7)
+
+
+def test_mcts_never_sees_the_real_dice() -> None:
+    """The search leaves the real battle untouched, and its choice does not depend on
+    the real battle's future dice (two battles that differ only there)."""
+    b = Battle.from_scenario("duel", seed=2)
+    b.apply(next(a for a in b.legal_actions() if a.kind.name == "MOVE"))
+    before = b.to_json()
+    choice = MCTS(seed=4, **SMALL).act(b)
+    assert b.to_json() == before
+    other = b.clone()
+    other.dice.reseed(12345)  # a different future for the real battle
+    assert MCTS(seed=4, **SMALL).act(other) == choice
+
+
+def test_candidates_keep_every_reaction_and_a_few_moves() -> None:
+    b = Battle.from_scenario("skirmish", seed=1)
+    legal = b.legal_actions()
+    picked = candidates(b, legal)
+    assert set(picked) <= set(legal)
+    moves = [a for a in picked if a.kind.name in ("MOVE", "FULL_MOVE")]
+    assert 0 < len(moves) < len([a for a in legal if a.kind.name in ("MOVE", "FULL_MOVE")])
+
+
+def test_hp_balance_is_one_half_at_the_start_and_bad_budgets_are_refused() -> None:
+    b = Battle.from_scenario("duel", seed=1)
+    assert hp_balance(b, "party") == pytest.approx(0.5)
+    with pytest.raises(ValueError, match="iterations must be >= 1"):
+        MCTS(iterations=0)
+    with pytest.raises(ValueError, match="give an iteration budget or a time budget"):
+        MCTS(iterations=None)
