@@ -2,11 +2,11 @@
 
 Each battle picks a scenario (the shipped ones in turn and, with ``generated``, a freshly
 generated one every other battle), an agent per team from the pool (random and the
-scripted agents), and a seed, all from one generator seeded by ``seed``, so a campaign
-with a battle limit is reproducible. Every battle is appended to ``OUT/battles.jsonl`` as
-it ends. A failure not seen before (by signature) is shrunk and written to
-``OUT/failures/NN-<invariant>.json`` as a replay file with a ``failure`` field that
-``fray replay`` re-runs to the failure.
+scripted agents; ``random`` half the time, see :data:`RANDOM_SHARE`), and a seed, all
+from one generator seeded by ``seed``, so a campaign with a battle limit is reproducible.
+Every battle is appended to ``OUT/battles.jsonl`` as it ends. A failure not seen before
+(by signature) is shrunk and written to ``OUT/failures/NN-<kind>-<name>.json`` as a
+replay file with a ``failure`` field that ``fray replay`` re-runs to the failure.
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ from experiments.shrink import shrink
 
 #: agents left out of the default pool: too slow per decision, or need a model file
 SLOW_OR_LEARNED = ("mcts", "learned")
+#: share of teams played by ``random`` (scripted agents think far longer per decision)
+RANDOM_SHARE = 0.5
 
 
 def default_agents() -> list[str]:
@@ -79,7 +81,7 @@ def shipped_cases() -> list[tuple[str, str]]:
 def campaign(out: Path, *, seconds: float, generated: bool = False, seed: int = 0,
              content_dir: str | None = None, battles: int | None = None,
              agent_pool: Sequence[str] | None = None, checks: Checks | None = None,
-             shrink_seconds: float = 20.0,
+             shrink_seconds: float = 20.0, shrink_tests: int = 2000,
              on_battle: Callable[[Summary], None] | None = None) -> Summary:
     """Fuzz until ``seconds`` have passed (or ``battles`` battles); see the module doc."""
     checks = checks or Checks()
@@ -106,7 +108,7 @@ def campaign(out: Path, *, seconds: float, generated: bool = False, seed: int = 
                 text, source = shipped[(number // (2 if generated else 1)) % len(shipped)]
             case = Case(text, source, battle_seed, content_dir)
             probe = case.battle()
-            names = {team: str(rng.choice(pool)) for team in probe.scenario.teams}
+            names = {team: _pick(rng, pool) for team in probe.scenario.teams}
             outcome = run(case, agent_chooser(probe, names, battle_seed), checks, names)
             summary.battles += 1
             summary.decisions += outcome.decisions
@@ -119,7 +121,8 @@ def campaign(out: Path, *, seconds: float, generated: bool = False, seed: int = 
                 record["failure"] = outcome.failure.to_dict()
                 if outcome.failure.signature not in seen:
                     seen.add(outcome.failure.signature)
-                    found = _shrink_and_write(out, case, outcome, checks, shrink_seconds,
+                    found = _shrink_and_write(out, case, outcome, checks,
+                                              (shrink_seconds, shrink_tests),
                                               len(summary.found))
                     summary.found.append(found)
                     record["replay"] = str(found.path)
@@ -136,12 +139,22 @@ def campaign(out: Path, *, seconds: float, generated: bool = False, seed: int = 
     return summary
 
 
+def _pick(rng: np.random.Generator, pool: Sequence[str]) -> str:
+    """An agent for one team: ``random`` half the time when it is in the pool (it is the
+    fastest and explores the widest), else any agent of the pool."""
+    if "random" in pool and rng.random() < RANDOM_SHARE:
+        return "random"
+    return str(rng.choice(list(pool)))
+
+
 def _shrink_and_write(out: Path, case: Case, outcome: Any, checks: Checks,
-                      seconds: float, number: int) -> Found:
+                      budget: tuple[float, int], number: int) -> Found:
+    """Shrink a new failure (within ``budget``: seconds, runs) and write its replay."""
     failure = outcome.failure
     shrunk = None
     if failure.kind != "agent":
-        shrunk = shrink(case, outcome.choices, failure, checks, seconds=seconds)
+        shrunk = shrink(case, outcome.choices, failure, checks, seconds=budget[0],
+                        max_tests=budget[1])
     path = out / "failures" / f"{number:02d}-{failure.kind}-{failure.name}.json"
     if shrunk is not None:
         failure_replay(shrunk.outcome, shrunk.checks).save(path)

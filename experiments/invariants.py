@@ -53,54 +53,67 @@ def need(condition: bool, name: str, message: str) -> None:
 
 # ---------------------------------------------------------------- state invariants
 def check_state(b: Battle) -> None:
-    """Every invariant of one battle state (see the module docstring)."""
+    """Every invariant of one battle state (see the module docstring).
+
+    Messages are built only on failure: this runs after every action of a fuzz run."""
     grid = b.grid
-    hp_rules = b.content.ruleset.hit_points
+    threshold = b.content.ruleset.hit_points.out_of_action_at
     decision = b.decision
     # a mover in the middle of its path may stand on an ally's square (H13: passable)
     passing = b.current_actor if decision is not None and decision.kind is not \
         DecisionKind.TURN else None
     held: dict[tuple[int, int], str] = {}
     for c in b.combatants.values():
-        need(c.actions_used in ALLOWED_BUDGETS, "budget",
-              f"{c.id} spent {c.actions_used} this round (S2)")
-        need(not grid.blocks_movement(c.position), "floor",
-              f"{c.id} stands on {c.position}, not a floor square")
-        need(c.hp <= c.max_hp, "hp", f"{c.id} has {c.hp} HP of {c.max_hp}")
-        need(c.power_points >= 0, "power-points",
-              f"{c.id} has {c.power_points} power points")
+        if c.actions_used not in ALLOWED_BUDGETS:
+            raise InvariantViolation("budget", f"{c.id} spent {c.actions_used} this round"
+                                               " (S2)")
+        if grid.blocks_movement(c.position):
+            raise InvariantViolation("floor", f"{c.id} stands on {c.position}, not a floor"
+                                              " square")
+        if c.hp > c.max_hp:
+            raise InvariantViolation("hp", f"{c.id} has {c.hp} HP of {c.max_hp}")
+        if c.power_points < 0:
+            raise InvariantViolation("power-points",
+                                     f"{c.id} has {c.power_points} power points")
         if c.status == "active":
-            need(c.hp > hp_rules.out_of_action_at, "hp",
-                  f"{c.id} is in action at {c.hp} HP (H5)")
-        else:
-            need(c.prone or c.dead, "out-of-action", f"{c.id} is {c.status} but standing")
+            if c.hp <= threshold:
+                raise InvariantViolation("hp", f"{c.id} is in action at {c.hp} HP (H5)")
+        elif not (c.prone or c.dead):
+            raise InvariantViolation("out-of-action", f"{c.id} is {c.status} but standing")
         if c.riding is not None:
             mount = b.combatants[c.riding]
-            need(mount.ridden_by == c.id and mount.position == c.position, "mount",
-                  f"{c.id} rides {mount.id} (ridden_by={mount.ridden_by}) at "
-                  f"{c.position} vs {mount.position} (H22)")
+            if mount.ridden_by != c.id or mount.position != c.position:
+                raise InvariantViolation("mount", f"{c.id} rides {mount.id} (ridden_by="
+                                         f"{mount.ridden_by}) at {c.position} vs "
+                                         f"{mount.position} (H22)")
         if c.in_action and c.ridden_by is None and c.id != passing:
-            need(c.position not in held, "one-body-per-square",
-                  f"{c.id} and {held.get(c.position)} both stand on {c.position}")
+            if c.position in held:
+                raise InvariantViolation("one-body-per-square", f"{c.id} and "
+                                         f"{held[c.position]} both stand on {c.position}")
             held[c.position] = c.id
-        need(len(set(c.free_used)) == len(c.free_used), "free-actions",
-              f"{c.id} used {c.free_used} this turn (H25)")
+        if len(set(c.free_used)) != len(c.free_used):
+            raise InvariantViolation("free-actions", f"{c.id} used {c.free_used} this turn"
+                                                     " (H25)")
     acts = b.legal_actions()
     if b.is_over:
         need(decision is None and acts == [], "over",
-              f"the battle is over but decision={decision}, {len(acts)} legal actions")
+             f"the battle is over but decision={decision}, {len(acts)} legal actions")
         return
-    need(decision is not None, "decision", "the battle is running with no decision")
-    assert decision is not None  # for the type checker; _need raised otherwise
-    need(b.combatants[decision.actor].in_action, "actor-in-action",
-          f"{decision.actor} decides {decision.kind.name} while out of action (H5)")
-    need(bool(acts), "legal-non-empty", f"no legal action for {decision}")
-    need(len(set(acts)) == len(acts), "legal-distinct", f"duplicate legal actions: {acts}")
-    need(b.round <= b.scenario.max_rounds, "round-limit",
-          f"round {b.round} past the limit {b.scenario.max_rounds} (H25)")
-    if decision.kind is DecisionKind.TURN:
-        need(decision.actor == b.current_actor, "turn-owner",
-              f"{decision.actor} decides a turn of {b.current_actor}")
+    if decision is None:
+        raise InvariantViolation("decision", "the battle is running with no decision")
+    if not b.combatants[decision.actor].in_action:
+        raise InvariantViolation("actor-in-action", f"{decision.actor} decides "
+                                 f"{decision.kind.name} while out of action (H5)")
+    if not acts:
+        raise InvariantViolation("legal-non-empty", f"no legal action for {decision}")
+    if len(set(acts)) != len(acts):
+        raise InvariantViolation("legal-distinct", f"duplicate legal actions: {acts}")
+    if b.round > b.scenario.max_rounds:
+        raise InvariantViolation("round-limit", f"round {b.round} past the limit "
+                                 f"{b.scenario.max_rounds} (H25)")
+    if decision.kind is DecisionKind.TURN and decision.actor != b.current_actor:
+        raise InvariantViolation("turn-owner", f"{decision.actor} decides a turn of "
+                                 f"{b.current_actor}")
 
 
 class ReactionLimits:
@@ -171,16 +184,21 @@ class MaskCheck:
             a = acts[int(j)]
             i = self.codec.encode(b, d.actor, a)
             back = None if i is None else self.codec.decode(b, d.actor, i)
-            need(i is not None and bool(mask[i]) and back == a, "mask",
-                  f"{a} has index {i} (mask {None if i is None else mask[i]}), which "
-                  f"decodes to {back}")
-        legal = set(acts)
+            if i is None or not mask[i] or back != a:
+                raise InvariantViolation("mask", f"{a} has index {i} (mask "
+                                         f"{None if i is None else mask[i]}), which decodes"
+                                         f" to {back}")
+        legal: set[rules.Action] | None = None
         for i in self.rng.integers(self.codec.n, size=self.samples):
             if mask[i]:
                 continue
             back = self.codec.decode(b, d.actor, int(i))
-            need(back not in legal, "mask",
-                  f"index {int(i)} is masked off but decodes to the legal {back}")
+            if back is None:
+                continue
+            legal = set(acts) if legal is None else legal
+            if back in legal:
+                raise InvariantViolation("mask", f"index {int(i)} is masked off but decodes"
+                                         f" to the legal {back}")
 
 
 def state_key(b: Battle) -> tuple[Any, ...]:

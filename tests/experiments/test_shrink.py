@@ -39,7 +39,8 @@ def test_shrinker_finds_a_small_reproduction_of_a_planted_invariant() -> None:
     checks = fuzz.Checks(clone_every=0, json_every=0, extra=(no_hit_of_four_or_more,))
     case, outcome, units = _first_failing_generated(checks)
     assert outcome.failure is not None and outcome.failure.name == "planted"
-    result = shrink.shrink(case, outcome.choices, outcome.failure, checks, seconds=12)
+    result = shrink.shrink(case, outcome.choices, outcome.failure, checks, seconds=300,
+                           max_tests=250)
     assert result is not None
     assert result.outcome.failure is not None
     assert result.outcome.failure.name == "planted"
@@ -70,7 +71,8 @@ def test_fuzz_finds_shrinks_and_replays_a_planted_rule_bug(
         capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "fuzz"
     summary = campaign(out, seconds=60, battles=1, seed=1, agent_pool=["berserker"],
-                       checks=fuzz.Checks(json_every=0, replay=False), shrink_seconds=10)
+                       checks=fuzz.Checks(json_every=0, replay=False), shrink_seconds=300,
+                       shrink_tests=150)
     assert len(summary.found) == 1
     found = summary.found[0]
     assert found.failure.name in ("clone", "budget")
@@ -86,7 +88,8 @@ def test_a_fixed_bug_no_longer_reproduces(shared_budget_clones: None, tmp_path: 
                                           monkeypatch: pytest.MonkeyPatch,
                                           capsys: pytest.CaptureFixture[str]) -> None:
     summary = campaign(tmp_path, seconds=60, battles=1, seed=1, agent_pool=["random"],
-                       checks=fuzz.Checks(json_every=0, replay=False), shrink_seconds=5)
+                       checks=fuzz.Checks(json_every=0, replay=False), shrink_seconds=300,
+                       shrink_tests=20)
     path = summary.found[0].path
     monkeypatch.undo()  # "fix" the rule
     assert cli.main(["replay", str(path)]) == 0
