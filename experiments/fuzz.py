@@ -1,27 +1,18 @@
-"""Rules fuzzing: whole battles under invariant checks, driven by agents or by choices.
+"""Rules fuzzing: whole battles under checks, driven by agents or by choices.
 
-The one place for the rules' run-time invariants (the simulation tests, the Hypothesis
-stateful test and ``fray fuzz`` all use these):
+A :class:`Checker` runs, after every applied action, the invariants of
+:mod:`experiments.invariants` (the one place for them: state, reaction limits, the env's
+action mask), and follows sampled copies: every ``clone_every`` decisions a ``clone()``,
+and every ``json_every`` decisions a JSON round-trip, is taken and follows the battle for
+``copies_span`` actions, which must give the same events and the same state. At the end
+of a battle, replaying its seed and actions must give the same events.
 
-- state after every applied action (:func:`check_state`): the round budget (S2), nobody
-  in a wall (H13), one body per square except a rider on its mount (H13, H22; a mover in
-  the middle of its path may pass an ally), HP and power points within bounds (H5),
-  out-of-action combatants are prone or dead, the decider is in action, legal actions are
-  non-empty and distinct until the end and empty after it, the round limit (H25), at most
-  one use of each voluntary FREE action per turn (H25);
-- reaction limits over the events (:class:`ReactionLimits`): one Free Attack per
-  character per round (S5), one parry per round plus Fight Defensively's extra (S8, S10);
-- the env's action mask (:class:`MaskCheck`): every legal action has its own index in
-  ``env.spaces.ActionCodec`` and decodes back to itself; sampled other indices decode to
-  no legal action;
-- copies (:class:`Checker`): every ``clone_every`` decisions a ``clone()``, and every
-  ``json_every`` decisions a JSON round-trip, is taken and follows the battle for
-  ``copies_span`` actions, which must give the same events and the same state;
-- replay determinism (:func:`check_replay`): the same seed and actions give the same events.
-
-A battle is driven by a *chooser*: agents (``agent_chooser``) or a list of choices, each
-an index into ``legal_actions()`` taken modulo its length (``choice_chooser``), so any
-list of integers is a valid run. That is what makes shrinking work (experiments.shrink).
+:func:`run` plays one :class:`Case` (scenario text, seed, content) with a *chooser*:
+agents (:func:`agent_chooser`), recorded actions (:func:`action_chooser`), or a list of
+choices, each an index into ``legal_actions()`` taken modulo its length
+(:func:`choice_chooser`), so any list of integers is a valid run. That is what makes
+shrinking work (:mod:`experiments.shrink`). A rules bug never raises out of :func:`run`:
+it comes back as the outcome's :class:`Failure`.
 """
 
 from __future__ import annotations
@@ -29,6 +20,7 @@ from __future__ import annotations
 import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import rules
@@ -86,7 +78,7 @@ def exception_failure(exc: BaseException, step: int, kind: str = "exception") ->
     where = ""
     if frames:
         last = frames[-1]
-        where = f"{last.filename.rsplit('/', 2)[-2:][-1]}:{last.name}"
+        where = f"{Path(last.filename).name}:{last.name}"
     return Failure(kind, type(exc).__name__, str(exc).splitlines()[0] if str(exc) else "",
                    step, where)
 

@@ -94,3 +94,14 @@ def test_a_fixed_bug_no_longer_reproduces(shared_budget_clones: None, tmp_path: 
     monkeypatch.undo()  # "fix" the rule
     assert cli.main(["replay", str(path)]) == 0
     assert "no longer happens" in capsys.readouterr().out
+
+
+def test_fuzz_command_exits_1_and_names_the_replay_file(
+        shared_budget_clones: None, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code = cli.main(["fuzz", "--battles", "1", "--seconds", "300", "--agents", "random",
+                     "--shrink-seconds", "3", "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "FAILURE invariant" in out and str(tmp_path / "failures") in out
+    assert list((tmp_path / "failures").glob("00-invariant-*.json"))
