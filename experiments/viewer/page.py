@@ -1,7 +1,7 @@
 """The replay viewer page: one self-contained HTML file (no network, works from file://).
 
-The template (``page.html``), its script (``viewer.js``) and style (``viewer.css``) are
-package data; :func:`build_page` inlines them with the data of
+The template (``page.html``), its scripts (:data:`SCRIPTS`) and style (``viewer.css``)
+are package data; :func:`build_page` inlines them with the data of
 :func:`experiments.viewer.data.viewer_data` as JSON in a ``<script type="application/json">``
 element, so the page needs nothing but a browser.
 """
@@ -15,6 +15,9 @@ from pathlib import Path
 
 from experiments.replay import Replay
 from experiments.viewer.data import viewer_data
+
+#: The page's scripts, inlined in this order: data -> state, the map canvas, the panels.
+SCRIPTS = ("model.js", "map.js", "viewer.js")
 
 
 def _asset(name: str) -> str:
@@ -31,8 +34,9 @@ def build_page(replay: Replay, progress: bool = False, partial: bool = False) ->
     data = data.replace("</", "<\\/").replace("<!--", "<\\!--")
     page = _asset("page.html")
     title = html.escape(f"fray replay: {replay.scenario_name} (seed {replay.seed})")
+    scripts = "\n".join(_asset(name) for name in SCRIPTS)
     for key, value in (("__FRAY_TITLE__", title), ("__FRAY_CSS__", _asset("viewer.css")),
-                       ("__FRAY_JS__", _asset("viewer.js")), ("__FRAY_DATA__", data)):
+                       ("__FRAY_JS__", scripts), ("__FRAY_DATA__", data)):
         page = page.replace(key, value, 1)
     return page
 

@@ -41,13 +41,19 @@ class Boundary:
     battle: rules.Battle
 
 
+_BOUNDARIES: dict[int, tuple[Replay, list[Boundary]]] = {}
+
+
 def boundaries(replay: Replay) -> list[Boundary]:
-    """Re-simulate ``replay`` and keep the battle after every action."""
+    """Re-simulate ``replay`` and keep the battle after every action (once per replay)."""
+    if id(replay) in _BOUNDARIES and _BOUNDARIES[id(replay)][0] is replay:
+        return _BOUNDARIES[id(replay)][1]
     battle = replay.new_battle()
     out = [Boundary(len(battle.events) - 1, battle.clone())]
     for data, reason in zip(replay.actions, replay.reasons, strict=True):
         battle.apply(rules.Action.from_dict(data), reason=reason)
         out.append(Boundary(len(battle.events) - 1, battle.clone()))
+    _BOUNDARIES[id(replay)] = (replay, out)
     return out
 
 
