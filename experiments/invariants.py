@@ -6,7 +6,8 @@ and the simulation tests take them from (re-exported by :mod:`experiments.fuzz`)
   reaction interrupts a turn, the turn owner may be passing an ally), HP and power points
   within bounds (H5), out-of-action combatants are prone or dead, the decider is in
   action, legal actions are non-empty and distinct until the end and empty after it, the
-  round limit (H25), each voluntary FREE action at most once per turn (H25);
+  round limit (H25), each voluntary FREE action at most once per turn (H25), ready items
+  within two hands (H21);
 - :class:`ReactionLimits` over the events as they come: one Free Attack per character per
   round (S5), one parry per round plus Fight Defensively's extra (S8, S10);
 - :class:`MaskCheck`: the env's action codec agrees with ``legal_actions()``;
@@ -29,6 +30,8 @@ from experiments.replay import Replay, first_mismatch
 from rules import Battle, DecisionKind
 from rules.events import ActionTaken, AttackRolled, ParryRolled
 
+#: H21: ready items fit in two hands (what legal READY_WEAPON / PICK_UP assume)
+HANDS = 2
 #: S2: what a combatant may have spent in one round (free actions are not budgeted).
 ALLOWED_BUDGETS = (
     [], ["move"], ["attack"], ["full"], ["move", "move"], ["move", "attack"],
@@ -91,6 +94,9 @@ def check_state(b: Battle) -> None:
                 raise InvariantViolation("one-body-per-square", f"{c.id} and "
                                          f"{held[c.position]} both stand on {c.position}")
             held[c.position] = c.id
+        if c.hands_used() > HANDS:
+            raise InvariantViolation("hands", f"{c.id} holds ready items needing "
+                                              f"{c.hands_used()} hands (H21)")
         if len(set(c.free_used)) != len(c.free_used):
             raise InvariantViolation("free-actions", f"{c.id} used {c.free_used} this turn"
                                                      " (H25)")

@@ -118,3 +118,15 @@ def test_fuzz_bad_arguments_are_one_line(argv: list[str], message: str, tmp_path
     assert cli.main(["fuzz", *argv, "--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_more_than_two_hands_of_ready_items_are_caught() -> None:
+    b = _played("skirmish", 1, 0)
+    check_state(b)
+    victim = max(b.combatants.values(), key=lambda c: sum(
+        b.content.hands_of(i.item) for i in c.inventory))
+    for inst in victim.inventory:
+        inst.state = "ready"
+    assert victim.hands_used() > 2
+    with pytest.raises(InvariantViolation, match="hands"):
+        check_state(b)
