@@ -42,11 +42,12 @@ def run(args: argparse.Namespace) -> int:
     if args.backend == "rllib":
         from experiments.train.rllib import RllibConfig, train_rllib
 
-        out = train_rllib(RllibConfig(scenario=args.scenario, out=args.out, team=args.team,
+        run = train_rllib(RllibConfig(scenario=args.scenario, out=args.out, team=args.team,
                                       steps=args.steps, seed=args.seed,
                                       address=args.address, envs=args.envs,
                                       opponents=opponents))
-        print(f"checkpoint: {out}")
+        print(f"checkpoint: {run.checkpoint} ({run.steps} env steps, {run.iterations} "
+              f"iterations; trained modules: {', '.join(run.trained)})")
         return 0
     from experiments.train.sb3 import TrainConfig, latest_checkpoint, train
 

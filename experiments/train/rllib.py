@@ -229,9 +229,19 @@ def _team_module(agent_id: str, episode: Any = None, **kwargs: Any) -> str:
     return agent_id
 
 
-def train_rllib(config: RllibConfig, iterations: int | None = None) -> Path:
-    """Train until ``config.steps`` env steps (or ``iterations``); returns the
-    checkpoint folder (``Algorithm.from_checkpoint`` restores it)."""
+@dataclass
+class RllibRun:
+    """What a run did: its checkpoint folder (``Algorithm.from_checkpoint`` restores
+    it), env steps sampled, iterations, and the modules that learned."""
+
+    checkpoint: Path
+    steps: int
+    iterations: int
+    trained: list[str]
+
+
+def train_rllib(config: RllibConfig, iterations: int | None = None) -> RllibRun:
+    """Train until ``config.steps`` env steps (or ``iterations``) and save a checkpoint."""
     import ray
     from tqdm import tqdm
 
@@ -245,7 +255,7 @@ def train_rllib(config: RllibConfig, iterations: int | None = None) -> Path:
     try:
         algo = ppo_config(config).build_algo()
         bar = tqdm(total=config.steps, unit="step", desc=f"rllib {config.scenario}")
-        done, rounds = 0, 0
+        done, rounds, result = 0, 0, {}
         while (iterations is None and done < config.steps) or (
                 iterations is not None and rounds < iterations):
             result = algo.train()
@@ -259,10 +269,11 @@ def train_rllib(config: RllibConfig, iterations: int | None = None) -> Path:
         path.mkdir(parents=True, exist_ok=True)
         algo.save_to_path(str(path))
         algo.stop()
-        return path
+        trained = sorted(k for k in result.get("learners", {}) if k != "__all_modules__")
+        return RllibRun(path, done, rounds, trained)
     finally:
         if started:
             ray.shutdown()
 
 
-__all__ = ["FrayTeamsEnv", "RllibConfig", "gym", "ppo_config", "train_rllib"]
+__all__ = ["FrayTeamsEnv", "RllibConfig", "RllibRun", "gym", "ppo_config", "train_rllib"]

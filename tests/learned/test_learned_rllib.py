@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from experiments.train.rllib import FrayTeamsEnv, RllibConfig, ppo_config
+from experiments.train.rllib import FrayTeamsEnv, RllibConfig, train_rllib
 
 
 def test_teams_env_offers_only_the_deciding_team_with_an_exact_mask() -> None:
@@ -44,22 +44,16 @@ def test_scripted_opponent_leaves_only_the_learner_team() -> None:
 
 def test_ray_starts_locally_and_ppo_trains_two_iterations() -> None:
     import ray  # a hard import: the `ray` extra is part of the test install
+
     temp = tempfile.mkdtemp(prefix="ray", dir="/tmp")  # AF_UNIX paths stay short
     ray.init(num_cpus=2, _temp_dir=temp, include_dashboard=False)
     try:
         out = Path(tempfile.mkdtemp(prefix="rl", dir="/tmp"))
         config = RllibConfig(scenario="duel", out=str(out), opponents=["self"],
                              batch_size=64, minibatch_size=32, epochs=1, hidden=(16,))
-        algo = ppo_config(config).build_algo()
-        sampled = []
-        for _ in range(2):
-            result = algo.train()
-            sampled.append(result["env_runners"]["num_env_steps_sampled_lifetime"])
-        assert sampled[1] > sampled[0] >= 64
-        learner = result["learners"]
-        assert {"party", "monsters"} <= set(learner)  # team self-play: both modules learn
-        algo.save_to_path(str(out / "checkpoint"))
-        assert any((out / "checkpoint").iterdir())
-        algo.stop()
+        run = train_rllib(config, iterations=2)
+        assert run.iterations == 2 and run.steps >= 128
+        assert run.trained == ["monsters", "party"]  # team self-play: both modules learn
+        assert any(run.checkpoint.iterdir())
     finally:
         ray.shutdown()
