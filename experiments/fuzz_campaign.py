@@ -12,6 +12,7 @@ replay file with a ``failure`` field that ``fray replay`` re-runs to the failure
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -107,7 +108,13 @@ def campaign(out: Path, *, seconds: float, generated: bool = False, seed: int = 
             else:
                 text, source = shipped[(number // (2 if generated else 1)) % len(shipped)]
             case = Case(text, source, battle_seed, content_dir)
-            probe = case.battle()
+            try:
+                probe = case.battle()
+            except rules.ScenarioError as exc:
+                if not source.startswith("<generated"):
+                    raise  # a shipped scenario that does not load: the user's error line
+                _rejected(out, case, exc, summary, seen, log, number)
+                continue
             names = {team: _pick(rng, pool) for team in probe.scenario.teams}
             outcome = run(case, agent_chooser(probe, names, battle_seed), checks, names)
             summary.battles += 1
@@ -137,6 +144,25 @@ def campaign(out: Path, *, seconds: float, generated: bool = False, seed: int = 
     summary.seconds = time.monotonic() - start
     summary.cpu_seconds = time.process_time() - cpu_start
     return summary
+
+
+def _rejected(out: Path, case: Case, exc: rules.ScenarioError, summary: Summary,
+              seen: set[tuple[str, str, str]], log: Any, number: int) -> None:
+    """A generated scenario the parser accepted but the battle rejects for this seed: the
+    validation depends on the dice (a finding, written as the scenario's TOML)."""
+    field_name = re.sub(r"units\[\d+\] \([^)]*\)\.", "", exc.field)
+    failure = Failure("scenario", field_name, str(exc), 0)
+    summary.battles += 1
+    log.write(json.dumps({"battle": number, "scenario": case.source, "seed": case.seed,
+                          "decisions": 0, "failure": failure.to_dict()}) + "\n")
+    if failure.signature in seen:
+        return
+    seen.add(failure.signature)
+    path = out / "failures" / f"{len(summary.found):02d}-scenario-{field_name}.toml"
+    header = (f"# fray fuzz: parse_scenario accepts this scenario but Battle.from_toml(text, "
+              f"seed={case.seed}) rejects it:\n# {exc}\n")
+    path.write_text(header + case.text, encoding="utf-8")
+    summary.found.append(Found(failure, path, 0, None))
 
 
 def _pick(rng: np.random.Generator, pool: Sequence[str]) -> str:

@@ -53,9 +53,12 @@ def run(args: argparse.Namespace) -> int:
           f"{summary.seconds:.1f} s: {summary.rate:.0f} decisions/s "
           f"({summary.cpu_rate:.0f} per CPU second)")
     for found in summary.found:
-        size = (f"shrunk {found.decisions} -> {found.shrunk_to} actions"
-                if found.shrunk_to is not None else "not shrunk (does not reproduce "
-                "from its choices)")
+        if found.failure.kind == "scenario":
+            size = "a generated scenario that only some seeds accept"
+        elif found.shrunk_to is not None:
+            size = f"shrunk {found.decisions} -> {found.shrunk_to} actions"
+        else:
+            size = "not shrunk (does not reproduce from its choices)"
         print(f"FAILURE {found.failure} ({size}): {found.path}")
     if not summary.found:
         print("no failures")

@@ -130,3 +130,27 @@ def test_more_than_two_hands_of_ready_items_are_caught() -> None:
     assert victim.hands_used() > 2
     with pytest.raises(InvariantViolation, match="hands"):
         check_state(b)
+
+
+def test_a_generated_scenario_rejected_for_its_seed_is_a_finding(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the battle (not the parser) rejects a generated scenario, the campaign
+    writes the scenario as a finding and goes on."""
+    from experiments import fuzz_campaign
+
+    real = fuzz.Case.battle
+
+    def seed_dependent(case: fuzz.Case) -> rules.Battle:
+        if case.source.startswith("<generated"):
+            raise rules.ScenarioError(case.source, "units[0] (a).power_points",
+                                      "an integer up to the rolled POW", 13)
+        return real(case)
+
+    monkeypatch.setattr(fuzz.Case, "battle", seed_dependent)
+    summary = fuzz_campaign.campaign(tmp_path, seconds=300, battles=4, generated=True,
+                                     agent_pool=["random"])
+    assert summary.battles == 4
+    assert [f.failure.signature for f in summary.found] == [("scenario", "power_points", "")]
+    written = summary.found[0].path.read_text()
+    assert written.startswith("# fray fuzz: parse_scenario accepts")
+    assert "[[units]]" in written
