@@ -445,7 +445,7 @@ def test_S13_failed_mount_takes_the_full_round_and_provokes() -> None:
     h = b.combatants["hero"]
     assert h.actions_used == ["full"]
     assert not kinds(b) & (MOVE_KINDS | ATTACK_KINDS | FULL_KINDS | MOVE_ACTIONS)
-    assert h.riding == "horse"  # the round was spent getting on (documented choice)
+    assert h.riding == "horse"  # S13: a whole round was spent getting on
 
 
 def test_S13_failed_dismount_takes_the_full_round() -> None:
