@@ -31,9 +31,8 @@ Choices the sheet leaves open (documented in the rules docs):
 
 from __future__ import annotations
 
-from collections import OrderedDict, deque
-from collections.abc import Callable, Mapping
-from functools import lru_cache
+from collections import OrderedDict
+from collections.abc import Callable
 from itertools import pairwise
 from typing import Any
 
@@ -41,6 +40,7 @@ import networkx as nx
 
 from rules.grid import GridMap, Square
 from rules.routes import Reach, Route, Threats, provokers_of
+from rules.threat_zones import threat_map, threatened_squares
 
 __all__ = ["Reach", "ReachGraph", "Route", "Threats", "provokers_of", "threat_map",
            "threatened_squares"]
@@ -128,6 +128,10 @@ class ReachGraph:
         self.cache_size = cache_size
         self._cache: OrderedDict[tuple, Reach] = OrderedDict()
         self._cached_slots = 0
+        # (source node, budget, threats) -> [(blocked, search)]: searches shared by queries
+        self._searches: OrderedDict[tuple, list[tuple[frozenset[Square], tuple]]] = (
+            OrderedDict())
+        self._stored_slots = 0
         self._family = {} if _family is None else _family
         self._family[grid] = self
 
@@ -222,6 +226,8 @@ class ReachGraph:
         """Forget memoised query results (the static graph stays)."""
         self._cache.clear()
         self._cached_slots = 0
+        self._searches.clear()
+        self._stored_slots = 0
 
     def reachable(
         self,
@@ -302,21 +308,77 @@ class ReachGraph:
             raise ValueError(f"start {start} is not a square a combatant can stand on")
         width, height = self.grid.width, self.grid.height
         source = self.index((*start, parity))
-        forbidden = [(y * width + x) * 2 for x, y in blocked if 0 <= x < width and 0 <= y < height]
         if budget < 0:
             return Reach(self, source, budget, no_end, {}, ([], [], [], []))
-        if not threats:
-            settled, dist, pred = self._dijkstra(source, budget, forbidden)
-            search = (settled, range(self._size), dist, pred)
-            return Reach(self, source, budget, no_end, {}, search)
-        ids = sorted({e for _, group in threats for e in group})
-        bit = {e: 1 << n for n, e in enumerate(ids)}
-        masks: dict[int, int] = {}
-        for (x, y), group in threats:
-            if 0 <= x < width and 0 <= y < height:
-                masks[y * width + x] = sum(bit[e] for e in group)
-        search = self._labels(source, budget, forbidden, masks)
+        # The search does not depend on no_end (only the result's filter does), and a plain
+        # one not on blocked squares it never comes near: share it (see _unaffected).
+        key = (source, budget, threats)
+        search = self._stored(key, source, budget, blocked, not threats)
+        if search is None:
+            forbidden = [(y * width + x) * 2 for x, y in blocked
+                         if 0 <= x < width and 0 <= y < height]
+            if not threats:
+                settled, dist, pred = self._dijkstra(source, budget, forbidden)
+                search = (settled, range(self._size), dist, pred)
+            else:
+                ids = sorted({e for _, group in threats for e in group})
+                bit = {e: 1 << n for n, e in enumerate(ids)}
+                masks: dict[int, int] = {}
+                for (x, y), group in threats:
+                    if 0 <= x < width and 0 <= y < height:
+                        masks[y * width + x] = sum(bit[e] for e in group)
+                search = self._labels(source, budget, forbidden, masks)
+            self._store(key, blocked, search)
         return Reach(self, source, budget, no_end, dict(threats), search)
+
+    def _stored(self, key: tuple, source: int, budget: int, blocked: frozenset[Square],
+                plain: bool) -> tuple | None:
+        """A stored search valid for ``blocked`` under ``key``, or None."""
+        entries = self._searches.get(key)
+        if entries is None:
+            return None
+        self._searches.move_to_end(key)
+        for old, search in entries:
+            if old == blocked or (plain and self._unaffected(search[2], source, budget,
+                                                              old, blocked)):
+                return search
+        return None
+
+    def _store(self, key: tuple, blocked: frozenset[Square], search: tuple) -> None:
+        """Keep ``search`` (up to 4 per key; bounded like the query cache)."""
+        entries = self._searches.setdefault(key, [])
+        entries.append((blocked, search))
+        self._stored_slots += len(search[2])
+        if len(entries) > 4:
+            self._stored_slots -= len(entries.pop(0)[1][2])
+        while self._stored_slots > _CACHE_SLOTS and len(self._searches) > 1:
+            _, dropped = self._searches.popitem(last=False)
+            self._stored_slots -= sum(len(search[2]) for _, search in dropped)
+
+    def _unaffected(self, dist: list[int] | dict[int, int], source: int, budget: int,
+                    old: frozenset[Square], new: frozenset[Square]) -> bool:
+        """Whether a plain search blocked by ``old`` runs exactly the same blocked by ``new``:
+        every newly blocked square was out of reach, and no square no longer blocked could
+        be entered within ``budget`` from a square the search reached."""
+        width, grid = self.grid.width, self.grid
+        for x, y in new - old:
+            if grid.in_bounds((x, y)):
+                i = (y * width + x) * 2
+                if 0 <= dist[i] <= budget or 0 <= dist[i + 1] <= budget:
+                    return False
+        for sq in old - new:
+            if not grid.in_bounds(sq) or grid.blocks_movement(sq):
+                continue
+            square = sq[1] * width + sq[0]
+            for nx_, ny in grid.neighbours(sq):
+                for parity in (0, 1):
+                    u = (ny * width + nx_) * 2 + parity
+                    if not 0 <= dist[u] < budget:
+                        continue
+                    out = self._adj[u] if u == source else self._onward[u]
+                    if any(v >> 1 == square and dist[u] + w <= budget for v, w in out):
+                        return False
+        return True
 
     def _table(self, default: int) -> list[int] | dict[int, int]:
         """A per-node table of the search, ``default`` everywhere: a list on maps up to
@@ -424,38 +486,3 @@ class ReachGraph:
                     pred_of.append(lab)
                     dead.append(False)
         return settled, node_of, cost_of, pred_of, mask_of, front
-
-
-@lru_cache(maxsize=8192)
-def threatened_squares(grid: GridMap, origin: Square, reach_squares: int) -> frozenset[Square]:
-    """Squares a combatant at ``origin`` with reach ``reach_squares`` threatens (H12).
-
-    Reach S and M are 1 (the eight neighbours), L is 2. A square is threatened if at most
-    ``reach_squares`` legal king steps away: reach does not pass walls or closed doors and
-    does not cut their corners (H13). Difficult terrain, drops and other combatants do not
-    stop reach. The origin itself is not included.
-    """
-    seen = {origin}
-    frontier = deque([(origin, 0)])
-    while frontier:
-        sq, depth = frontier.popleft()
-        if depth == reach_squares:
-            continue
-        for nb in grid.neighbours(sq):
-            if nb not in seen:
-                seen.add(nb)
-                frontier.append((nb, depth + 1))
-    seen.discard(origin)
-    return frozenset(seen)
-
-
-def threat_map(
-    grid: GridMap, threateners: Mapping[str, tuple[Square, int]]
-) -> dict[Square, frozenset[str]]:
-    """The ``threats`` argument of :meth:`ReachGraph.reachable` from ``id -> (square, reach)``
-    of the enemies that threaten (H12: in action, standing, holding a ready melee weapon)."""
-    acc: dict[Square, set[str]] = {}
-    for enemy, (origin, reach) in threateners.items():
-        for sq in threatened_squares(grid, origin, reach):
-            acc.setdefault(sq, set()).add(enemy)
-    return {sq: frozenset(ids) for sq, ids in acc.items()}

@@ -519,3 +519,32 @@ def test_huge_maps_give_the_same_routes_as_small_ones(case) -> None:
         assert {sq: (r.cost, r.path, r.provokers, r.end_parity)
                 for sq, r in found.items()} == expected
         assert list(found) == list(expected)  # same order of discovery
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(scenarios(), scenarios(armed=True)), st.data())
+def test_shared_searches_match_fresh_ones(case, data) -> None:
+    """Queries on one graph share searches across no_end and far-off blocked squares; each
+    answer is exactly a fresh graph's, routes and order of discovery included."""
+    g, start, parity, budget, _, _, threats, costs = case
+    (d0, d1), multiplier, orthogonal = costs
+    shared = ReachGraph(g, (d0, d1), multiplier, orthogonal_cost=orthogonal)
+    free = [sq for sq in g.squares() if not g.blocks_movement(sq) and sq != start]
+    some = st.lists(st.sampled_from(free), max_size=4, unique=True) if free else st.just([])
+    for _ in range(4):
+        blocked, no_end = frozenset(data.draw(some)), frozenset(data.draw(some))
+        for given_threats in ({}, threats):
+            query = {"blocked": blocked, "no_end": no_end, "threats": given_threats}
+            fresh = ReachGraph(g, (d0, d1), multiplier, orthogonal_cost=orthogonal)
+            expected = list(fresh.reachable(start, parity, budget, **query).items())
+            assert list(shared.reachable(start, parity, budget, **query).items()) == expected
+
+
+def test_a_far_off_blocker_reuses_the_search_h13() -> None:
+    reach = ReachGraph(grid("." * 12))
+    near = reach.reachable((0, 0), 0, 3, blocked=frozenset({(11, 0)}))
+    moved = reach.reachable((0, 0), 0, 3, blocked=frozenset({(10, 0)}), no_end={(1, 0)})
+    assert dict(moved) == {sq: r for sq, r in near.items() if sq != (1, 0)}
+    assert len(reach._searches) == 1  # one search answered both
+    cut = reach.reachable((0, 0), 0, 3, blocked=frozenset({(2, 0)}))
+    assert set(cut) == {(1, 0)} and len(reach._searches[(0, 3, frozenset())]) == 2
