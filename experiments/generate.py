@@ -11,8 +11,8 @@ or three teams of random creatures from the content with random equipment (ready
 two hands, the rest carried, sheathed or hidden), armour, spells, mounts with riders,
 characteristic and skill overrides, and — where this version of the scenario format
 accepts them (probed with ``rules.parse_scenario``) — current states such as
-``current_hp``, ``prone``, ``bleeding``, ``fatigue``, ``power_points``, ``out_of_action``
-and ``start_round``.
+``current_hp``, ``prone``, ``bleeding``, ``fatigue``, ``power_points``, ``out_of_action``,
+``start_round``, and nocked bows, loaded crossbows and lit torches.
 """
 
 from __future__ import annotations
@@ -83,6 +83,8 @@ _STATE_PROBES: dict[str, Any] = {
     "current_hp": 1, "prone": True, "bleeding": True, "fatigue": "fatigued",
     "power_points": 1, "out_of_action": False,
 }
+#: item-state flags and an item each applies to (a bow, a crossbow, a torch)
+_ITEM_PROBES = {"nocked": "short_bow", "loaded": "light_crossbow", "lit": "torch"}
 _PROBE_BASE = {"name": "probe", "max_rounds": 3, "map": "...\n", "units": [
     {"id": "a", "team": "party", "creature": "human_warrior", "at": [0, 0]},
     {"id": "b", "team": "monsters", "creature": "goblin", "at": [2, 0]}]}
@@ -100,7 +102,8 @@ _SUPPORTED: dict[int, tuple[rules.Content, frozenset[str]]] = {}
 
 
 def supported_states(content: rules.Content) -> frozenset[str]:
-    """The current-state keys (unit keys, and ``start_round``) the parser accepts."""
+    """The current-state keys the parser accepts: unit keys, ``start_round``, and item
+    flags as ``item:nocked``, ``item:loaded``, ``item:lit``."""
     cached = _SUPPORTED.get(id(content))
     if cached is not None and cached[0] is content:
         return cached[1]
@@ -113,6 +116,12 @@ def supported_states(content: rules.Content) -> frozenset[str]:
     data = json.loads(json.dumps(_PROBE_BASE)) | {"start_round": 2}
     if _accepted(content, data):
         found.add("start_round")
+    for flag, item in _ITEM_PROBES.items():
+        data = json.loads(json.dumps(_PROBE_BASE))
+        data["units"][0]["equipment"] = [{"item": item, "state": "ready", flag: True},
+                                         {"item": "arrow", "count": 3}]
+        if _accepted(content, data):
+            found.add(f"item:{flag}")
     _SUPPORTED[id(content)] = (content, frozenset(found))
     return frozenset(found)
 
@@ -131,6 +140,17 @@ def random_map(rng: np.random.Generator, width: int, height: int) -> list[str]:
 
 def _floor_squares(rows: list[str]) -> list[tuple[int, int]]:
     return [(x, y) for y, row in enumerate(rows) for x, g in enumerate(row) if g in _FLOOR_GLYPHS]
+
+
+def _item_flag(content: rules.Content, item: str) -> str | None:
+    """The state flag an item can carry: nocked (bows, slings), loaded (crossbows), lit
+    (torches)."""
+    weapon = content.weapons.get(item)
+    if weapon is not None:
+        return {"nock": "nocked", "wind": "loaded"}.get(weapon.reload)
+    if item in content.items and content.items[item].kind == "torch":
+        return "lit"
+    return None
 
 
 def _equipment(rng: np.random.Generator, content: rules.Content) -> list[Any]:
@@ -153,6 +173,10 @@ def _equipment(rng: np.random.Generator, content: rules.Content) -> list[Any]:
             entry["state"] = str(rng.choice(["carried", "sheathed", "hidden"]))
         if item in content.items and content.items[item].kind == "ammo":
             entry["count"] = int(rng.integers(1, 8))
+        flag = _item_flag(content, item)
+        if flag is not None and f"item:{flag}" in supported_states(content) \
+                and rng.random() < 0.5:
+            entry[flag] = True
         out.append(entry)
     return out
 
