@@ -26,9 +26,9 @@ from typing import Any
 import rules
 from experiments.invariants import (
     ALLOWED_BUDGETS,
+    EventLimits,
     InvariantViolation,
     MaskCheck,
-    ReactionLimits,
     check_replay,
     check_round_limits,
     check_state,
@@ -38,9 +38,24 @@ from experiments.invariants import (
 from experiments.replay import Replay
 from rules import Action, Battle
 
-__all__ = ["ALLOWED_BUDGETS", "Case", "Checker", "Checks", "Failure", "InvariantViolation",
-           "MaskCheck", "Outcome", "ReactionLimits", "check_replay", "check_round_limits",
-           "check_state", "reproduce", "run", "run_choices", "state_key"]
+__all__ = [
+    "ALLOWED_BUDGETS",
+    "Case",
+    "Checker",
+    "Checks",
+    "EventLimits",
+    "Failure",
+    "InvariantViolation",
+    "MaskCheck",
+    "Outcome",
+    "check_replay",
+    "check_round_limits",
+    "check_state",
+    "reproduce",
+    "run",
+    "run_choices",
+    "state_key",
+]
 
 # ---------------------------------------------------------------- failures
 @dataclass(frozen=True)
@@ -117,7 +132,7 @@ class Checker:
 
     def __init__(self, battle: Battle, checks: Checks, fresh: Battle | None = None) -> None:
         self.checks = checks
-        self.limits = ReactionLimits(battle)
+        self.limits = EventLimits(battle)
         self.mask = MaskCheck(fresh or battle) if checks.mask else None
         self.shadows: list[tuple[str, Battle, int]] = []  # (what, copy, actions left)
         self.step = 0

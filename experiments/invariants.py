@@ -8,8 +8,10 @@ and the simulation tests take them from (re-exported by :mod:`experiments.fuzz`)
   action, legal actions are non-empty and distinct until the end and empty after it, the
   round limit (H25), each voluntary FREE action at most once per turn (H25), ready items
   within two hands (H21);
-- :class:`ReactionLimits` over the events as they come: one Free Attack per character per
-  round (S5), one parry per round plus Fight Defensively's extra (S8, S10);
+- :class:`EventLimits` over the events as they come: one Free Attack per character per
+  round (S5), one parry per round plus Fight Defensively's extra (S8, S10), one Shift a
+  round (a SHIFT or a dodge-shift) and never in a round with a MOVE, FULL_MOVE or
+  DISENGAGE (S7, H10);
 - :class:`MaskCheck`: the env's action codec agrees with ``legal_actions()``;
 - :func:`state_key` (a battle's state without its log, to compare copies) and
   :func:`check_replay` (same seed and actions, same events).
@@ -28,7 +30,7 @@ import numpy as np
 import rules
 from experiments.replay import Replay, first_mismatch
 from rules import Battle, DecisionKind
-from rules.events import ActionTaken, AttackRolled, ParryRolled
+from rules.events import ActionTaken, AttackRolled, DodgeRolled, ParryRolled
 
 #: H21: ready items fit in two hands (what legal READY_WEAPON / PICK_UP assume)
 HANDS = 2
@@ -122,14 +124,23 @@ def check_state(b: Battle) -> None:
                                  f"{b.current_actor}")
 
 
-class ReactionLimits:
-    """S5/S8/S10 counted over the events as they come (one instance per battle)."""
+def pays_shift(e: DodgeRolled) -> bool:
+    """H10: whether a dodge was paid with the Shift (not a fall, a throw from the saddle,
+    or Fight Defensively's free dodge)."""
+    return e.disadvantage == "shift"
+
+
+class EventLimits:
+    """Per-round limits counted over the events as they come (one instance per battle):
+    S5 Free Attacks, S8/S10 parries, S7/H10 the Shift."""
 
     def __init__(self, battle: Battle) -> None:
         self.defence = battle.content.ruleset.defence
         self.free: collections.Counter[tuple[int, str]] = collections.Counter()
         self.parries: collections.Counter[tuple[int, str]] = collections.Counter()
         self.defensive: set[tuple[int, str]] = set()
+        self.shifts: collections.Counter[tuple[int, str]] = collections.Counter()
+        self.moved: set[tuple[int, str]] = set()
 
     def feed(self, events: Sequence[rules.Event]) -> None:
         """Count new events; raise :class:`InvariantViolation` past a limit."""
@@ -137,27 +148,52 @@ class ReactionLimits:
             if isinstance(e, AttackRolled) and e.mode == "free":
                 key = (e.round, e.attacker)
                 self.free[key] += 1
-                need(self.free[key] == 1, "free-attack-limit",
-                      f"{e.attacker} made {self.free[key]} Free Attacks in round {e.round}"
-                      " (S5)")
-            elif isinstance(e, ActionTaken) and e.action == "FIGHT_DEFENSIVELY":
-                # S10: the extra parry lasts until the fighter's next turn
-                self.defensive.add((e.round, e.actor))
-                self.defensive.add((e.round + 1, e.actor))
+                if self.free[key] > 1:
+                    raise InvariantViolation("free-attack-limit", f"{e.attacker} made "
+                                             f"{self.free[key]} Free Attacks in round "
+                                             f"{e.round} (S5)")
+            elif isinstance(e, ActionTaken):
+                self._action(e)
             elif isinstance(e, ParryRolled):
                 key = (e.round, e.defender)
                 self.parries[key] += 1
                 limit = self.defence.parries_per_round + (
                     self.defence.fight_defensively_extra_parries if key in self.defensive
                     else 0)
-                need(self.parries[key] <= limit, "parry-limit",
-                      f"{e.defender} parried {self.parries[key]} times in round {e.round}"
-                      f" (limit {limit}, S8/S10)")
+                if self.parries[key] > limit:
+                    raise InvariantViolation("parry-limit", f"{e.defender} parried "
+                                             f"{self.parries[key]} times in round {e.round}"
+                                             f" (limit {limit}, S8/S10)")
+            elif isinstance(e, DodgeRolled) and pays_shift(e):
+                self._shift((e.round, e.defender), "dodge-shifts")  # H10: uses the Shift
+
+    def _action(self, e: ActionTaken) -> None:
+        kind = e.action.split(" ", 1)[0]
+        key = (e.round, e.actor)
+        if kind == "FIGHT_DEFENSIVELY":
+            # S10: the extra parry lasts until the fighter's next turn
+            self.defensive.add(key)
+            self.defensive.add((e.round + 1, e.actor))
+        elif kind == "SHIFT":
+            self._shift(key, "shifts")
+        elif kind in ("MOVE", "FULL_MOVE", "DISENGAGE"):
+            self.moved.add(key)
+            if self.shifts[key]:
+                raise InvariantViolation("shift", f"{e.actor} moves ({kind}) after a Shift "
+                                         f"in round {e.round} (S7)")
+
+    def _shift(self, key: tuple[int, str], what: str) -> None:
+        self.shifts[key] += 1
+        if self.shifts[key] > 1 or key in self.moved:
+            raise InvariantViolation("shift", f"{key[1]} {what} in round {key[0]} after "
+                                     f"{'moving' if key in self.moved else 'a Shift'} (S7, "
+                                     "H10: one Shift a round, not with a move)")
 
 
 def check_round_limits(b: Battle) -> None:
-    """S5/S8/S10 over a whole battle's events (for tests that check at the end)."""
-    ReactionLimits(b).feed(b.events)
+    """:class:`EventLimits` over a whole battle's events (for tests that check at the
+    end)."""
+    EventLimits(b).feed(b.events)
 
 
 class MaskCheck:

@@ -11,7 +11,8 @@ import pytest
 
 import rules
 from experiments import cli, fuzz, generate
-from experiments.invariants import InvariantViolation, MaskCheck, check_state
+from experiments.invariants import EventLimits, InvariantViolation, MaskCheck, check_state
+from rules.events import ActionTaken, AttackRolled, DodgeRolled, ParryRolled
 from rules.grid import LEGEND
 
 
@@ -154,3 +155,52 @@ def test_a_generated_scenario_rejected_for_its_seed_is_a_finding(
     written = summary.found[0].path.read_text()
     assert written.startswith("# fray fuzz: parse_scenario accepts")
     assert "[[units]]" in written
+
+
+def _dodge(round_: int, who: str, disadvantage: str) -> DodgeRolled:
+    square = None if disadvantage in ("prone", "none") else (1, 1)
+    return DodgeRolled(round=round_, defender=who, chance=40, roll=10, level="success",
+                       square=square, disadvantage=disadvantage)
+
+
+@pytest.mark.parametrize(("events", "name"), [
+    ([ActionTaken(round=1, actor="a", action="SHIFT square=(1, 1)"),
+      ActionTaken(round=1, actor="a", action="SHIFT square=(2, 1)")], "shift"),
+    ([ActionTaken(round=2, actor="a", action="MOVE square=(4, 1)"),
+      ActionTaken(round=2, actor="a", action="SHIFT square=(5, 1)")], "shift"),
+    ([_dodge(3, "a", "shift"),
+      ActionTaken(round=3, actor="a", action="FULL_MOVE square=(6, 1)")], "shift"),
+    ([AttackRolled(round=1, attacker="b", target="a", weapon="spear", mode="free",
+                   chance=50, roll=3, level="success"),
+      AttackRolled(round=1, attacker="b", target="c", weapon="spear", mode="free",
+                   chance=50, roll=3, level="success")], "free-attack-limit"),
+    ([ParryRolled(round=4, defender="a", item="a.shield", chance=50, roll=9,
+                  level="success"),
+      ParryRolled(round=4, defender="a", item="a.shield", chance=50, roll=9,
+                  level="success")], "parry-limit"),
+])
+def test_event_limits_catch_a_second_use_in_one_round(events: list[rules.Event],
+                                                      name: str) -> None:
+    limits = EventLimits(rules.Battle.from_scenario("duel", seed=1))
+    limits.feed(events[:1])
+    with pytest.raises(InvariantViolation) as caught:
+        limits.feed(events[1:])
+    assert caught.value.name == name
+
+
+def test_event_limits_allow_what_the_rules_allow() -> None:
+    """Shifts in two rounds, a fall-prone dodge after a Shift, a second parry after
+    Fight Defensively, a move after a saddle throw."""
+    limits = EventLimits(rules.Battle.from_scenario("duel", seed=1))
+    limits.feed([
+        ActionTaken(round=1, actor="a", action="SHIFT square=(1, 1)"),
+        _dodge(1, "a", "prone"),
+        ActionTaken(round=2, actor="a", action="SHIFT square=(2, 1)"),
+        ActionTaken(round=2, actor="b", action="FIGHT_DEFENSIVELY"),
+        ParryRolled(round=2, defender="b", item="b.shield", chance=50, roll=9,
+                    level="success"),
+        ParryRolled(round=2, defender="b", item="b.shield", chance=50, roll=9,
+                    level="success"),
+        _dodge(3, "c", "saddle"),
+        ActionTaken(round=3, actor="c", action="MOVE square=(3, 3)"),
+    ])

@@ -16,7 +16,7 @@ from hypothesis.stateful import (
 )
 
 import rules
-from experiments.invariants import ReactionLimits, check_state, state_key
+from experiments.invariants import EventLimits, check_state, state_key
 
 
 class BattleMachine(RuleBasedStateMachine):
@@ -26,13 +26,13 @@ class BattleMachine(RuleBasedStateMachine):
         super().__init__()
         self.battle: rules.Battle | None = None
         self.copy: rules.Battle | None = None
-        self.limits: ReactionLimits | None = None
+        self.limits: EventLimits | None = None
 
     @initialize(scenario=st.sampled_from(rules.shipped_scenarios()),
                 seed=st.integers(0, 2**31 - 1))
     def start(self, scenario: str, seed: int) -> None:
         self.battle = rules.Battle.from_scenario(scenario, seed=seed)
-        self.limits = ReactionLimits(self.battle)
+        self.limits = EventLimits(self.battle)
         self.limits.feed(self.battle.events)
 
     @precondition(lambda self: self.battle is not None and not self.battle.is_over)
