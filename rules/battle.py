@@ -94,6 +94,7 @@ class Battle:
         frames.start_round(self)
         self._begin_turn()
         self._run()
+        self.dice.expect_used("Battle(force=...): the rolls before the first decision")
 
     # ---------------------------------------------------------------- construction
     @classmethod

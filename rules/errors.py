@@ -32,3 +32,8 @@ class IllegalActionError(FrayError, ValueError):
 
     The battle is left exactly as it was.
     """
+
+
+class ForcedDiceError(FrayError, ValueError):
+    """A test hook misuse: a forced die face that does not fit its die, or faces forced
+    and left unused at the end of their scope (``rules.roller``)."""

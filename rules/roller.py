@@ -1,37 +1,83 @@
 """The battle's dice roller: one seeded ``numpy.random.Generator`` plus a test hook.
 
-``force(*faces)`` queues die faces that the next rolls return instead of random ones, so
-scripted tests can set up exact outcomes without relying on luck. A forced face must fit
-the die it is used for, or the roll raises ``ValueError``.
+Forcing dice lets scripted tests set up exact outcomes without relying on luck: queued
+faces are what the next rolls return (any die, in the order the engine rolls them)
+instead of random ones. Forcing is scoped, so a face a test forced but the engine never
+rolled is an error instead of being silently consumed by some later roll:
+
+- ``with battle.dice.forcing(10, 3, 2): battle.apply(...)`` queues the faces for the
+  block; when the block ends, any face left unused raises :class:`ForcedDiceError`
+  (and is dropped, so nothing leaks into later rolls).
+- ``Battle(..., force=faces)`` / ``from_scenario(..., force=...)`` /
+  ``from_toml(..., force=...)`` force the rolls made before the first decision
+  (initiative, rolled characteristics); faces left once the battle is built raise
+  :class:`ForcedDiceError`.
+- ``battle.dice.force(*faces)`` is the unscoped queue underneath, kept for the existing
+  scripted tests, which check ``battle.dice.forced == []`` themselves; new tests use
+  ``forcing``.
+
+A forced face must fit the die it is used for (a 7 cannot be a d6), or the roll raises
+:class:`ForcedDiceError`.
 """
 
 from __future__ import annotations
 
+import numbers
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
 
 from rules.dice import Dice
+from rules.errors import ForcedDiceError
 
 
 class Roller:
+    """One seeded generator per battle, and the queue of forced faces."""
+
     def __init__(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
         self.forced: list[int] = []
 
     def force(self, *faces: int) -> None:
-        """Queue die faces for the next rolls (any die: d100, d6, d12, ...)."""
+        """Queue die faces for the next rolls (any die: d100, d6, d12, ...); unscoped."""
+        for face in faces:
+            if isinstance(face, bool) or not isinstance(face, numbers.Integral):
+                raise ForcedDiceError(f"a forced face is an integer, got {face!r}")
         self.forced.extend(int(f) for f in faces)
 
+    @contextmanager
+    def forcing(self, *faces: int) -> Iterator[None]:
+        """Force the next rolls inside a ``with`` block; faces still unused when it ends
+        raise ForcedDiceError."""
+        self.force(*faces)
+        try:
+            yield
+        except BaseException:
+            self.forced.clear()
+            raise
+        self.expect_used("the `with dice.forcing(...)` block")
+
+    def expect_used(self, scope: str) -> None:
+        """Raise ForcedDiceError (dropping them) if forced faces are left at the end of
+        ``scope``."""
+        if self.forced:
+            left, self.forced = self.forced, []
+            raise ForcedDiceError(
+                f"{len(left)} forced die face(s) left unused at the end of {scope}: {left}")
+
     def die(self, sides: int) -> int:
+        """One die with ``sides`` faces: the next forced face, else a random one."""
         if self.forced:
             face = self.forced.pop(0)
             if not 1 <= face <= sides:
-                raise ValueError(f"forced face {face} does not fit a d{sides}")
+                raise ForcedDiceError(f"forced face {face} does not fit a d{sides}")
             return face
         return int(self.rng.integers(1, sides + 1))
 
     def d100(self) -> int:
+        """One percentile roll, 1..100."""
         return self.die(100)
 
     def roll(self, dice: Dice) -> tuple[int, tuple[int, ...]]:
@@ -57,10 +103,12 @@ class Roller:
         return float(self.rng.random())
 
     def state(self) -> dict[str, Any]:
+        """The generator's state and the forced queue, JSON-able."""
         return {"bit_generator": self.rng.bit_generator.state, "forced": list(self.forced)}
 
     @classmethod
     def from_state(cls, state: dict[str, Any]) -> Roller:
+        """The roller whose ``state()`` this was."""
         roller = cls(0)
         roller.rng.bit_generator.state = state["bit_generator"]
         roller.forced = list(state["forced"])

@@ -338,7 +338,12 @@ def parse_scenario(text: str | bytes, *, source: str, content: Content) -> Scena
 def load_scenario(name_or_path: str | Path, content: Content) -> Scenario:
     """Read and parse a shipped scenario by name or a scenario file by path."""
     path = resolve_scenario(name_or_path)
-    return parse_scenario(path.read_bytes(), source=path.name, content=content)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ScenarioError(path.name, "file", "a readable scenario file",
+                            f"<{exc.strerror}>") from None
+    return parse_scenario(raw, source=path.name, content=content)
 
 
 def apply_state(combatant: Combatant, spec: UnitSpec, scenario: Scenario) -> None:

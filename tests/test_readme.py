@@ -1,9 +1,15 @@
-"""The README never lies: its two set-up commands come first and CI runs the test one."""
+"""The README never lies: its two set-up commands come first and CI runs the test one, and
+the Python blocks of its tour run and print what their comments promise."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import re
 from pathlib import Path
+from typing import Any
+
+import rules
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -26,3 +32,48 @@ def test_ci_runs_the_readme_test_command_verbatim() -> None:
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     assert readme_commands()[1] in ci
     assert "ruff check ." in ci
+
+
+def tour_blocks() -> list[str]:
+    """The ```python blocks of the README's "A short tour" section, in order."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = re.search(r"## A short tour\n(.*?)\n## ", text, re.DOTALL)
+    assert section is not None, "README has no 'A short tour' section"
+    return re.findall(r"```python\n(.*?)```", section.group(1), re.DOTALL)
+
+
+def run_block(code: str) -> tuple[dict[str, Any], list[str]]:
+    """Execute one README block; its namespace and the lines it printed."""
+    namespace: dict[str, Any] = {"__name__": "readme_tour"}
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, "README.md", "exec"), namespace)  # our own README's code
+    return namespace, out.getvalue().splitlines()
+
+
+def test_the_tour_has_the_rules_and_the_env_blocks() -> None:
+    blocks = tour_blocks()
+    assert len(blocks) == 2
+    assert "agents.make(" in blocks[0] and "acts[0]" not in blocks[0]
+    assert "gymnasium.make(" in blocks[1]
+
+
+def test_the_rules_tour_plays_two_agents_to_the_end_and_prints_it() -> None:
+    """Real agents fight: attacks are rolled and the battle ends; it prints the winner and
+    the last round, then the last five log lines, the battle's end last."""
+    namespace, printed = run_block(tour_blocks()[0])
+    battle = namespace["battle"]
+    assert battle.is_over and battle.decision is None
+    assert any(isinstance(e, rules.AttackRolled) for e in battle.events)
+    actors = {e.actor for e in battle.events if isinstance(e, rules.ActionTaken)}
+    assert {"hero", "orc_1"} <= actors  # both agents played
+    assert printed == [f"{battle.winner} {battle.round}"] + [str(e) for e in battle.events[-5:]]
+    assert isinstance(battle.events[-1], rules.BattleEnded)
+
+
+def test_the_env_tour_takes_a_legal_step() -> None:
+    namespace, printed = run_block(tour_blocks()[1])
+    assert printed == []
+    assert namespace["info"]["illegal_action"] is False
+    assert isinstance(namespace["reward"], float)
+    namespace["env"].close()

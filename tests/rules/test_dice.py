@@ -19,6 +19,8 @@ from rules.dice import (
     resistance_chance,
     success_level,
 )
+from rules.errors import ForcedDiceError
+from rules.roller import Roller
 
 F, X, S, P, C = (
     SuccessLevel.FUMBLE,
@@ -270,3 +272,66 @@ def test_s4_d100_range_and_uniformity() -> None:
     assert min(rolls) == 1 and max(rolls) == 100
     counts = np.bincount(rolls, minlength=101)[1:]
     assert counts.min() > 130 and counts.max() < 280  # 200 expected per face
+
+
+# ---------------------------------------------------------------- forcing dice (rules.roller)
+def test_forcing_block_uses_the_faces_in_order() -> None:
+    roller = Roller(0)
+    with roller.forcing(3, 97, 6):
+        assert roller.die(6) == 3
+        assert roller.d100() == 97
+        assert roller.roll(Dice.parse("1d6+1")) == (7, (6,))
+    assert roller.forced == []
+
+
+def test_faces_left_at_the_end_of_a_forcing_block_are_an_error_and_dropped() -> None:
+    roller = Roller(0)
+    reference = Roller(0)
+    with pytest.raises(ForcedDiceError) as info, roller.forcing(3, 97, 4):
+        roller.d100()
+    assert str(info.value) == ("2 forced die face(s) left unused at the end of the"
+                               " `with dice.forcing(...)` block: [97, 4]")
+    assert isinstance(info.value, ValueError) and roller.forced == []
+    # a forced face draws nothing from the generator; the next rolls are the seed's own
+    assert [roller.d100() for _ in range(5)] == [reference.d100() for _ in range(5)]
+
+
+def test_an_error_inside_a_forcing_block_drops_its_faces() -> None:
+    roller = Roller(0)
+    with pytest.raises(KeyError), roller.forcing(3, 97):
+        raise KeyError("the test's own failure comes through")
+    assert roller.forced == []
+
+
+def test_a_forced_face_must_fit_its_die_and_be_an_integer() -> None:
+    roller = Roller(0)
+    roller.force(7)
+    with pytest.raises(ForcedDiceError, match="forced face 7 does not fit a d6"):
+        roller.die(6)
+    for bad in (2.5, "3", True):
+        with pytest.raises(ForcedDiceError, match="a forced face is an integer"):
+            roller.force(bad)  # type: ignore[arg-type]
+    roller.force(np.int64(5))
+    assert roller.forced == [5] and type(roller.forced[0]) is int
+
+
+def test_battle_force_faces_must_all_be_rolled_before_the_first_decision() -> None:
+    import rules
+
+    battle = rules.Battle.from_scenario("duel", seed=0, force=(5, 6))  # two initiative d12s
+    assert battle.dice.forced == []
+    with pytest.raises(ForcedDiceError) as info:
+        rules.Battle.from_scenario("duel", seed=0, force=(5, 6, 42))
+    assert str(info.value) == ("1 forced die face(s) left unused at the end of"
+                               " Battle(force=...): the rolls before the first decision: [42]")
+
+
+def test_a_face_forced_for_a_move_that_rolls_nothing_is_an_error() -> None:
+    import rules
+
+    battle = rules.Battle.from_scenario("duel", seed=0, force=(12, 1))  # hero first
+    move = next(a for a in battle.legal_actions() if a.kind is rules.ActionKind.MOVE)
+    left = r"1 forced die face\(s\) left unused"
+    with pytest.raises(ForcedDiceError, match=left), battle.dice.forcing(50):
+        battle.apply(move)  # the duel's first MOVE is out of reach: it rolls no dice
+    assert battle.dice.forced == []

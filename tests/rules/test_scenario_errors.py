@@ -442,3 +442,19 @@ def test_from_scenario_of_none_is_a_scenario_error() -> None:
         rules.Battle.from_scenario(None, seed=0)  # type: ignore[arg-type]
     assert str(info.value) == ("None: name: expected a shipped scenario name or a path to a"
                                " .toml file, got <NoneType>")
+
+
+def test_an_unreadable_file_is_a_one_line_error(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "locked.toml"
+    path.write_text(BASE, encoding="utf-8")
+
+    def refuse(self: Path) -> bytes:
+        raise PermissionError(13, "Permission denied", str(self))
+
+    rules.default_content()  # loaded (and cached) before reading is refused
+    monkeypatch.setattr(Path, "read_bytes", refuse)
+    with pytest.raises(rules.ScenarioError) as info:
+        rules.Battle.from_scenario(path, seed=0)
+    assert str(info.value) == ("locked.toml: file: expected a readable scenario file,"
+                               " got <Permission denied>")

@@ -186,8 +186,8 @@ def test_long_fight_failed_fatigue_check_makes_the_fatigued_exhausted() -> None:
         b.apply(rules.Action(K.END_TURN))
     active = [cid for cid in b.initiative_order if b.combatants[cid].in_action]
     failing = {"warrior", "orc_1"}
-    b.dice.force(*(97 if cid in failing else 5 for cid in active))  # H2: 96-00 fail
-    pass_to_round_51(b)
+    with b.dice.forcing(*(97 if cid in failing else 5 for cid in active)):  # H2: 96-00 fail
+        pass_to_round_51(b)
     fatigue = {cid: b.combatants[cid].fatigue for cid in active}
     assert fatigue == {"warrior": "exhausted", "mage": "fatigued", "archer": "fresh",
                        "orc_1": "exhausted", "goblin_1": "fresh", "goblin_archer": "fresh"}
