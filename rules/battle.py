@@ -22,6 +22,7 @@ from rules.combatant import (
     ItemInstance,
     hit_points_for,
     item_from_dict,
+    power_points_for,
     roll_characteristics,
 )
 from rules.content import Content, default_content, load_content
@@ -150,7 +151,7 @@ class Battle:
             inventory.append(ItemInstance(uid, e.item, state, e.count, ap, lit=e.lit,
                                           nocked=e.nocked, loaded=e.loaded))
         max_hp = spec.hp if spec.hp is not None else hit_points_for(c, chars)
-        pp = stat.power_points if stat.power_points is not None else chars["pow"]
+        pp = power_points_for(stat, chars) or 0
         combatant = Combatant(
             id=spec.id, team=spec.team, creature=spec.creature, name=stat.name,
             race=spec.race or stat.race, characteristics=chars, base_skills=skills,
@@ -159,7 +160,7 @@ class Battle:
             spells=spec.spells if spec.spells is not None else stat.spells,
             is_mount=stat.mount, snake=stat.snake, inventory=inventory, content=c,
         )
-        apply_state(combatant, spec, self.scenario)
+        apply_state(combatant, spec)
         return combatant
 
     def _roll_initiative(self) -> None:

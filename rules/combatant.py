@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from rules.content.schema import Armour, Content, Weapon
+    from collections.abc import Mapping
+
+    from rules.content.schema import Armour, Content, Creature, Weapon
 
 Square = tuple[int, int]
 
@@ -348,6 +350,13 @@ def hit_points_for(content: Content, characteristics: dict[str, int]) -> int:
     if content.ruleset.hit_points.formula == "con_siz_half":
         return -(-(characteristics["con"] + characteristics["siz"]) // 2)
     return -(-characteristics["siz"] // 2)
+
+
+def power_points_for(creature: Creature, characteristics: Mapping[str, int]) -> int | None:
+    """H18: a stat block's power points, else its POW (None while POW is not known)."""
+    if creature.power_points is not None:
+        return creature.power_points
+    return characteristics.get("pow")
 
 
 def roll_characteristics(content: Content, dice: Any) -> dict[str, int]:

@@ -6,11 +6,13 @@ nothing above it.
 
 A unit may set its current state (``current_hp``, ``prone``, ``bleeding``, ``fatigue``,
 ``power_points``, ``out_of_action``; items ``nocked``/``loaded``/``lit``) and a scenario
-its ``start_round``. Shapes and consistency are checked on parsing; values bounded by a
-maximum (HP, power points) are checked by :func:`apply_state` when the battle builds the
-unit, because rolled characteristics (H1) fix the maximum only then. The battle starts
-as round ``start_round`` begins, with the units as written; that round's start effects
-(H7 bleeding, the S21 fatigue check on rounds 51, 101, ...) then apply as in any round.
+its ``start_round``. All of it is checked on parsing, whatever the seed: a unit with
+``roll_characteristics = true`` (H1) may bound its state only by values the dice do not
+decide (``hp`` for ``current_hp``; ``characteristics.pow`` or the stat block's power
+points for ``power_points``; ``characteristics.con`` for an HP below 0).
+:func:`apply_state` then sets it on the built combatant. The battle starts as round
+``start_round`` begins, with the units as written; that round's start effects (H7
+bleeding, the S21 fatigue check on rounds 51, 101, ...) then apply as in any round.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rules.combatant import FATIGUE_NAMES, Combatant
+from rules.combatant import FATIGUE_NAMES, Combatant, hit_points_for, power_points_for
 from rules.content.loader import check_equipment, decode_text, parse_toml
 from rules.content.schema import Content, EquipmentEntry
 from rules.errors import ScenarioError
@@ -240,12 +242,19 @@ def _unit(raw: Any, i: int, src: str, content: Content, grid: GridMap) -> UnitSp
         _need(isinstance(sp, list) and all(s in content.spells for s in sp), src,
               f"{fld}.spells", "an array of spell ids from spells.toml", sp)
         kw["spells"] = tuple(sp)
-    kw |= _state(raw, src, fld)
+    kw |= _state(raw, src, fld, content, creature, kw)
     return UnitSpec(uid, team, creature, sq, **kw)
 
 
-def _state(raw: dict[str, Any], src: str, fld: str) -> dict[str, Any]:
-    """The unit's current-state keys, checked for shape and consistency (H5, H22)."""
+def _state(raw: dict[str, Any], src: str, fld: str, content: Content, creature: str,
+           unit: dict[str, Any]) -> dict[str, Any]:
+    """The unit's current-state keys, checked for shape, consistency (H5, H22) and against
+    the maxima that ``unit`` (its other keys) fixes whatever the dice roll (H1)."""
+    stat = content.creatures[creature]
+    rolled = unit.get("roll_characteristics", False)
+    known = ({} if rolled else dict(stat.characteristics)) | dict(unit.get("characteristics", ()))
+    max_hp = unit.get("hp", None if rolled else hit_points_for(content, known))
+    max_pp = power_points_for(stat, known)
     kw: dict[str, Any] = {}
     for key in ("prone", "bleeding", "out_of_action"):
         if key in raw:
@@ -255,9 +264,12 @@ def _state(raw: dict[str, Any], src: str, fld: str) -> dict[str, Any]:
               f"one of {', '.join(FATIGUE_NAMES)}", raw["fatigue"])
         kw["fatigue"] = raw["fatigue"]
     if "power_points" in raw:
-        kw["power_points"] = _int(raw, "power_points", src, f"{fld}.power_points")
-        _need(kw["power_points"] >= 0, src, f"{fld}.power_points", "an integer >= 0",
-              kw["power_points"])
+        pp = kw["power_points"] = _int(raw, "power_points", src, f"{fld}.power_points")
+        _need(pp >= 0, src, f"{fld}.power_points", "an integer >= 0", pp)
+        _need(max_pp is not None, src, f"{fld}.power_points", "characteristics.pow set too"
+              " (roll_characteristics = true rolls POW, the maximum)", pp)
+        _need(pp <= max_pp, src, f"{fld}.power_points",
+              f"an integer from 0 to the max power points {max_pp}", pp)
     out = kw.get("out_of_action", False)
     if "current_hp" in raw:
         hp = kw["current_hp"] = _int(raw, "current_hp", src, f"{fld}.current_hp")
@@ -265,6 +277,13 @@ def _state(raw: dict[str, Any], src: str, fld: str) -> dict[str, Any]:
               "a positive integer (0 or less needs out_of_action = true, H5)", hp)
         _need(hp <= 0 or not out, src, f"{fld}.current_hp",
               "0 or less for a unit out of action (H5)", hp)
+        _need(max_hp is not None, src, f"{fld}.current_hp",
+              "hp set too (roll_characteristics = true rolls the maximum)", hp)
+        _need(hp >= 0 or "con" in known, src, f"{fld}.current_hp", "characteristics.con set"
+              " too for an HP below 0 (roll_characteristics = true rolls CON)", hp)
+        low = -known["con"] if "con" in known else 0
+        _need(low <= hp <= max_hp, src, f"{fld}.current_hp",
+              f"an integer from {low} to the max HP {max_hp}", hp)
     if out:
         _need(kw.get("prone", True), src, f"{fld}.prone",
               "true or nothing for a unit out of action (it lies prone, H5)", False)
@@ -346,20 +365,12 @@ def load_scenario(name_or_path: str | Path, content: Content) -> Scenario:
     return parse_scenario(raw, source=path.name, content=content)
 
 
-def apply_state(combatant: Combatant, spec: UnitSpec, scenario: Scenario) -> None:
-    """Give a freshly built ``combatant`` the current state its unit sets, checking HP and
-    power points against its maxima (H5: down to -CON; below is dead)."""
-    fld = f"units[{scenario.units.index(spec)}] ({spec.id})"
+def apply_state(combatant: Combatant, spec: UnitSpec) -> None:
+    """Give a freshly built ``combatant`` the current state its unit sets (checked when
+    the scenario was parsed)."""
     if spec.current_hp is not None:
-        low = -combatant.char("con")
-        _need(low <= spec.current_hp <= combatant.max_hp, scenario.source, f"{fld}.current_hp",
-              f"an integer from {low} to the max HP {combatant.max_hp}", spec.current_hp)
         combatant.hp = spec.current_hp
     if spec.power_points is not None:
-        _need(spec.power_points <= combatant.max_power_points, scenario.source,
-              f"{fld}.power_points",
-              f"an integer from 0 to the max power points {combatant.max_power_points}",
-              spec.power_points)
         combatant.power_points = spec.power_points
     combatant.prone = spec.prone
     combatant.bleeding = spec.bleeding

@@ -7,6 +7,8 @@ one-line ``FILE: FIELD: expected EXPECTED, got FOUND`` error like any other.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from test_scenario_errors import BASE, error, hero, unit
 
@@ -119,9 +121,27 @@ def test_state_survives_json_and_clone() -> None:
         assert copy.round == b.round and copy.scenario.start_round == 1
 
 
-def test_rolled_characteristics_take_current_hp_against_a_fixed_maximum() -> None:
-    c = warrior("roll_characteristics = true\nhp = 10\ncurrent_hp = 4")
-    assert (c.hp, c.max_hp) == (4, 10)
+def test_rolled_characteristics_take_state_against_fixed_maxima() -> None:
+    """H1: bounds that the dice do not decide (hp, a POW or CON override) allow state."""
+    for seed in range(4):
+        c = rules.Battle.from_toml(hero(
+            "roll_characteristics = true\nhp = 10\ncurrent_hp = -5\nout_of_action = true\n"
+            "characteristics = { pow = 12, con = 9 }\npower_points = 12") + SQUIRE,
+            seed=seed, source="ok.toml").combatants["hero"]
+        assert (c.hp, c.max_hp, c.power_points, c.max_power_points) == (-5, 10, 12, 12)
+
+
+def test_fuzz_finding_power_points_against_rolled_pow_is_rejected_for_every_seed() -> None:
+    """tests/fuzz_findings/power-points-vs-rolled-pow.toml: once accepted by the parser and
+    rejected by the battle for some seeds only; now one parse error, whatever the seed."""
+    path = Path(__file__).resolve().parents[1] / "fuzz_findings" / "power-points-vs-rolled-pow.toml"
+    text = path.read_text(encoding="utf-8")
+    with pytest.raises(rules.ScenarioError) as info:
+        rules.parse_scenario(text, source=path.name, content=rules.default_content())
+    assert str(info.value) == (
+        "power-points-vs-rolled-pow.toml: units[0] (a).power_points: expected"
+        " characteristics.pow set too (roll_characteristics = true rolls POW, the maximum),"
+        " got 13")
 
 
 # ---------------------------------------------------------------------------- start_round
@@ -297,6 +317,27 @@ STATE_ERRORS = {
         hero('equipment = [{ item = "torch", lit = true }]'),
         "bad.toml: units[0] (hero).equipment[0].lit: expected true only on a ready torch,"
         " got <torch, carried>",
+    ),
+    "current_hp with rolled characteristics and no hp": (
+        hero("roll_characteristics = true\ncurrent_hp = 3"),
+        "bad.toml: units[0] (hero).current_hp: expected hp set too (roll_characteristics ="
+        " true rolls the maximum), got 3",
+    ),
+    "negative current_hp with a rolled CON": (
+        hero("roll_characteristics = true\nhp = 8\ncurrent_hp = -2\nout_of_action = true")
+        + SQUIRE,
+        "bad.toml: units[0] (hero).current_hp: expected characteristics.con set too for an HP"
+        " below 0 (roll_characteristics = true rolls CON), got -2",
+    ),
+    "power points above a POW override": (
+        hero("roll_characteristics = true\ncharacteristics = { pow = 8 }\npower_points = 9"),
+        "bad.toml: units[0] (hero).power_points: expected an integer from 0 to the max power"
+        " points 8, got 9",
+    ),
+    "power points above the stat block's": (
+        BASE.replace('creature = "orc"', 'creature = "human_mage"\npower_points = 18'),
+        "bad.toml: units[1] (orc_1).power_points: expected an integer from 0 to the max power"
+        " points 17, got 18",
     ),
     "nocked not a boolean": (
         hero('equipment = [{ item = "short_bow", state = "ready", nocked = "yes" }]'),
