@@ -41,6 +41,11 @@ DECISION_KINDS = (DecisionKind.TURN, DecisionKind.FREE_ATTACK, DecisionKind.PARR
                   DecisionKind.DODGE)
 _KIND_INDEX = {k: i for i, k in enumerate(DECISION_KINDS)}
 _P = {name: i for i, name in enumerate(PLANES)}
+(_OPEN_DOOR, _CLOSED_DOOR, _LIT, _ALLY, _ENEMY, _DOWN, _DECIDER, _SELF, _ENEMY_THREAT,
+ _ALLY_THREAT, _REACHABLE, _GROUND_ITEM) = (
+    _P[name] for name in ("open_door", "closed_door", "lit", "ally", "enemy", "down",
+                          "decider", "self", "enemy_threat", "ally_threat", "reachable",
+                          "ground_item"))
 _MOVE_KINDS = {"move", "full_move", "disengage", "shift", "dodge"}
 
 
@@ -96,40 +101,61 @@ class ObservationBuilder:
         planes = self._static.copy()
         grid = b.grid
         for (x, y), is_open in grid.doors.items():
-            planes[_P["open_door" if is_open else "closed_door"], y, x] = 1
-        planes[_P["lit"]] = self._lit(b)
+            planes[_OPEN_DOOR if is_open else _CLOSED_DOOR, y, x] = 1
+        lit = self._lit(b)
+        planes[_LIT] = lit
         owner = b.current_actor
-        units = np.zeros((self.n_units, len(UNIT_FEATURES)), dtype=np.float32)
         rank = {cid: i for i, cid in enumerate(b.initiative_order)}
-        allies = enemies = ally_total = enemy_total = 0
-        for slot, cid in enumerate(self.unit_ids):
+        allies = enemies = ally_total = 0
+        # every unit plane mark as (channel, y, x), written at once below
+        channels: list[int] = []
+        ys: list[int] = []
+        xs: list[int] = []
+        rows = []
+        for cid in self.unit_ids:
             c = b.combatants[cid]
             x, y = c.position
             ally = c.team == team
             ally_total += ally
-            enemy_total += not ally
+            ready = c.ready_weapons()
+            reach_sq = max((self._reach_squares[w.reach] for _, w in ready
+                            if w.kind == "melee"), default=0)
+            threatens = c.in_action and not c.prone and reach_sq > 0  # H12
             if c.in_action:
-                planes[_P["ally" if ally else "enemy"], y, x] = 1
+                channels.append(_ALLY if ally else _ENEMY)
                 allies += ally
                 enemies += not ally
-                if c.threatens:
-                    xs, ys = self._threat(b, c)
-                    planes[_P["ally_threat" if ally else "enemy_threat"], ys, xs] = 1
+                if threatens:
+                    zone_xs, zone_ys = self._threat(b, c, reach_sq)
+                    planes[_ALLY_THREAT if ally else _ENEMY_THREAT, zone_ys, zone_xs] = 1
             else:
-                planes[_P["down"], y, x] = 1
+                channels.append(_DOWN)
+            ys.append(y)
+            xs.append(x)
             if cid == decider:
-                planes[_P["decider"], y, x] = 1
+                channels.append(_DECIDER)
+                ys.append(y)
+                xs.append(x)
             if cid == self_id:
-                planes[_P["self"], y, x] = 1
-            units[slot] = self._unit_row(b, c, team, self_id, decider, source, owner, rank,
-                                         planes[_P["lit"], y, x])
+                channels.append(_SELF)
+                ys.append(y)
+                xs.append(x)
+            rows.append(self._unit_row(b, c, team, self_id, decider, source, owner, rank,
+                                       lit[y, x], ready, reach_sq, threatens))
         for inst in b.ground:
             if inst.square is not None:
-                planes[_P["ground_item"], inst.square[1], inst.square[0]] = 1
+                channels.append(_GROUND_ITEM)
+                ys.append(inst.square[1])
+                xs.append(inst.square[0])
         if show_reachable and d is not None:
             for a in b.legal_actions():
                 if a.square is not None and a.kind.value in _MOVE_KINDS:
-                    planes[_P["reachable"], a.square[1], a.square[0]] = 1
+                    channels.append(_REACHABLE)
+                    ys.append(a.square[1])
+                    xs.append(a.square[0])
+        planes[channels, ys, xs] = 1
+        units = np.array(rows, dtype=np.float32).reshape(self.n_units, len(UNIT_FEATURES))
+        enemy_total = self.n_units - ally_total
         decision = np.array(
             [len(DECISION_KINDS), self.n_units] if d is None
             else [_KIND_INDEX[d.kind], self.slot_of[d.actor]], dtype=np.int64)
@@ -142,12 +168,13 @@ class ObservationBuilder:
         ], dtype=np.float32)
         return {"planes": planes, "units": units, "decision": decision, "globals": glob}
 
-    def _threat(self, b: Battle, c: Combatant) -> tuple[np.ndarray, np.ndarray]:
-        """H12: the squares ``c`` threatens, as index arrays (cached per map and square)."""
-        key = (b.grid, c.position, c.reach)
+    def _threat(self, b: Battle, c: Combatant, reach: int) -> tuple[np.ndarray, np.ndarray]:
+        """H12: the squares ``c`` threatens with ``reach``, as index arrays (cached per map,
+        square and reach)."""
+        key = (b.grid, c.position, reach)
         hit = self._threat_cache.get(key)
         if hit is None:
-            sq = sorted(q.threat_squares(b, c))
+            sq = sorted(q.threat_squares(b, c, reach))
             hit = (np.array([s[0] for s in sq], dtype=np.intp),
                    np.array([s[1] for s in sq], dtype=np.intp))
             if len(self._threat_cache) > 4096:
@@ -189,11 +216,10 @@ class ObservationBuilder:
 
     def _unit_row(self, b: Battle, c: Combatant, team: str, self_id: str | None,
                   decider: str | None, source: str | None, owner: str | None,
-                  rank: dict[str, int], lit: float) -> list[float]:
-        """One ``units`` row, in :data:`UNIT_FEATURES` order."""
-        ready = c.ready_weapons()
-        reach_sq = max((self._reach_squares[w.reach] for _, w in ready if w.kind == "melee"),
-                       default=0)
+                  rank: dict[str, int], lit: float, ready: list, reach_sq: int,
+                  threatens: bool) -> list[float]:
+        """One ``units`` row, in :data:`UNIT_FEATURES` order (``ready``: the unit's ready
+        weapons; ``reach_sq``: its melee reach in squares; ``threatens``: H12)."""
         active = c.in_action
         turn = c.id == owner
         allowed = self._parries_per_round + c.extra_parries
@@ -212,7 +238,7 @@ class ObservationBuilder:
             c.position[0] / max(1, self.width - 1),
             c.position[1] / max(1, self.height - 1),
             c.prone,
-            active and not c.prone and reach_sq > 0,  # H12: threatens
+            threatens,
             min(1.0, reach_sq / 2),
             any(w.kind == "missile" and (w.reload == "none" or inst.nocked or inst.loaded)
                 for inst, w in ready),

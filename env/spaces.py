@@ -32,7 +32,7 @@ and every legal action of every unit has an index (``ActionCodec.mask`` raises
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -194,12 +194,20 @@ class ActionCodec:
         self.n = n
         self._starts = np.array([b.offset for b in self.blocks.values()])
         self._kinds = list(self.blocks)
-        self._enc_plan: dict[ActionKind, tuple[int, tuple[tuple[str, int], ...],
+        # ---- index tables for encoding, precomputed once per scenario: the square
+        # windows as offset -> index, each actor's spells, one encoder per parameter
+        self._windows = {r: self._window_table(r) for r in {move_r, full_r}}
+        self._spell_index = {cid: {} for cid in self.spells_of}
+        for cid, spells in self.spells_of.items():
+            for i, spell in enumerate(spells):
+                self._spell_index[cid].setdefault(spell, i)
+        encoders = self._encoders()
+        self._enc_plan: dict[ActionKind, tuple[int, tuple[tuple[_Encoder, int], ...],
                                                tuple[str, ...]]] = {}
         for kind, b in self.blocks.items():
             carried = {_FIELD[p.name] for p in b.params}
             self._enc_plan[kind] = (
-                b.offset, tuple((p.name, p.size) for p in b.params),
+                b.offset, tuple((encoders[p.name], p.size) for p in b.params),
                 tuple(f for f in ("target", "square", "item") if f not in carried))
 
     # ------------------------------------------------------------ squares
@@ -210,14 +218,11 @@ class ActionCodec:
         rx, ry = self._radii(r)
         return (2 * rx + 1) * (2 * ry + 1)
 
-    def _enc_square(self, r: int, actor: Square, sq: Square | None) -> int | None:
-        if sq is None:
-            return None
+    def _window_table(self, r: int) -> dict[tuple[int, int], int]:
+        """(dx, dy) -> index in the square window of radius ``r`` (clipped to the map)."""
         rx, ry = self._radii(r)
-        dx, dy = sq[0] - actor[0], sq[1] - actor[1]
-        if abs(dx) > rx or abs(dy) > ry:
-            return None
-        return (dy + ry) * (2 * rx + 1) + (dx + rx)
+        return {(dx, dy): (dy + ry) * (2 * rx + 1) + (dx + rx)
+                for dy in range(-ry, ry + 1) for dx in range(-rx, rx + 1)}
 
     def _dec_square(self, r: int, actor: Square, i: int) -> Square | None:
         rx, ry = self._radii(r)
@@ -246,33 +251,57 @@ class ActionCodec:
                 out[uid] = (origin, rank)
         return out
 
-    def _enc_param(self, p: str, c: Combatant, a: Action, ctx: _Context) -> int | None:
-        if p == "target":
-            return self.slot_of.get(a.target) if a.target is not None else None
-        if p == "target|none":
-            return self.n_units if a.target is None else self.slot_of.get(a.target)
-        if p == "adjacent":
+    def _encoders(self) -> dict[str, _Encoder]:
+        """Parameter name -> ``encoder(combatant, action, context)``: the parameter's index
+        for that actor, or None if the action has none."""
+        slot_of, n_units = self.slot_of, self.n_units
+
+        def target(c: Combatant, a: Action, ctx: _Context) -> int | None:
+            return slot_of.get(a.target) if a.target is not None else None
+
+        def target_or_none(c: Combatant, a: Action, ctx: _Context) -> int | None:
+            return n_units if a.target is None else slot_of.get(a.target)
+
+        def adjacent(c: Combatant, a: Action, ctx: _Context) -> int | None:
             if a.square is None:
                 return None
             return _KING_INDEX.get((a.square[0] - c.position[0], a.square[1] - c.position[1]))
-        if p == "dodge":
+
+        def dodge(c: Combatant, a: Action, ctx: _Context) -> int | None:
             if a.square is None:
                 return 8
             return _KING_INDEX.get((a.square[0] - c.position[0], a.square[1] - c.position[1]))
-        if p == "square:move":
-            return self._enc_square(self.move_radius, c.position, a.square)
-        if p == "square:full":
-            return self._enc_square(self.full_move_radius, c.position, a.square)
-        if p == "spell":
-            spells = self.spells_of.get(c.id, ())
-            return spells.index(a.item) if a.item in spells else None
-        cat = p.split(":", 1)[1]
-        i = self._item_index[cat][c.id].get(a.item or "")
-        if i is None and a.item is not None:
-            split = ctx.splits().get(a.item)
-            if split is not None:
-                i = self._overflow_index[cat].get(split)
-        return i
+
+        def window(r: int) -> _Encoder:
+            table = self._windows[r]
+
+            def square(c: Combatant, a: Action, ctx: _Context) -> int | None:
+                if a.square is None:
+                    return None
+                return table.get((a.square[0] - c.position[0], a.square[1] - c.position[1]))
+
+            return square
+
+        def spell(c: Combatant, a: Action, ctx: _Context) -> int | None:
+            return self._spell_index.get(c.id, {}).get(a.item)
+
+        def item(cat: str) -> _Encoder:
+            index, overflow = self._item_index[cat], self._overflow_index[cat]
+
+            def encode(c: Combatant, a: Action, ctx: _Context) -> int | None:
+                i = index[c.id].get(a.item or "")
+                if i is None and a.item is not None:
+                    split = ctx.splits().get(a.item)
+                    if split is not None:
+                        i = overflow.get(split)
+                return i
+
+            return encode
+
+        return {"target": target, "target|none": target_or_none, "adjacent": adjacent,
+                "dodge": dodge, "square:move": window(self.move_radius),
+                "square:full": window(self.full_move_radius), "spell": spell,
+                **{f"item:{cat}": item(cat) for cat in ITEM_CATEGORIES}}
 
     def _dec_param(self, p: str, c: Combatant, i: int, ctx: _Context) -> dict[str, Any] | None:
         if p == "target":
@@ -315,8 +344,8 @@ class ActionCodec:
             if getattr(action, f) is not None:
                 return None
         index = 0
-        for name, size in params:
-            i = self._enc_param(name, c, action, ctx)
+        for encoder, size in params:
+            i = encoder(c, action, ctx)
             if i is None:
                 return None
             index = index * size + i
@@ -423,6 +452,9 @@ class _Context:
             self._splits = self.codec.split_items(self.battle)
         return self._splits
 
+
+#: An encoder of one parameter: (actor, action, per-call context) -> index or None.
+_Encoder = Callable[[Combatant, Action, _Context], "int | None"]
 
 _FIELD = {"target": "target", "target|none": "target", "adjacent": "square",
           "dodge": "square", "square:move": "square", "square:full": "square",
