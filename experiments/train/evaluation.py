@@ -2,8 +2,8 @@
 
 Battle ``i`` of an evaluation uses battle seed ``seed + i`` and the agent seeds that
 :func:`experiments.replay.play` gives (``seed + i + team index``), so a row is exactly
-reproducible from its command. Two rows are compared with a two-proportion test
-(Fisher's exact test on the 2 x 2 table of wins and non-wins, ``scipy.stats``).
+reproducible from its command. Intervals and the two-proportion test (pooled z-test,
+two-sided) are :mod:`experiments.stats`'.
 
     python -m experiments.train.evaluation duel --team monsters \\
         --agents learned:duel,tactician,mcts --opponents tactician,berserker \\
@@ -20,10 +20,10 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from scipy import stats
 from tqdm import tqdm
 
 import rules
+from experiments.stats import two_proportion_test, wilson_interval
 
 
 @dataclass
@@ -44,10 +44,7 @@ class Tally:
 
     def interval(self, confidence: float = 0.95) -> tuple[float, float]:
         """Wilson interval of the win rate."""
-        if not self.n:
-            return 0.0, 1.0
-        ci = stats.binomtest(self.wins, self.n).proportion_ci(confidence, method="wilson")
-        return float(ci.low), float(ci.high)
+        return wilson_interval(self.wins, self.n, confidence)
 
     def add(self, winner: str | None, team: str) -> None:
         """Count one battle's outcome for ``team``."""
@@ -64,19 +61,19 @@ class Tally:
 
 
 def compare(first: Tally, second: Tally) -> float:
-    """Two-sided p-value that the two win rates differ (Fisher's exact test)."""
-    table = [[first.wins, first.n - first.wins], [second.wins, second.n - second.wins]]
-    return float(stats.fisher_exact(table).pvalue)
+    """Two-sided p-value that the two win rates differ (two-proportion z-test)."""
+    return two_proportion_test(first.wins, first.n, second.wins, second.n)
 
 
 def _play_chunk(job: tuple[str, str, str, str, Sequence[int]]) -> list[str | None]:
     """Winners of the battles of one chunk (runs in a worker process)."""
-    import torch
-
     from experiments.replay import play
 
-    torch.set_num_threads(1)
     scenario, team, agent, opponent, seeds = job
+    if "learned" in agent + opponent:  # one thread per process: workers share the cores
+        import torch
+
+        torch.set_num_threads(1)
     teams = rules.load_scenario(scenario, rules.default_content()).teams
     names = {t: (agent if t == team else opponent) for t in teams}
     return [play(scenario, seed, names)[0].winner for seed in seeds]
@@ -157,7 +154,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         first = args.agents.split(",")[0]
         for agent in args.agents.split(",")[1:]:
             p = compare(tallies[first, opponent], tallies[agent, opponent])
-            print(f"  {first} vs {agent} against {opponent}: Fisher p = {p:.4g}", flush=True)
+            print(f"  {first} vs {agent} against {opponent}: two-proportion p = {p:.4g}",
+                  flush=True)
     return 0
 
 
