@@ -390,7 +390,7 @@ class ReachGraph:
 
     def _dijkstra(
         self, source: int, budget: int, forbidden: list[int]
-    ) -> tuple[list[int], dict[int, int], dict[int, int]]:
+    ) -> tuple[list[int], list[int] | dict[int, int], list[int] | dict[int, int]]:
         """Dial's bucket-queue Dijkstra over node indices: settled order, dist, pred.
 
         ``dist`` is ``budget + 1`` for nodes not reached and -1 for forbidden ones.

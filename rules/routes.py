@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 Threats = Mapping[Square, frozenset[str]]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Route:
     """A chosen way to one destination: ``path`` runs from the start to it, both included."""
 
@@ -38,6 +38,10 @@ class Reach(Mapping[Square, Route]):
     listing destinations costs no route building. Iteration follows the order in which
     destinations were first reached (cheapest first).
     """
+
+    __slots__ = ("_best", "_budget", "_cost_of", "_front", "_graph", "_mask_of",
+                 "_no_end", "_node_of", "_paths", "_pred_of", "_routes", "_settled",
+                 "_source", "_threats", "slots")
 
     def __init__(
         self,
