@@ -65,10 +65,13 @@ def start_round(b: Battle) -> None:
 
 def start_turn(b: Battle, owner: Combatant) -> None:
     """H25: voluntary FREE actions are once per turn, so they reset each turn; S10:
-    Fight Defensively lasts until the start of the fighter's next turn."""
+    Fight Defensively lasts until the start of the fighter's next turn (a ridden mount's
+    turn is its rider's, H22)."""
     owner.free_used = []
-    owner.extra_parries = 0
-    owner.dodge_waived = False
+    for fighter in (owner, b.combatants.get(owner.riding or "")):
+        if fighter is not None:
+            fighter.extra_parries = 0
+            fighter.dodge_waived = False
     owner.actions_used = []
     owner.concentration = None
     owner.concentration_broken = False

@@ -150,3 +150,18 @@ def test_S13_failure_with_a_whole_round_takes_it_provokes_then_completes() -> No
     turn_of(b, "hero")  # the turn goes on, with only FREE actions left
     h = b.combatants["hero"]
     assert h.actions_used == ["full"] and h.riding == "horse" and h.position == (1, 2)
+
+
+def test_S10_H22_a_ridden_mount_fights_defensively_until_its_riders_next_turn() -> None:
+    b = build(arena(9, 5), [unit("horse", "party", "horse", (1, 2)), hero((2, 2)),
+                            gob((7, 4))], order=["horse", "hero"])
+    play(b, (K.FIGHT_DEFENSIVELY, {}), (K.END_TURN, {}))
+    b.dice.force(35)  # ride 35: mounted
+    play(b, (K.MOUNT, {"target": "horse"}))
+    horse = b.combatants["horse"]
+    assert horse.ridden_by == "hero" and horse.dodge_waived  # the mount takes no turns
+    play(b, (K.END_TURN, {}))
+    decline(b)
+    while b.current_actor != "hero":
+        play(b, (K.END_TURN, {}))
+    assert b.round == 2 and (horse.extra_parries, horse.dodge_waived) == (0, False)
