@@ -47,7 +47,7 @@ from rules.reach import threatened_squares
 
 K = ActionKind
 DEFAULT_ITERATIONS = 64
-DEFAULT_ROLLOUT_DEPTH = 12
+DEFAULT_ROLLOUT_DEPTH = 10
 EXPLORATION = 0.7
 PRIOR_BONUS = 0.02  # value credited to the prior agent's choice at the root
 SEARCHED_TURN_KINDS = frozenset({

@@ -223,9 +223,18 @@ def react(b: Battle, kinds: Kinds) -> tuple[Action, str]:
     dodges = kinds.get(K.DODGE, [])
     squares = [a for a in dodges if a.square is not None]
     if squares:
-        price = SHIFT_PRICE_LATE if my_turn_done(b, me) else SHIFT_PRICE
-        choice = min(squares, key=lambda a: (len(threatened_by(b, me, a.square or me.position)),
+        done = my_turn_done(b, me)
+        foes = enemies_of(b, me)
+
+        def keeps_reach(a: Action) -> bool:
+            return any(reaches(b, me, a.square or me.position, e) for e in foes)
+
+        # before its own turn a dodger wants a square from which it still strikes
+        # (after a Shift it may not move this round, S7)
+        choice = min(squares, key=lambda a: (not done and not keeps_reach(a),
+                                             len(threatened_by(b, me, a.square or me.position)),
                                              dodges.index(a)))
+        price = SHIFT_PRICE_LATE if done or keeps_reach(choice) else SHIFT_PRICE
     elif dodges:
         price, choice = PRONE_PRICE, dodges[0]
     else:

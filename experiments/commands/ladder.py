@@ -1,0 +1,77 @@
+"""``fray ladder``: the skill ladder (experiments/ladder.py) with Wilson 95% intervals."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import rules
+from experiments.ladder import DEFAULT_AGENTS, DEFAULT_SCENARIOS, LadderConfig, plan, run_ladder
+from experiments.runner import parse_agents, split_list
+
+
+def _cap(text: str) -> dict[str, int]:
+    """``mcts=40,tactician=100`` -> battles per cell for those agents."""
+    out: dict[str, int] = {}
+    for part in split_list(text):
+        name, sep, number = part.rpartition("=")
+        if not sep or not number.isdigit() or int(number) < 1:
+            raise ValueError(f"--battles-for: expected AGENT=N with N >= 1, got {part!r}")
+        out[name] = int(number)
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from experiments.cli import UsageError
+
+    if args.battles < 1:
+        raise UsageError(f"--battles: expected a whole number >= 1, got {args.battles}")
+    if args.workers < 1:
+        raise UsageError(f"--workers: expected a whole number >= 1, got {args.workers}")
+    scenarios = split_list(args.scenarios)
+    shipped = rules.shipped_scenarios()
+    for s in scenarios:
+        if s not in shipped and not s.endswith(".toml"):
+            raise UsageError(f"--scenarios: expected shipped names ({', '.join(shipped)}) "
+                             f"or .toml paths, got {s!r}")
+    labels = [spec.label for spec in parse_agents(args.agents)]
+    parse_agents(f"{args.party},{args.monsters}")
+    caps = _cap(args.battles_for) if args.battles_for else {}
+    unknown = set(caps) - set(labels)
+    if unknown:
+        raise UsageError(f"--battles-for: {', '.join(sorted(unknown))} not in --agents")
+    config = LadderConfig(out=args.out, agents=labels, scenarios=scenarios,
+                          battles=args.battles, battles_for=caps, fixed_party=args.party,
+                          fixed_monsters=args.monsters, workers=args.workers)
+    total = sum(len(specs) for _, specs in plan(config))
+    start = time.perf_counter()
+    with tqdm(total=total, unit="battle", desc="ladder") as bar:
+        cells = run_ladder(config, progress=bar.update)
+    print(Path(args.out, "ladder.md").read_text())
+    print(f"{sum(c.played for c in cells)} battles, wall time "
+          f"{time.perf_counter() - start:.0f} s")
+    return 0
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("ladder", help="skill ladder: win rates vs fixed opponents",
+                       description="Play each agent as the monsters against a fixed party "
+                       "agent and as the party against fixed monsters; report win rates "
+                       "with Wilson 95%% intervals (DIR/ladder.md, DIR/ladder.csv, "
+                       "DIR/battles.jsonl; a killed run resumes). Example: fray ladder "
+                       "--battles 200 --battles-for mcts=40 --scenarios duel,skirmish "
+                       "--out runs/ladder")
+    p.add_argument("--agents", default=",".join(DEFAULT_AGENTS),
+                   help="agent specs, e.g. random,berserker,mcts(iterations=32)")
+    p.add_argument("--scenarios", default=",".join(DEFAULT_SCENARIOS))
+    p.add_argument("--battles", type=int, default=200, help="battles per cell")
+    p.add_argument("--battles-for", default="",
+                   help="fewer battles for expensive agents: AGENT=N,...")
+    p.add_argument("--party", default="berserker", help="the fixed party agent")
+    p.add_argument("--monsters", default="berserker", help="the fixed monsters agent")
+    p.add_argument("--workers", type=int, default=1, help="local worker processes")
+    p.add_argument("--out", required=True, help="output folder")
+    p.set_defaults(func=run)

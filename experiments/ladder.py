@@ -1,0 +1,177 @@
+"""The skill ladder (issue 9): each agent as the monsters against a fixed party agent, and
+as the party against fixed monsters, on each scenario, with Wilson 95% intervals.
+
+A *cell* is (scenario, side, agent): ``battles`` battles with seeds ``0..battles-1`` (the
+same seeds in every cell: common random numbers), the agent on ``side`` and the fixed
+agent on the other. A cell's figure is the agent's win rate (draws count as not won)
+with its Wilson 95% interval (:func:`experiments.stats.wilson_interval`, scipy's
+``binomtest(...).proportion_ci(method="wilson")``).
+
+Results are appended to ``DIR/battles.jsonl`` as battles finish, so a killed run resumes
+where it stopped (battles already recorded are not played again); the table is written
+to ``DIR/ladder.md`` and ``DIR/ladder.csv`` after every cell and at the end.
+
+    from experiments.ladder import LadderConfig, run_ladder
+    cells = run_ladder(LadderConfig(out="runs/ladder", battles=200))
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from experiments.runner import AgentSpec, BattleSpec, run_battles
+from experiments.stats import wilson_interval
+
+DEFAULT_AGENTS = ("random", "berserker", "tactician", "mcts")
+DEFAULT_SCENARIOS = ("duel", "skirmish")
+SIDES = ("monsters", "party")
+
+
+@dataclass(frozen=True)
+class LadderConfig:
+    """What to play: agents (specs), scenarios, battles per cell, the fixed opponents."""
+
+    out: str
+    agents: Sequence[str] = DEFAULT_AGENTS
+    scenarios: Sequence[str] = DEFAULT_SCENARIOS
+    battles: int = 200
+    battles_for: dict[str, int] = field(default_factory=dict)  # per agent label
+    fixed_party: str = "berserker"
+    fixed_monsters: str = "berserker"
+    workers: int = 1
+
+
+@dataclass
+class Cell:
+    """One (scenario, side, agent) cell and its tally."""
+
+    scenario: str
+    side: str
+    agent: str
+    opponent: str
+    planned: int
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    seconds: float = 0.0
+
+    @property
+    def played(self) -> int:
+        return self.wins + self.losses + self.draws
+
+    @property
+    def rate(self) -> float:
+        return self.wins / self.played if self.played else float("nan")
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson_interval(self.wins, self.played)
+
+
+def battle_id(scenario: str, side: str, agent: str, seed: int) -> str:
+    """The id of one ladder battle in ``battles.jsonl``."""
+    return f"{scenario}/{side}/{agent}/{seed}"
+
+
+def plan(config: LadderConfig) -> list[tuple[Cell, list[BattleSpec]]]:
+    """Every cell with the battles it needs."""
+    out = []
+    for scenario in config.scenarios:
+        for side in SIDES:
+            fixed = config.fixed_party if side == "monsters" else config.fixed_monsters
+            for label in config.agents:
+                agent = AgentSpec.parse(label)
+                other = AgentSpec.parse(fixed)
+                n = config.battles_for.get(label, config.battles)
+                cell = Cell(scenario, side, agent.label, other.label, n)
+                teams = ((side, agent), ("party" if side == "monsters" else "monsters", other))
+                specs = [BattleSpec(battle_id(scenario, side, agent.label, seed), scenario,
+                                    tuple(sorted(teams)), seed) for seed in range(n)]
+                out.append((cell, specs))
+    return out
+
+
+def _load(path: Path) -> dict[str, dict]:
+    done: dict[str, dict] = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            if line.strip():
+                record = json.loads(line)
+                done[record["id"]] = record
+    return done
+
+
+def run_ladder(config: LadderConfig,
+               progress: Callable[[int], None] | None = None) -> list[Cell]:
+    """Play (or resume) every cell; write the tables; return the cells."""
+    out = Path(config.out)
+    out.mkdir(parents=True, exist_ok=True)
+    log = out / "battles.jsonl"
+    done = _load(log)
+    cells = []
+    with log.open("a") as sink:
+        for cell, specs in plan(config):
+            todo = [s for s in specs if s.id not in done]
+            start = time.perf_counter()
+            for result in run_battles(todo, workers=config.workers):
+                record = dict(result.record, seconds=round(time.perf_counter() - start, 3))
+                sink.write(json.dumps(record, sort_keys=True) + "\n")
+                sink.flush()
+                done[result.id] = record
+                if progress is not None:
+                    progress(1)
+            if progress is not None:
+                progress(len(specs) - len(todo))
+            for s in specs:
+                record = done[s.id]
+                winner = record["winner"]
+                if winner == cell.side:
+                    cell.wins += 1
+                elif winner is None:
+                    cell.draws += 1
+                else:
+                    cell.losses += 1
+            cell.seconds = _seconds(done, specs)
+            cells.append(cell)
+            write_tables(cells, out, config)
+    return cells
+
+
+def _seconds(done: dict[str, dict], specs: list[BattleSpec]) -> float:
+    """Wall time of a cell's battles (each record keeps the cell's running clock)."""
+    return max((done[s.id].get("seconds", 0.0) for s in specs), default=0.0)
+
+
+def table(cells: Sequence[Cell]) -> str:
+    """The ladder as a Markdown table."""
+    lines = ["| scenario | agent plays | vs fixed | agent | battles | won | drawn | win rate "
+             "| Wilson 95% | s/battle |", "|---|---|---|---|---:|---:|---:|---:|---|---:|"]
+    for c in cells:
+        low, high = c.interval
+        per = c.seconds / c.played if c.played else 0.0
+        short = "" if c.played >= c.planned else f" (of {c.planned})"
+        lines.append(f"| {c.scenario} | {c.side} | {c.opponent} | {c.agent} | "
+                     f"{c.played}{short} | {c.wins} | {c.draws} | {c.rate:.3f} | "
+                     f"[{low:.3f}, {high:.3f}] | {per:.2f} |")
+    return "\n".join(lines)
+
+
+def write_tables(cells: Sequence[Cell], out: Path, config: LadderConfig) -> None:
+    """``ladder.md`` and ``ladder.csv`` in ``out``."""
+    header = (f"Ladder: agents {', '.join(config.agents)}; party fixed {config.fixed_party}, "
+              f"monsters fixed {config.fixed_monsters}; seeds 0..N-1 per cell.\n\n")
+    (out / "ladder.md").write_text(header + table(cells) + "\n")
+    with (out / "ladder.csv").open("w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["scenario", "side", "agent", "opponent", "battles", "wins", "draws",
+                    "losses", "win_rate", "wilson_low", "wilson_high", "seconds"])
+        for c in cells:
+            low, high = c.interval
+            w.writerow([c.scenario, c.side, c.agent, c.opponent, c.played, c.wins, c.draws,
+                        c.losses, f"{c.rate:.4f}", f"{low:.4f}", f"{high:.4f}",
+                        f"{c.seconds:.1f}"])
