@@ -16,7 +16,7 @@ from experiments.benchmarks.measure import Figure, format_number
 SCENARIOS = ("duel", "skirmish", "horde")
 EXPECTED = [
     *(f"headless.{agent}.{s}.{what}" for agent in ("random", "tactician") for s in SCENARIOS
-      for what in ("decisions_per_s", "battles_per_s")),
+      for what in ("decisions_per_s", "battles_per_s", "battles_per_cpu_s")),
     *(f"gym.{s}.{o}" for s in SCENARIOS for o in ("random", "berserker")),
     "aec.skirmish", "aec.connect_four", "vector.1", "vector.2",
     "reach.cold_us", "reach.cached_us", "reach.scipy_us",
@@ -24,6 +24,7 @@ EXPECTED = [
       for s in ("skirmish", "horde")),
     "ppo.skirmish", "ppo.invalid_action_env",
     "map300.first_decision_s", "map300.first_decision_mib", "crowd.p50_ms", "crowd.p99_ms",
+    "crowd.p99_cpu_ms",
 ]
 
 
@@ -44,7 +45,7 @@ def test_bench_quick_prints_every_figure_and_target(
         else:  # only an agent not registered yet may be missing
             assert fig["note"] == "n/a (not registered)" and fig["note"] in line
             assert fig["key"].startswith("headless.tactician.")
-    assert len(record["targets"]) == 11
+    assert len(record["targets"]) == 13
     for target in record["targets"]:
         line = next(line for line in out.splitlines() if target["label"] in line
                     and "target" in line)
