@@ -93,15 +93,20 @@ def _rate(games: Sequence[Game], agent_names: Sequence[str]) -> dict[str, tuple[
 
 
 def plackett_luce_ratings(games: Sequence[Game], agent_names: Sequence[str], *,
-                          resamples: int = 100, seed: int = 0,
+                          resamples: int = 100, orders: int = 20, seed: int = 0,
                           confidence: float = 0.95) -> list[Rating]:
-    """Ratings of ``games`` in order, with a bootstrap interval of each agent's mu.
+    """Ratings of ``games`` with a bootstrap interval of each agent's mu.
 
-    The bootstrap draws the games with replacement (in a shuffled order, since an
-    online rating depends on the order) ``resamples`` times.
+    An online rating depends on the order of the games (a schedule plays one pairing
+    after another), so mu and sigma are averaged over ``orders`` random orders of the
+    games, and the bootstrap draws the games with replacement, in random order,
+    ``resamples`` times.
     """
-    point = _rate(games, agent_names)
     rng = np.random.default_rng(seed)
+    runs = [_rate([games[i] for i in rng.permutation(len(games))], agent_names)
+            for _ in range(max(1, orders))]
+    point = {name: (float(np.mean([run[name][0] for run in runs])),
+                    float(np.mean([run[name][1] for run in runs]))) for name in agent_names}
     draws: dict[str, list[float]] = {name: [] for name in agent_names}
     for _ in range(resamples if games else 0):
         picked = rng.integers(len(games), size=len(games))

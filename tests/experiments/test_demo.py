@@ -1,4 +1,5 @@
-"""fray demo: the tactic comparison on tiny settings (one battle per pairing and side)."""
+"""fray demo: the tactic comparison on tiny settings (one battle per pairing and side; the
+slow mcts replaced by a name that is not registered, which the demo must skip)."""
 
 from __future__ import annotations
 
@@ -13,17 +14,34 @@ from experiments import cli
 from experiments.commands import demo
 from experiments.replay import Replay, verify
 
+TINY_AGENTS = ("tactician", "berserker", "random", "not_an_agent")
+
+
+@pytest.fixture
+def tiny_demo(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(demo, "DEMO_AGENTS", TINY_AGENTS)
+
+
+def test_demo_agents_are_the_registered_ones_with_mcts_at_a_small_budget() -> None:
+    chosen, skipped = demo.demo_agents()
+    missing = [f"{name} (not registered yet)" for name in demo.DEMO_AGENTS
+               if name not in agents.names()]
+    assert [s for s in skipped if s.endswith("(not registered yet)")] == missing
+    assert len(chosen) + len(skipped) == len(demo.DEMO_AGENTS)
+    for spec in chosen:
+        assert dict(spec.kwargs) == (demo.MCTS_OPTIONS if spec.name == "mcts" else {})
+
 
 def test_demo_prints_the_table_and_writes_its_folder(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], tiny_demo: None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
     out = tmp_path / "demo"
-    assert cli.main(["demo", "--out", str(out), "--battles", "1", "--workers", "1"]) == 0
+    argv = ["demo", "--out", str(out), "--battles", "1", "--workers", "1"]
+    assert cli.main(argv) == 0
     printed = capsys.readouterr().out
     chosen, skipped = demo.demo_agents()
-    expected_skipped = [n for n in demo.DEMO_AGENTS if n not in agents.names()]
-    assert skipped == expected_skipped
-    if skipped:
-        assert f"skipped (not registered yet): {', '.join(skipped)}" in printed
+    assert "not_an_agent (not registered yet)" in skipped
+    assert f"skipped: {', '.join(skipped)}" in printed
     assert "win [95% CI]" in printed and "rating [95% CI]" in printed
     assert "wall time" in printed
     for spec in chosen:
@@ -37,20 +55,13 @@ def test_demo_prints_the_table_and_writes_its_folder(
     replay = Replay.load(out / demo.REPLAY_FILE)
     assert replay.events, "the demo's replay keeps its events for the viewer"
     assert verify(replay) is None
-
-
-def test_demo_again_on_its_folder_plays_nothing_more(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    out = tmp_path / "demo"
-    argv = ["demo", "--out", str(out), "--battles", "1", "--workers", "1"]
-    assert cli.main(argv) == 0
+    # again on the same folder: nothing is played, the table is printed again
     before = (out / "battles.jsonl").read_bytes()
     monkeypatch.setattr("experiments.runner.play_one", pytest.fail)
     assert cli.main(argv) == 0
+    assert "win [95% CI]" in capsys.readouterr().out
     assert (out / "battles.jsonl").read_bytes() == before
-    settings = json.loads((out / "tournament.json").read_text())
-    assert settings["scenarios"] == [demo.SCENARIO]
+    assert json.loads((out / "tournament.json").read_text())["scenarios"] == [demo.SCENARIO]
 
 
 def test_a_demo_folder_with_other_settings_is_cleared_first(tmp_path: Path) -> None:
