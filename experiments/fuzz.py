@@ -279,6 +279,9 @@ def run(case: Case, chooser: Chooser, checks: Checks,
         acts = battle.legal_actions()
         try:
             picked = chooser(battle, acts)
+        except InvariantViolation as exc:  # a recorded action that is no longer legal
+            outcome.failure = Failure("invariant", exc.name, exc.detail, len(outcome.choices))
+            return _finish(outcome)
         except Exception as exc:  # an agent's crash is reported too (not shrunk)
             outcome.failure = exception_failure(exc, len(outcome.choices), kind="agent")
             return _finish(outcome)

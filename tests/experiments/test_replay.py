@@ -68,3 +68,18 @@ def test_an_unreadable_action_is_one_line(saved: Path,
     assert cli.main(["replay", str(saved)]) == 2
     err = capsys.readouterr().err
     assert "actions[1]: expected an action" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_failure_replay_whose_action_is_no_longer_legal_says_so(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A fuzzer's finding whose actions no longer apply names the action."""
+    _, replay = play("duel", 3, {"party": "berserker", "monsters": "random"})
+    replay.failure = {"kind": "invariant", "name": "hp", "message": "planted", "step": 2,
+                      "where": "", "checks": {"mask": False, "clone_every": 0,
+                                              "json_every": 0, "replay": False}}
+    replay.actions[1] = {"kind": "stand_up", "target": None, "square": None, "item": None}
+    path = replay.save(tmp_path / "finding.json")
+    assert cli.main(["replay", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "a different failure happens now: invariant replay" in out
+    assert "action 1 (STAND_UP) is not legal" in out
