@@ -67,6 +67,31 @@ def check_invariants(b: rules.Battle) -> None:
     assert b.round <= b.scenario.max_rounds
     if d.kind is DecisionKind.TURN:
         assert d.actor == b.current_actor
+    elif d.kind is DecisionKind.DODGE:
+        check_dodge_choices(b, actor, b.combatants[d.source or ""], acts)
+
+
+def check_dodge_choices(b: rules.Battle, defender: rules.Combatant,
+                        attacker: rules.Combatant, acts: list[rules.Action]) -> None:
+    """H10/S10: each DODGE square is a free neighbour not closer to the attacker, taken
+    only with the Shift unspent; DODGE without a square (fall, or Fight Defensively's
+    free dodge) is there at most once; DECLINE is always there."""
+    squares = [a.square for a in acts if a.kind is ActionKind.DODGE and a.square is not None]
+    falls = [a for a in acts if a.kind is ActionKind.DODGE and a.square is None]
+    assert acts[-1].kind is ActionKind.DECLINE and len(falls) <= 1 and (squares or falls)
+    if squares:
+        assert not defender.dodge_waived and not defender.prone
+        assert not defender.shifted_this_round and not defender.moved_this_round
+    occupied = {c.position for c in b.combatants.values()
+                if not c.dead and c.id not in (defender.id, defender.riding)}
+    here = max(abs(defender.position[0] - attacker.position[0]),
+               abs(defender.position[1] - attacker.position[1]))
+    for sq in squares:
+        assert max(abs(sq[0] - defender.position[0]), abs(sq[1] - defender.position[1])) == 1
+        assert sq not in occupied, sq
+        assert max(abs(sq[0] - attacker.position[0]), abs(sq[1] - attacker.position[1])) >= here
+    if falls and not defender.dodge_waived:
+        assert not defender.prone
 
 
 def check_reaction_limits(b: rules.Battle) -> None:
