@@ -59,7 +59,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     from experiments import golden
 
     c = sub.add_parser("golden", help="compare or re-record the golden playthroughs",
-                       description=__doc__, epilog=EXAMPLE,
+                       description="Re-play each shipped scenario's recorded battle "
+                       "(tests/golden/) and compare every event line, or re-record them.",
+                       epilog=EXAMPLE,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     c.add_argument("scenarios", nargs="*", metavar="SCENARIO",
                    help="shipped scenarios to check (default: all)")
