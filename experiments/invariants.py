@@ -7,7 +7,8 @@ and the simulation tests take them from (re-exported by :mod:`experiments.fuzz`)
   within bounds (H5), out-of-action combatants are prone or dead, the decider is in
   action, legal actions are non-empty and distinct until the end and empty after it, the
   round limit (H25), each voluntary FREE action at most once per turn (H25), ready items
-  within two hands (H21);
+  within two hands (H21), and at a DODGE decision the dodge choices of H10/S10
+  (:func:`check_dodge_choices`);
 - :class:`EventLimits` over the events as they come: one Free Attack per character per
   round (S5), one parry per round plus Fight Defensively's extra (S8, S10), one Shift a
   round (a SHIFT or a dodge-shift) and never in a round with a MOVE, FULL_MOVE or
@@ -30,8 +31,10 @@ import numpy as np
 
 import rules
 from experiments.replay import Replay, first_mismatch
+from rules import ActionKind as K
 from rules import Battle, DecisionKind
 from rules.events import ActionTaken, AttackRolled, DodgeRolled, ParryRolled
+from rules.grid import chebyshev
 
 #: H21: ready items fit in two hands (what legal READY_WEAPON / PICK_UP assume)
 HANDS = 2
@@ -123,6 +126,37 @@ def check_state(b: Battle) -> None:
     if decision.kind is DecisionKind.TURN and decision.actor != b.current_actor:
         raise InvariantViolation("turn-owner", f"{decision.actor} decides a turn of "
                                  f"{b.current_actor}")
+    if decision.kind is DecisionKind.DODGE and decision.source is not None:
+        check_dodge_choices(b, b.combatants[decision.actor],
+                            b.combatants[decision.source], acts)
+
+
+def check_dodge_choices(b: Battle, defender: rules.Combatant, attacker: rules.Combatant,
+                        acts: Sequence[rules.Action]) -> None:
+    """H10/S10: each DODGE square is a free neighbour not closer to the attacker, offered
+    only with the Shift unspent (standing, not moved this round, no free dodge pending);
+    DODGE without a square (a fall, or Fight Defensively's free dodge) at most once and
+    only while standing unless waived; DECLINE last; something to dodge with."""
+    squares = [a.square for a in acts if a.kind is K.DODGE and a.square is not None]
+    falls = sum(1 for a in acts if a.kind is K.DODGE and a.square is None)
+    if acts[-1].kind is not K.DECLINE or falls > 1 or not (squares or falls):
+        raise InvariantViolation("dodge-choices", f"{defender.id} is offered "
+                                 f"{[str(a) for a in acts]} (H10)")
+    if squares and (defender.dodge_waived or defender.prone or defender.shifted_this_round
+                    or defender.moved_this_round):
+        raise InvariantViolation("dodge-choices", f"{defender.id} may dodge-shift without "
+                                 "an unspent Shift (H10, S7)")
+    if falls and not defender.dodge_waived and defender.prone:
+        raise InvariantViolation("dodge-choices", f"{defender.id} may fall prone while "
+                                                  "prone (H10)")
+    taken = {c.position for c in b.combatants.values()
+             if not c.dead and c.id not in (defender.id, defender.riding)}
+    here = chebyshev(defender.position, attacker.position)
+    for sq in squares:
+        if (chebyshev(sq, defender.position) != 1 or sq in taken
+                or chebyshev(sq, attacker.position) < here):
+            raise InvariantViolation("dodge-choices", f"{defender.id} may dodge to {sq}: "
+                                     "not a free neighbour no closer to the attacker (H10)")
 
 
 def pays_shift(e: DodgeRolled) -> bool:

@@ -11,7 +11,13 @@ import pytest
 
 import rules
 from experiments import cli, fuzz, generate
-from experiments.invariants import EventLimits, InvariantViolation, MaskCheck, check_state
+from experiments.invariants import (
+    EventLimits,
+    InvariantViolation,
+    MaskCheck,
+    check_dodge_choices,
+    check_state,
+)
 from rules.events import ActionTaken, AttackRolled, DodgeRolled, ParryRolled
 from rules.grid import LEGEND
 
@@ -204,3 +210,20 @@ def test_event_limits_allow_what_the_rules_allow() -> None:
         _dodge(3, "c", "saddle"),
         ActionTaken(round=3, actor="c", action="MOVE square=(3, 3)"),
     ])
+
+
+def test_dodge_choices_must_be_free_neighbours_no_closer_to_the_attacker() -> None:
+    b = rules.Battle.from_scenario("duel", seed=1)
+    defender, attacker = list(b.combatants.values())[:2]
+    x, y = defender.position
+    away = (x + (1 if attacker.position[0] < x else -1), y)
+    dodge, decline = rules.ActionKind.DODGE, rules.ActionKind.DECLINE
+    ok = [rules.Action(dodge, square=away), rules.Action(dodge), rules.Action(decline)]
+    if b.grid.blocks_movement(away):
+        ok = ok[1:]
+    check_dodge_choices(b, defender, attacker, ok)
+    for bad in ([rules.Action(dodge, square=(x + 3, y)), rules.Action(decline)],
+                [rules.Action(dodge), rules.Action(dodge), rules.Action(decline)],
+                [rules.Action(dodge)]):
+        with pytest.raises(InvariantViolation, match="dodge-choices"):
+            check_dodge_choices(b, defender, attacker, bad)
