@@ -201,7 +201,15 @@ def rerun(replay: Replay) -> rules.Battle:
 
 
 def first_mismatch(replay: Replay, battle: rules.Battle) -> str | None:
-    """A line naming the first event where ``battle`` differs from the replay, or None."""
+    """A line naming the first event where ``battle`` differs from the replay, or None.
+
+    A compact replay (no events recorded, as ``fray tournament`` writes) is checked by
+    its result (winner and rounds) instead."""
+    if not replay.events and replay.result:
+        found = {"winner": battle.winner, "rounds": battle.round}
+        wanted = {key: replay.result.get(key) for key in found}
+        return None if found == wanted else (f"result differs: recorded {wanted}, "
+                                             f"re-simulated {found}")
     recorded = [event_from_dict(e) for e in replay.events]
     for index, (old, new) in enumerate(zip(recorded, battle.events, strict=False)):
         if old != new:

@@ -11,9 +11,10 @@ import pytest
 
 import rules
 from experiments import cli
-from experiments.replay import Replay, rerun
+from experiments.replay import DATA_DIR, Replay, content_hash, rerun, verify
 from experiments.runner import AgentSpec, RunnerError, parse_agents, split_list, team_tallies
 from experiments.summary import seats, summarize
+from experiments.sweep import write_variant
 from experiments.tournament import (
     TournamentConfig,
     battle_seed,
@@ -191,3 +192,23 @@ def test_out_that_is_a_file_is_an_error(tmp_path: Path) -> None:
 def test_a_bad_backend_name_in_the_api_is_a_runner_error(tmp_path: Path) -> None:
     with pytest.raises(RunnerError, match="expected 'local' or 'ray'"):
         run_tournament(tiny(), tmp_path, backend="spark", progress=False)
+
+
+def test_compact_replays_verify_by_their_result(tmp_path: Path) -> None:
+    records = run_tournament(tiny(battles=1), tmp_path, workers=1, progress=False)
+    replay = Replay.load(tmp_path / records[0]["replay"])
+    assert verify(replay) is None
+    replay.result = dict(replay.result, rounds=replay.result["rounds"] + 1)
+    assert "result differs: recorded" in (verify(replay) or "")
+
+
+def test_a_tournament_plays_the_rules_of_its_content_dir(tmp_path: Path) -> None:
+    variant = write_variant(DATA_DIR, tmp_path / "rules", {"misc.bleed_per_round": 3})
+    config = config_from([RANDOM, BERSERKER], ["duel"], 1, 0, str(variant))
+    records = run_tournament(config, tmp_path / "t", workers=1, progress=False)
+    replay = Replay.load(tmp_path / "t" / records[0]["replay"])
+    assert replay.content_dir == str(variant)
+    assert replay.content_hash == content_hash(variant) != content_hash(None)
+    settings = json.loads((tmp_path / "t" / "tournament.json").read_text())
+    assert settings["content_dir"] == str(variant)
+    assert [r["seed"] for r in records] == [s.seed for s in schedule(tiny(battles=1))]
