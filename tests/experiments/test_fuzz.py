@@ -227,3 +227,19 @@ def test_dodge_choices_must_be_free_neighbours_no_closer_to_the_attacker() -> No
                 [rules.Action(dodge)]):
         with pytest.raises(InvariantViolation, match="dodge-choices"):
             check_dodge_choices(b, defender, attacker, bad)
+
+
+def test_fuzz_plays_with_a_content_dir(tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """--content-dir: the battles load that folder (a copy of the shipped content) and
+    pass every check."""
+    import shutil
+
+    content = tmp_path / "content"
+    shutil.copytree(Path(rules.__file__).parent / "data", content)
+    out = tmp_path / "fuzz"
+    code = cli.main(["fuzz", "--battles", "1", "--seconds", "300", "--agents", "random",
+                     "--content-dir", str(content), "--out", str(out)])
+    assert code == 0, capsys.readouterr().out
+    line = json.loads((out / "battles.jsonl").read_text().splitlines()[0])
+    assert line["failure"] is None and line["decisions"] > 0

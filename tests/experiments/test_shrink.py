@@ -46,8 +46,11 @@ def test_shrinker_finds_a_small_reproduction_of_a_planted_invariant() -> None:
     assert result.outcome.failure.name == "planted"
     assert len(result.choices) < outcome.decisions
     assert len(result.choices) <= 12  # a hit needs at most a few turns of moves
-    shrunk_units = len(generate.scenario_data(result.case.text)["units"])
-    assert shrunk_units <= units
+    shrunk = generate.scenario_data(result.case.text)
+    original = generate.scenario_data(case.text)
+    assert len(shrunk["units"]) <= units
+    rows, old_rows = generate.map_rows(shrunk), generate.map_rows(original)
+    assert len(rows) <= len(old_rows) and len(rows[0]) <= len(old_rows[0])
     # the shrunk run really fails from its own choices
     again = fuzz.run_choices(result.case, result.choices, checks)
     assert again.failure is not None and again.failure.name == "planted"
