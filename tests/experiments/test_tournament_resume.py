@@ -15,7 +15,7 @@ from agents.random_agent import RandomAgent
 from experiments.runner import AgentSpec
 from experiments.tournament import config_from, load_records, run_tournament
 
-ARGS = ["--agents", "random,berserker", "--scenarios", "duel", "--battles", "30",
+ARGS = ["--agents", "random,berserker", "--scenarios", "duel", "--battles", "20",
         "--seed", "5", "--workers", "1"]
 
 
@@ -38,9 +38,9 @@ def test_a_killed_run_resumes_to_the_battles_of_an_uninterrupted_run(tmp_path: P
     os.killpg(process.pid, signal.SIGKILL)
     process.wait()
     assert process.returncode == -signal.SIGKILL, "the run ended before it was killed"
-    config = config_from([AgentSpec("random"), AgentSpec("berserker")], ["duel"], 30, 5, None)
+    config = config_from([AgentSpec("random"), AgentSpec("berserker")], ["duel"], 20, 5, None)
     partial = load_records(killed)
-    assert 8 <= len(partial) < 60
+    assert 8 <= len(partial) < 40
     resumed = run_tournament(config, killed, resume=True, workers=1, progress=False)
     whole = run_tournament(config, tmp_path / "whole", workers=1, progress=False)
     assert resumed == whole
