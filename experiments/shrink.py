@@ -62,6 +62,8 @@ def checks_for(failure: Failure, checks: Checks) -> Checks:
 
 
 class _Budget:
+    """Runs left: a number of runs and a deadline, whichever comes first."""
+
     def __init__(self, seconds: float, max_tests: int) -> None:
         self.deadline = time.monotonic() + seconds
         self.max_tests = max_tests
@@ -73,8 +75,7 @@ class _Budget:
 
 
 def shrink(case: Case, choices: list[int], failure: Failure, checks: Checks, *,
-           seconds: float = 30.0, max_tests: int = 5000,
-           progress: Callable[[int, int], None] | None = None) -> Shrunk | None:
+           seconds: float = 30.0, max_tests: int = 5000) -> Shrunk | None:
     """Shrink a failing run; None when the failure does not reproduce from its choices
     (an agent's own crash, or a check that depends on sampling)."""
     checks = checks_for(failure, checks)
@@ -87,20 +88,16 @@ def shrink(case: Case, choices: list[int], failure: Failure, checks: Checks, *,
             outcome = run_choices(candidate_case, candidate, checks)
         except rules.ScenarioError:  # an edit made the scenario invalid
             return None
-        if progress is not None:
-            progress(budget.tests, len(best.choices) if best else len(candidate))
         if outcome.failure is not None and outcome.failure.signature == target:
             return outcome
         return None
 
-    best: Shrunk | None = None
     first = attempt(case, list(choices[:failure.step]))
     if first is None:
         return None
     best = Shrunk(case, list(first.choices), first, checks, 1, len(choices))
 
     def accept(outcome: Outcome, new_case: Case) -> None:
-        assert best is not None  # set before any pass runs
         best.case, best.choices, best.outcome = new_case, list(outcome.choices), outcome
 
     changed = True
