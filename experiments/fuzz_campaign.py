@@ -93,7 +93,7 @@ def campaign(out: Path, *, seconds: float, generated: bool = False, seed: int = 
     rng = np.random.default_rng(seed)
     out.mkdir(parents=True, exist_ok=True)
     (out / "failures").mkdir(exist_ok=True)
-    log = (out / "battles.jsonl").open("a", encoding="utf-8")
+    log = (out / "battles.jsonl").open("w", encoding="utf-8")
     summary = Summary()
     seen: set[tuple[str, str, str]] = set()
     start, cpu_start = time.monotonic(), time.process_time()
