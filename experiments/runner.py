@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 from collections.abc import Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -233,6 +234,22 @@ def _run_local(specs: list[BattleSpec], workers: int) -> Iterator[BattleResult]:
                                   ) from None
         finally:
             pool.shutdown(wait=False, cancel_futures=True)
+
+
+def check_address(address: str, timeout: float = 3.0) -> None:
+    """Fail fast (one line) when nothing listens at a Ray ``HOST:PORT`` (``ray://HOST:PORT``
+    too; ``auto`` is left to Ray), instead of Ray's long connection retries."""
+    if address == "auto":
+        return
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not host or not port.isdigit():
+        raise RunnerError(f"--address: expected HOST:PORT (or ray://HOST:PORT, auto), "
+                          f"got {address!r}")
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout).close()
+    except OSError as exc:
+        raise RunnerError(f"--address {address}: no Ray cluster reachable there "
+                          f"({exc.strerror or exc})") from None
 
 
 def _run_ray(specs: list[BattleSpec], workers: int | None,

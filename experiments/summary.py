@@ -201,7 +201,8 @@ def table_text(summary: Summary) -> str:
     rows = sorted(summary.overall(), key=lambda r: -(r.rating_mu or 0.0))
     width = max([len("agent"), *(len(r.agent) for r in rows)])
     head = (f"{'agent':<{width}}  {'battles':>7}  {'win [95% CI]':<14} {'draw [95% CI]':<14} "
-            f"{'loss [95% CI]':<14} {'rating [95% CI]':<18} {'nash':>6}  {'rounds':>6}")
+            f"{'loss [95% CI]':<14} {'rating [95% CI]':<18} {'nash':>6}  {'rounds':>6}  "
+            f"{'dealt':>5} {'taken':>5} {'FA':>4}")
     lines = [head, "-" * len(head)]
     for r in rows:
         rating = (f"{r.rating_mu:5.1f} [{r.rating_low:.1f}-{r.rating_high:.1f}]"
@@ -210,11 +211,13 @@ def table_text(summary: Summary) -> str:
             f"{r.agent:<{width}}  {r.battles:>7}  {percent(r.win_rate, r.win_low, r.win_high):<14} "
             f"{percent(r.draw_rate, r.draw_low, r.draw_high):<14} "
             f"{percent(r.loss_rate, r.loss_low, r.loss_high):<14} {rating:<18} "
-            f"{(r.nash_skill or 0.0):6.3f}  {r.mean_rounds:6.1f}")
+            f"{(r.nash_skill or 0.0):6.3f}  {r.mean_rounds:6.1f}  {r.damage_dealt:5.1f} "
+            f"{r.damage_taken:5.1f} {r.free_attacks_provoked:4.1f}")
     for scenario, side in summary.sides.items():
         lines.append(f"{scenario}: first team '{side['team']}' wins "
                      f"{percent(side['win_rate'], side['win_low'], side['win_high'])} of "
                      f"{side['battles']} battles ({side['draws']} draws)")
     lines.append("rating: openskill Plackett-Luce mu (bootstrap 95% interval); nash: "
-                 "Nash-averaged score against the equilibrium mix (0 = unbeaten)")
+                 "Nash-averaged score against the equilibrium mix (0 = unbeaten); dealt, "
+                 "taken: damage per battle; FA: Free Attacks provoked per battle")
     return "\n".join(lines)

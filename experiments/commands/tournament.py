@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from experiments.runner import default_workers, parse_agents
+from experiments.runner import check_address, default_workers, parse_agents
 
 if TYPE_CHECKING:  # the heavy modules load when a command runs, not for --help
     from experiments.summary import Summary
@@ -45,6 +45,8 @@ def check_run_options(args: argparse.Namespace) -> None:
         raise UsageError(f"--workers: expected a whole number >= 1, got {args.workers}")
     if args.address and args.backend != "ray":
         raise UsageError("--address: only with --backend ray")
+    if args.address:
+        check_address(args.address)
 
 
 def run_options(args: argparse.Namespace) -> dict[str, Any]:
