@@ -199,8 +199,11 @@ def elo_to_score(elo: float) -> float:
 
 
 def score_to_elo(score: float) -> float:
-    """The Elo difference of an expected score (clipped away from 0 and 1)."""
-    score = min(max(score, 1e-6), 1 - 1e-6)
+    """The Elo difference of an expected score (-inf at 0 and below, +inf at 1 and above)."""
+    if score <= 0:
+        return -math.inf
+    if score >= 1:
+        return math.inf
     return -400 * math.log10(1 / score - 1)
 
 

@@ -175,7 +175,7 @@ def verdict_text(a: str, b: str, state: Comparison, args: argparse.Namespace) ->
 
 def run(args: argparse.Namespace) -> int:
     from experiments.cli import UsageError
-    from experiments.runner import parse_agents
+    from experiments.runner import default_workers, parse_agents
     from experiments.tournament import config_from, scenario_teams
 
     check_run_options(args)
@@ -187,11 +187,11 @@ def run(args: argparse.Namespace) -> int:
     config = config_from([a, b], [args.scenario], 1, args.seed, args.content_dir)
     tests = make_tests(args)
     scenario_teams(args.scenario, config.content_dir)   # a bad scenario fails before the bar
-    workers = args.workers or 1
+    workers = args.workers or default_workers()
     state = compare(a, b, args.scenario, tests, max_battles=args.max_battles,
                     seed=config.seed, content_dir=config.content_dir,
-                    out=Path(args.out) if args.out else None, batch=2 * workers,
-                    **run_options(args))
+                    out=Path(args.out) if args.out else None,
+                    batch=1 if workers == 1 else 4 * workers, **run_options(args))
     print(verdict_text(a.label, b.label, state, args))
     return 0
 

@@ -95,6 +95,7 @@ def test_elo_and_score_are_inverse_logistic() -> None:
     assert stats.elo_to_score(400) == pytest.approx(10 / 11)
     assert stats.score_to_elo(10 / 11) == pytest.approx(400)
     assert stats.score_to_elo(stats.elo_to_score(-123)) == pytest.approx(-123)
+    assert stats.score_to_elo(1.0) == math.inf and stats.score_to_elo(0.0) == -math.inf
 
 
 def test_sprt_bounds_are_walds() -> None:
