@@ -31,6 +31,11 @@ def load(path: str) -> Replay:
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ReplayError(f"{path}: actions[{index}]: expected an action "
                               f"{{kind, target, square, item}}, got {data!r} ({exc})") from None
+    failure = replay.failure
+    if failure is not None and not (isinstance(failure, dict) and {"kind", "name", "step"}
+                                    <= set(failure)):
+        raise ReplayError(f"{path}: failure: expected a table with kind, name, step "
+                          f"(a fuzzer's finding), got {failure!r}")
     return replay
 
 

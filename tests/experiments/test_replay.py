@@ -60,6 +60,17 @@ def test_bad_files_are_one_line(content: str | None, message: str, tmp_path: Pat
     assert message in err and len(err.strip().splitlines()) == 1
 
 
+def test_a_malformed_failure_field_is_one_line(saved: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    data = json.loads(saved.read_text())
+    data["failure"] = "boom"
+    saved.write_text(json.dumps(data))
+    assert cli.main(["replay", str(saved)]) == 2
+    err = capsys.readouterr().err
+    assert "failure: expected a table with kind, name, step" in err
+    assert len(err.strip().splitlines()) == 1
+
+
 def test_an_unreadable_action_is_one_line(saved: Path,
                                           capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(saved.read_text())
