@@ -14,7 +14,24 @@ EXAMPLE = """example:
   fray sweep --set defence.parries_per_round=1,2 --set misc.bleed_per_round=0,1 ...  # a grid
 
 KEY is a dotted path into rules/data/ruleset.toml (or --content-dir's). Writes
-DIR/variant-NN/ (content/, battles.jsonl, replays/), DIR/sweep.csv and DIR/sweep.png."""
+DIR/sweep.json (the variants), DIR/variant-NN/ (content/, battles.jsonl, replays/),
+DIR/sweep.csv and DIR/sweep.png."""
+
+
+def check_same_sweep(out: Path, settings: dict[str, object]) -> None:
+    """Refuse to rewrite the variants of a folder swept with other ``--set`` values."""
+    import json
+
+    from experiments.cli import UsageError
+
+    path = out / "sweep.json"
+    if path.exists():
+        stored = json.loads(path.read_text(encoding="utf-8"))
+        if stored != settings:
+            raise UsageError(f"{path}: this folder was swept with {stored['variants']} "
+                             f"from {stored['base']}; use the same --set values or a new --out")
+    out.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(settings, indent=1) + "\n", encoding="utf-8")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -43,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     labels = [variant_label(change) for change in changes]
     folders = [out / f"variant-{i:02d}" for i in range(len(changes))]
+    check_same_sweep(out, {"variants": labels, "base": str(base)})
     for folder, change in zip(folders, changes, strict=True):
         write_variant(base, folder / "content", change)
     records_by_variant = []

@@ -139,3 +139,17 @@ def test_sweep_starts_from_the_content_dir(tmp_path: Path) -> None:
 def test_a_content_dir_without_a_ruleset_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(SweepError, match="expected the ruleset of the content folder"):
         read_ruleset(tmp_path)
+
+
+def test_a_swept_folder_resumes_only_with_the_same_values(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["sweep", "--agents", "berserker", "--scenario", "duel", "--battles", "1",
+            "--out", str(tmp_path), "--workers", "1"]
+    assert cli.main([*args, "--set", "misc.bleed_per_round=0,2"]) == 0
+    before = (tmp_path / "variant-01" / "content" / "ruleset.toml").read_bytes()
+    capsys.readouterr()
+    assert cli.main([*args, "--set", "misc.bleed_per_round=0,3", "--resume"]) == 2
+    err = capsys.readouterr().err
+    assert "sweep.json: this folder was swept with ['misc.bleed_per_round=0', " in err
+    assert (tmp_path / "variant-01" / "content" / "ruleset.toml").read_bytes() == before
+    assert cli.main([*args, "--set", "misc.bleed_per_round=0,2", "--resume"]) == 0
