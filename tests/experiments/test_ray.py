@@ -47,7 +47,7 @@ def ray_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     short = tmp_path / "ray"
     temp_dir = str(short) if len(str(short)) < 40 else tempfile.mkdtemp(dir="/tmp",
                                                                           prefix="ray")
-    import cloudpickle
+    from ray import cloudpickle  # the pickler Ray uses
 
     cloudpickle.register_pickle_by_value(sys.modules[__name__])  # tests is no package
     flag = tmp_path / "died"
