@@ -1,15 +1,17 @@
-"""The battle: the whole game state and its decision loop (S1, S2, H25).
+"""The battle driver: the decision loop over a :class:`rules.state.BattleState` (S1, S2,
+H25).
 
 A battle is a sequence of decisions. The turn owner picks actions; reactions (Free
 Attacks, parries, dodges) interrupt the action that caused them as decisions of the
-reacting combatant. Work in progress is a stack of plain-data frames (see
-:mod:`rules.frames`), so ``clone()`` and the JSON round-trip capture a battle at any
-decision, mid-action included.
+reacting combatant. All data lives in ``battle.state`` (the public fields below are
+views of it); work in progress is a stack of frames (see :mod:`rules.frames`), so
+``clone()`` and the JSON round-trip capture a battle at any decision, mid-action
+included. Rules never call back into this loop: a rule that ends the turn sets
+``state.end_turn_requested`` and :meth:`Battle._run` honours it.
 """
 
 from __future__ import annotations
 
-import copy
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -38,18 +40,30 @@ from rules.events import (
     event_from_dict,
     event_to_dict,
 )
-from rules.grid import GridMap
 from rules.inputs import plain_action
 from rules.reach import ReachGraph
 from rules.roller import Roller
 from rules.scenario import Scenario, UnitSpec, apply_state, load_scenario, parse_scenario
+from rules.state import BattleState
 
 Square = tuple[int, int]
 JSON_VERSION = 1
 
 
+def _state_field(name: str, doc: str) -> property:
+    """A read-write view of the ``BattleState`` field ``name`` on the driver."""
+    def get(battle: Battle) -> Any:
+        return getattr(battle.state, name)
+
+    def put(battle: Battle, value: Any) -> None:
+        setattr(battle.state, name, value)
+
+    return property(get, put, doc=doc)
+
+
 class Battle:
-    """The complete state of one battle. See DESIGN.md "Public API"."""
+    """One battle: its state (``battle.state``) and the decision loop that drives it.
+    See DESIGN.md "Public API"."""
 
     def __init__(
         self,
@@ -61,26 +75,14 @@ class Battle:
         force: Sequence[int] = (),
         _restoring: bool = False,
     ) -> None:
-        self.content = content if content is not None else default_content()
+        content = content if content is not None else default_content()
         self.content_dir = content_dir
-        self.scenario = scenario
         self.seed = seed
-        self.dice = Roller(seed)
+        self.state = BattleState(content, scenario, Roller(seed))
         self.dice.force(*force)  # test hook: faces for the very first rolls (initiative)
-        self.grid: GridMap = scenario.grid
-        self.round = scenario.start_round
-        self.combatants: dict[str, Combatant] = {}
-        self.ground: list[ItemInstance] = []
-        self.initiative_order: list[str] = []
-        self.turn_index = 0
-        self.stack: list[dict[str, Any]] = []
-        self.events: list[Event] = []
-        self.is_over = False
-        self.winner: str | None = None
         self._decision: Decision | None = None
         self._legal: list[Action] | None = None
         self._legal_set: frozenset[Action] = frozenset()
-        self._graph: ReachGraph | None = None
         if _restoring:
             return
         for spec in scenario.units:
@@ -92,7 +94,7 @@ class Battle:
         self._roll_initiative()
         self.emit(BattleStarted, scenario=scenario.name, order=tuple(self.initiative_order),
                   initiative=tuple(self.combatants[i].initiative for i in self.initiative_order))
-        frames.start_round(self)
+        frames.start_round(self.state)
         self._begin_turn()
         self._run()
         self.dice.expect_used("Battle(force=...): the rolls before the first decision")
@@ -184,19 +186,44 @@ class Battle:
         """Who decides what now; None once the battle is over."""
         return None if self.is_over else self._decision
 
+    content = _state_field("content", "The rules content (creatures, items, spells, ruleset).")
+    scenario = _state_field("scenario", "The scenario the battle was built from.")
+    dice = _state_field("dice", "The battle's one seeded roller (``battle.dice.reseed``).")
+    grid = _state_field("grid", "The map as its doors are now.")
+    round = _state_field("round", "The current round, from the scenario's start_round.")
+    combatants = _state_field("combatants", "Every combatant by id, in scenario order.")
+    ground = _state_field("ground", "Items lying on the map.")
+    initiative_order = _state_field("initiative_order", "Combatant ids in turn order (S1).")
+    turn_index = _state_field("turn_index", "Index of the turn owner in initiative_order.")
+    stack = _state_field("stack", "The frames of work in progress (top last).")
+    events = _state_field("events", "Every event so far.")
+    is_over = _state_field("is_over", "Whether the battle has ended.")
+    winner = _state_field("winner", "The winning team, or None (a draw or not over).")
+
     @property
     def current_actor(self) -> str | None:
         """The owner of the current turn."""
-        if self.turn_index < len(self.initiative_order):
-            return self.initiative_order[self.turn_index]
-        return None
+        return self.state.current_actor
+
+    @property
+    def graph(self) -> ReachGraph:
+        """The reach graph of the map as its doors are now."""
+        return self.state.graph
+
+    def emit(self, cls: type[Event], **fields: Any) -> Event:
+        """Record one event (``BattleState.emit``)."""
+        return self.state.emit(cls, **fields)
+
+    def active(self) -> list[Combatant]:
+        """The combatants still in action."""
+        return self.state.active()
 
     def legal_actions(self) -> list[Action]:
         """Every legal action for the current decision, in a deterministic order."""
         if self.is_over or self._decision is None:
             return []
         if self._legal is None:
-            acts = legal.actions_for(self, self._decision)
+            acts = legal.actions_for(self.state, self._decision)
             self._legal = acts
             self._legal_set = frozenset(acts)
         return list(self._legal)
@@ -226,27 +253,27 @@ class Battle:
         if reason is not None:
             self.emit(Reasoned, actor=decision.actor, reason=str(reason))
         if decision.kind is DecisionKind.TURN:
-            frames.start_action(self, self.combatants[decision.actor], action)
+            frames.start_action(self.state, self.combatants[decision.actor], action)
         else:
-            frames.answer(self, self.stack[-1], action)
+            frames.answer(self.state, self.stack[-1], action)
         self._run()
         return self.events[start:]
 
     # ---------------------------------------------------------------- loop
-    def emit(self, cls: type[Event], **fields: Any) -> Event:
-        event = cls(round=self.round, **fields)
-        self.events.append(event)
-        return event
-
     def _run(self) -> None:
         """Advance until a decision is needed or the battle ends."""
         self._legal = None
+        state = self.state
         while True:
-            if self.is_over:
+            if state.is_over:
                 self._decision = None
                 return
-            if self.stack:
-                decision = frames.step(self, self.stack[-1])
+            if state.end_turn_requested:  # END_TURN, or a rule that ends the turn (S13)
+                state.end_turn_requested = False
+                self.end_turn()
+                continue
+            if state.stack:
+                decision = frames.step(state, state.stack[-1])
                 if decision is not None:
                     self._decision = decision
                     return
@@ -267,7 +294,7 @@ class Battle:
         while self.turn_index < len(self.initiative_order):
             c = self.combatants[self.initiative_order[self.turn_index]]
             if self._may_take_turn(c):
-                frames.start_turn(self, c)
+                frames.start_turn(self.state, c)
                 self.emit(TurnStarted, actor=c.id)
                 return
             self.turn_index += 1
@@ -280,7 +307,7 @@ class Battle:
         self.round += 1
         self.turn_index = 0
         self.emit(RoundStarted)
-        frames.start_round(self)
+        frames.start_round(self.state)
         if not self._check_end():
             self._begin_turn()
 
@@ -288,7 +315,7 @@ class Battle:
         """End the current turn and start the next one (a new round when needed)."""
         owner = self.current_actor
         if owner is not None:
-            frames.finish_turn(self, self.combatants[owner])
+            frames.finish_turn(self.state, self.combatants[owner])
             self.emit(TurnEnded, actor=owner)
         self.turn_index += 1
         self._begin_turn()
@@ -314,23 +341,6 @@ class Battle:
         self._decision = None
         self.emit(BattleEnded, winner=winner, reason=reason)
 
-    # ---------------------------------------------------------------- helpers for frames
-    @property
-    def graph(self) -> ReachGraph:
-        """The reach graph of the map as its doors are now (built once per door state)."""
-        if self._graph is None or self._graph.grid is not self.grid:
-            mv = self.content.ruleset.movement
-            self._graph = _graph_for(self.grid, tuple(mv.diagonal_costs),
-                                     mv.difficult_multiplier)
-        return self._graph
-
-    def set_grid(self, grid: GridMap) -> None:
-        self.grid = grid
-        self._graph = None
-
-    def active(self) -> list[Combatant]:
-        return [c for c in self.combatants.values() if c.in_action]
-
     def rest(self, rounds: int) -> list[Event]:
         """S21: rest for ``rounds`` rounds once the battle is over: 1 hour (300 rounds)
         clears Fatigued, 8 hours (2400 rounds) clears Exhausted."""
@@ -339,7 +349,7 @@ class Battle:
         start = len(self.events)
         for c in self.combatants.values():
             if not c.dead:
-                harm.recover(self, c, rounds)
+                harm.recover(self.state, c, rounds)
         return self.events[start:]
 
     # ---------------------------------------------------------------- copies and JSON
@@ -347,14 +357,14 @@ class Battle:
         """An independent copy that continues exactly as this battle would.
 
         Immutable parts (content, scenario, map, reach graph, frozen events and actions)
-        are shared; everything mutable is copied."""
-        new = copy.copy(self)
-        new.dice = Roller.from_state(self.dice.state())
-        new.combatants = {cid: c.copy() for cid, c in self.combatants.items()}
-        new.ground = [copy.copy(i) for i in self.ground]
-        new.initiative_order = list(self.initiative_order)
-        new.stack = copy.deepcopy(self.stack)
-        new.events = list(self.events)
+        are shared; everything mutable is copied (``BattleState.copy``)."""
+        new = Battle.__new__(Battle)
+        new.content_dir = self.content_dir
+        new.seed = self.seed
+        new.state = self.state.copy()
+        new._decision = self._decision
+        new._legal = self._legal
+        new._legal_set = self._legal_set
         return new
 
     def to_dict(self) -> dict[str, Any]:
@@ -403,7 +413,7 @@ class Battle:
         grid = scenario.grid
         for sq in grid.doors:
             grid = grid.with_door(sq, [sq[0], sq[1]] in data["doors_open"])
-        b.grid = grid
+        b.state.set_grid(grid)
         b.stack = data["stack"]
         b.events = [event_from_dict(e) for e in data["events"]]
         b.is_over = data["is_over"]
@@ -417,16 +427,3 @@ class Battle:
         return (f"Battle({self.scenario.name!r}, round={self.round}, "
                 f"decision={self.decision}, over={self.is_over}, winner={self.winner})")
 
-
-_GRAPH_CACHE: dict[tuple[GridMap, tuple[int, ...], int], ReachGraph] = {}
-
-
-def _graph_for(grid: GridMap, diag: tuple[int, ...], mult: int) -> ReachGraph:
-    key = (grid, diag, mult)
-    graph = _GRAPH_CACHE.get(key)
-    if graph is None:
-        if len(_GRAPH_CACHE) >= 16:
-            _GRAPH_CACHE.clear()
-        graph = ReachGraph(grid, diagonal_costs=diag, difficult_multiplier=mult)
-        _GRAPH_CACHE[key] = graph
-    return graph

@@ -26,7 +26,7 @@ from rules.events import ActionTaken, Concentration, FreeAttackDeclined, Moved, 
 from rules.legal import spell_category
 
 if TYPE_CHECKING:
-    from rules.battle import Battle
+    from rules.state import BattleState as Battle
 
 K = ActionKind
 MOVES = {K.MOVE, K.FULL_MOVE, K.DISENGAGE}
@@ -99,7 +99,7 @@ def _continues_casting(c: Combatant, a: Action) -> bool:
 def start_action(b: Battle, c: Combatant, a: Action) -> None:
     """Pay the action's budget (S2, H25) and push the frame that carries it out."""
     if a.kind is K.END_TURN:
-        b.end_turn()
+        b.end_turn_requested = True
         return
     cat = _category(b, c, a)
     if cat == "free":
@@ -218,7 +218,7 @@ def _step_act(b: Battle, f: dict[str, Any]) -> Decision | None:
     c.concentration_broken = False
     _pop(b, f)
     if f.get("end_turn"):  # S13: a failed mount with the round no longer whole
-        b.end_turn()
+        b.end_turn_requested = True
     return None
 
 
