@@ -13,7 +13,8 @@ and the simulation tests take them from (re-exported by :mod:`experiments.fuzz`)
   round (S5), one parry per round plus Fight Defensively's extra (S8, S10), one Shift a
   round (a SHIFT or a dodge-shift) and never in a round with a MOVE, FULL_MOVE or
   DISENGAGE (S7, H10);
-- :class:`MaskCheck`: the env's action codec agrees with ``legal_actions()``;
+- :class:`MaskCheck`: the env's action codec agrees with ``legal_actions()`` (sampled
+  indices at every decision, every index every ``sweep_every`` decisions);
 - :func:`state_key` (a battle's state without its log, to compare copies) and
   :func:`check_replay` (same seed and actions, same events).
 
@@ -234,12 +235,15 @@ def check_round_limits(b: Battle) -> None:
 class MaskCheck:
     """The env's action codec agrees with ``legal_actions()`` (mask == legal set)."""
 
-    def __init__(self, fresh: Battle, samples: int = 3, seed: int = 0) -> None:
+    def __init__(self, fresh: Battle, samples: int = 3, seed: int = 0,
+                 sweep_every: int = 200) -> None:
         from env.spaces import ActionCodec
 
         self.codec = ActionCodec(fresh)
         self.samples = samples
         self.rng = random.Random(seed)  # scalar draws: cheaper than numpy per decision
+        self.sweep_every = sweep_every  # every so many checks, decode every index
+        self.checks = 0
 
     def check(self, b: Battle) -> None:
         """The mask has one 1 per legal action (raises for a missing or shared index);
@@ -268,6 +272,9 @@ class MaskCheck:
                 raise InvariantViolation("mask", f"{a} has index {i} (mask "
                                          f"{None if i is None else mask[i]}), which decodes"
                                          f" to {back}")
+        self.checks += 1
+        if self.sweep_every and self.checks % self.sweep_every == 1:
+            self._sweep(b, d.actor, mask, acts)
         legal: set[rules.Action] | None = None
         for _ in range(self.samples):
             i = draw(codec.n)
@@ -280,6 +287,23 @@ class MaskCheck:
             if back in legal:
                 raise InvariantViolation("mask", f"index {i} is masked off but decodes to "
                                          f"the legal {back}")
+
+
+    def _sweep(self, b: Battle, actor: str, mask: np.ndarray,
+               acts: list[rules.Action]) -> None:
+        """Decode every index: exactly the masked-on ones are legal actions, each once."""
+        legal = set(acts)
+        decoded = []
+        for i in range(self.codec.n):
+            back = self.codec.decode(b, actor, i)
+            if (back in legal) != bool(mask[i]):
+                raise InvariantViolation("mask", f"index {i} decodes to {back}, legal="
+                                         f"{back in legal}, mask={int(mask[i])}")
+            if mask[i]:
+                decoded.append(back)
+        if len(set(decoded)) != len(acts):
+            raise InvariantViolation("mask", f"the masked-on indices decode to "
+                                     f"{len(set(decoded))} of {len(acts)} legal actions")
 
 
 def state_key(b: Battle) -> tuple[Any, ...]:

@@ -248,3 +248,18 @@ def test_fuzz_plays_with_a_content_dir(tmp_path: Path,
     assert code == 0, capsys.readouterr().out
     line = json.loads((out / "battles.jsonl").read_text().splitlines()[0])
     assert line["failure"] is None and line["decisions"] > 0
+
+
+def test_the_mask_sweep_catches_a_mask_with_one_index_moved(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A mask with as many ones as legal actions, but one in the wrong place."""
+    b = rules.Battle.from_scenario("duel", seed=4)
+    check = MaskCheck(b.clone(), samples=0, sweep_every=1)
+    check.check(b)
+    real = check.codec.mask(b)
+    moved = real.copy()
+    on, off = int(np.flatnonzero(real)[0]), int(np.flatnonzero(real == 0)[0])
+    moved[on], moved[off] = 0, 1
+    monkeypatch.setattr(check.codec, "mask", lambda battle: moved)
+    with pytest.raises(InvariantViolation, match="mask"):
+        check.check(b)
