@@ -273,7 +273,7 @@ class MaskCheck:
                                          f"{None if i is None else mask[i]}), which decodes"
                                          f" to {back}")
         self.checks += 1
-        if self.sweep_every and self.checks % self.sweep_every == 1:
+        if self.sweep_every and (self.checks - 1) % self.sweep_every == 0:
             self._sweep(b, d.actor, mask, acts)
         legal: set[rules.Action] | None = None
         for _ in range(self.samples):
