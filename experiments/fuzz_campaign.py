@@ -83,8 +83,12 @@ def campaign(out: Path, *, seconds: float, generated: bool = False, seed: int = 
              content_dir: str | None = None, battles: int | None = None,
              agent_pool: Sequence[str] | None = None, checks: Checks | None = None,
              shrink_seconds: float = 20.0, shrink_tests: int = 2000,
-             on_battle: Callable[[Summary], None] | None = None) -> Summary:
-    """Fuzz until ``seconds`` have passed (or ``battles`` battles); see the module doc."""
+             on_battle: Callable[[Summary], None] | None = None,
+             on_shrink: Callable[[Failure], None] | None = None) -> Summary:
+    """Fuzz until ``seconds`` have passed (or ``battles`` battles); see the module doc.
+
+    ``on_battle`` is called after each battle, ``on_shrink`` before a new failure is
+    shrunk (for a progress display)."""
     checks = checks or Checks()
     pool = list(agent_pool or default_agents())
     content = (rules.load_content(Path(content_dir)) if content_dir
@@ -128,6 +132,8 @@ def campaign(out: Path, *, seconds: float, generated: bool = False, seed: int = 
                 record["failure"] = outcome.failure.to_dict()
                 if outcome.failure.signature not in seen:
                     seen.add(outcome.failure.signature)
+                    if on_shrink is not None:
+                        on_shrink(outcome.failure)
                     found = _shrink_and_write(out, case, outcome, checks,
                                               (shrink_seconds, shrink_tests),
                                               len(summary.found))

@@ -21,6 +21,7 @@ def run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from experiments.cli import UsageError
+    from experiments.fuzz import Failure
     from experiments.fuzz_campaign import Summary, campaign, default_agents
 
     if args.seconds <= 0:
@@ -37,7 +38,11 @@ def run(args: argparse.Namespace) -> int:
     bar = tqdm(total=round(args.seconds), unit="s", desc="fuzz", leave=False,
                bar_format="{l_bar}{bar}| {n:.0f}/{total:.0f} s {postfix}")
 
+    def shrinking(failure: Failure) -> None:
+        bar.set_description(f"shrinking {failure.kind} {failure.name}")
+
     def progress(summary: Summary) -> None:
+        bar.set_description("fuzz")
         bar.n = min(bar.total, summary.seconds)
         bar.set_postfix_str(f"{summary.battles} battles, {summary.rate:.0f} decisions/s, "
                             f"{len(summary.found)} failures")
@@ -46,7 +51,8 @@ def run(args: argparse.Namespace) -> int:
         summary = campaign(Path(args.out), seconds=args.seconds, generated=args.generated,
                            seed=args.seed, content_dir=args.content_dir,
                            battles=args.battles, agent_pool=pool,
-                           shrink_seconds=args.shrink_seconds, on_battle=progress)
+                           shrink_seconds=args.shrink_seconds, on_battle=progress,
+                           on_shrink=shrinking)
     finally:
         bar.close()
     print(f"{summary.decisions} decisions checked in {summary.battles} battles, "
