@@ -47,6 +47,8 @@ __all__ = ["Reach", "ReachGraph", "Route", "Threats", "provokers_of", "threat_ma
 _EMPTY: frozenset = frozenset()
 #: About how many search entries (node or label slots) the query cache holds in total.
 _CACHE_SLOTS = 1_000_000
+#: The same for the searches kept for sharing (recent ones are the ones that get shared).
+_STORE_SLOTS = 250_000
 #: Up to this many nodes (a 100x100 map) the search keeps its tables in lists, beyond in dicts.
 _LIST_NODES = 20_000
 
@@ -114,13 +116,15 @@ class ReachGraph:
         self._complete = False
         width = grid.width
         self._size = 2 * width * grid.height
-        #: node index -> (x, y); node index -> ((target, cost), ...) in KING_STEPS order;
-        #: the same but empty on a drop square (a search never passes through one).
-        self._square_of: dict[int, Square] = _Lazy(lambda i: ((i >> 1) % width, (i >> 1) // width))
-        self._adj: dict[int, tuple[tuple[int, int], ...]] = _Lazy(self._expand)
-        self._onward: dict[int, tuple[tuple[int, int], ...]] = _Lazy(
-            lambda i: () if grid.drop_depth(self._square_of[i]) else self._adj[i]
-        )
+        #: node index -> (x, y); node index -> ((target, cost), ...) in KING_STEPS order,
+        #: None until the node is expanded (:meth:`_edges`); the same but empty on a drop
+        #: square (a search never passes through one). Lists: the search indexes them.
+        self._square_of: list[Square] | dict[int, Square] = (
+            [((i >> 1) % width, (i >> 1) // width) for i in range(self._size)]
+            if self._size <= _LIST_NODES
+            else _Lazy(lambda i: ((i >> 1) % width, (i >> 1) // width)))
+        self._adj: list[tuple[tuple[int, int], ...] | None] = [None] * self._size
+        self._onward: list[tuple[tuple[int, int], ...] | None] = [None] * self._size
         dc = self.diagonal_costs
         self._parity_rank = (0, 1) if dc[0] <= dc[1] else (1, 0)
         # Results are bounded by count and by the search slots they hold in total (about
@@ -141,6 +145,19 @@ class ReachGraph:
         self._graph.add_node(
             node, difficult=self.grid.is_difficult(sq), drop_ft=self.grid.drop_depth(sq)
         )
+
+    def _edges(self, i: int) -> tuple[tuple[int, int], ...]:
+        """Node ``i``'s out-edges as ``(target, cost)``, expanding the node if needed."""
+        out = self._adj[i]
+        if out is None:
+            out = self._adj[i] = self._expand(i)
+            self._onward[i] = () if self.grid.drop_depth(self._square_of[i]) else out
+        return out
+
+    def _onward_of(self, i: int) -> tuple[tuple[int, int], ...]:
+        """What a search passing through node ``i`` may take (none out of a drop)."""
+        self._edges(i)
+        return self._onward[i]  # type: ignore[return-value]
 
     def _expand(self, i: int) -> tuple[tuple[int, int], ...]:
         """Add node ``i``'s out-edges to the networkx graph; their compiled ``(target,
@@ -171,7 +188,7 @@ class ReachGraph:
             for x, y in self.grid.squares():
                 if not self.grid.blocks_movement((x, y)):
                     for parity in (0, 1):
-                        self._adj[self.index((x, y, parity))]  # reading it expands the node
+                        self._edges(self.index((x, y, parity)))
             self._complete = True
         return self._graph
 
@@ -203,7 +220,7 @@ class ReachGraph:
         """``(cost, parity after)`` of one step from ``a`` to ``b``, or None if illegal."""
         if not self.grid.in_bounds(a) or self.grid.blocks_movement(a) or parity not in (0, 1):
             return None
-        self._adj[self.index((*a, parity))]  # reading it expands the node
+        self._edges(self.index((*a, parity)))
         for after in (1 - parity, parity):  # a diagonal flips the parity, a straight step not
             data = self._graph.get_edge_data((*a, parity), (*b, after))
             if data is not None:
@@ -313,7 +330,7 @@ class ReachGraph:
         # The search does not depend on no_end (only the result's filter does), and a plain
         # one not on blocked squares it never comes near: share it (see _unaffected).
         key = (source, budget, threats)
-        search = self._stored(key, source, budget, blocked, not threats)
+        search = self._stored(key, budget, blocked, not threats)
         if search is None:
             forbidden = [(y * width + x) * 2 for x, y in blocked
                          if 0 <= x < width and 0 <= y < height]
@@ -331,7 +348,7 @@ class ReachGraph:
             self._store(key, blocked, search)
         return Reach(self, source, budget, no_end, dict(threats), search)
 
-    def _stored(self, key: tuple, source: int, budget: int, blocked: frozenset[Square],
+    def _stored(self, key: tuple, budget: int, blocked: frozenset[Square],
                 plain: bool) -> tuple | None:
         """A stored search valid for ``blocked`` under ``key``, or None."""
         entries = self._searches.get(key)
@@ -339,8 +356,8 @@ class ReachGraph:
             return None
         self._searches.move_to_end(key)
         for old, search in entries:
-            if old == blocked or (plain and self._unaffected(search[2], source, budget,
-                                                              old, blocked)):
+            if old == blocked or (plain and self._unaffected(search[2], budget, old,
+                                                              blocked)):
                 return search
         return None
 
@@ -351,32 +368,27 @@ class ReachGraph:
         self._stored_slots += len(search[2])
         if len(entries) > 4:
             self._stored_slots -= len(entries.pop(0)[1][2])
-        while self._stored_slots > _CACHE_SLOTS and len(self._searches) > 1:
+        while self._stored_slots > _STORE_SLOTS and len(self._searches) > 1:
             _, dropped = self._searches.popitem(last=False)
             self._stored_slots -= sum(len(search[2]) for _, search in dropped)
 
-    def _unaffected(self, dist: list[int] | dict[int, int], source: int, budget: int,
+    def _unaffected(self, dist: list[int] | dict[int, int], budget: int,
                     old: frozenset[Square], new: frozenset[Square]) -> bool:
-        """Whether a plain search blocked by ``old`` runs exactly the same blocked by ``new``:
-        every newly blocked square was out of reach, and no square no longer blocked could
-        be entered within ``budget`` from a square the search reached."""
-        width, grid = self.grid.width, self.grid
+        """Whether a plain search blocked by ``old`` runs exactly the same blocked by ``new``
+        (conservatively): every newly blocked square was out of reach, and every square no
+        longer blocked has no king neighbour the search reached with budget left to step."""
+        width, height = self.grid.width, self.grid.height
         for x, y in new - old:
-            if grid.in_bounds((x, y)):
+            if 0 <= x < width and 0 <= y < height:
                 i = (y * width + x) * 2
                 if 0 <= dist[i] <= budget or 0 <= dist[i + 1] <= budget:
                     return False
-        for sq in old - new:
-            if not grid.in_bounds(sq) or grid.blocks_movement(sq):
-                continue
-            square = sq[1] * width + sq[0]
-            for nx_, ny in grid.neighbours(sq):
-                for parity in (0, 1):
-                    u = (ny * width + nx_) * 2 + parity
-                    if not 0 <= dist[u] < budget:
-                        continue
-                    out = self._adj[u] if u == source else self._onward[u]
-                    if any(v >> 1 == square and dist[u] + w <= budget for v, w in out):
+        near = budget - 1  # every step costs at least 1
+        for x, y in old - new:
+            for ny in range(max(0, y - 1), min(height, y + 2)):
+                for nx_ in range(max(0, x - 1), min(width, x + 2)):
+                    i = (ny * width + nx_) * 2
+                    if 0 <= dist[i] <= near or 0 <= dist[i + 1] <= near:
                         return False
         return True
 
@@ -404,7 +416,7 @@ class ReachGraph:
         pred = self._table(-1)
         buckets: list[list[int]] = [[] for _ in range(limit)]
         settled = [source]
-        for v, w in self._adj[source]:  # the source leaves even a drop square
+        for v, w in self._edges(source):  # the source leaves even a drop square
             if w < dist[v]:
                 dist[v] = w
                 pred[v] = source
@@ -414,7 +426,10 @@ class ReachGraph:
                 if dist[u] != c:
                     continue
                 settled.append(u)
-                for v, w in onward[u]:
+                out = onward[u]
+                if out is None:
+                    out = self._onward_of(u)
+                for v, w in out:
                     nd = c + w
                     if nd < dist[v]:
                         dist[v] = nd
@@ -432,7 +447,7 @@ class ReachGraph:
         dominated later. Returns the settled labels; per label its node, cost, predecessor
         label and provoked set; and the surviving labels per node.
         """
-        onward, adj_source = self._onward, self._adj[source]
+        onward, adj_source = self._onward, self._edges(source)
         limit = budget + 1
         # free[v]: cost of v's label that provoked nobody (it dominates every label at v
         # costing as much or more); budget + 1 if none yet, 0 for forbidden nodes.
@@ -459,7 +474,10 @@ class ReachGraph:
                 cheapest = same.get(m)
                 if cheapest is None:
                     cheapest = same[m] = self._table(limit)
-                for v, w in adj_source if u == source else onward[u]:
+                out = adj_source if u == source else onward[u]
+                if out is None:
+                    out = self._onward_of(u)
+                for v, w in out:
                     nd = c + w
                     if nd >= free[v] or nd >= cheapest[v]:
                         continue
