@@ -8,7 +8,8 @@ the demo says so. It prints the results table (win/draw/loss with Wilson 95% int
 ratings, mean rounds) and writes into one folder (``./fray-demo/`` by default):
 ``battles.jsonl``, ``summary.csv``, ``summary.json``, ``heatmap.png``, ``ratings.png``,
 ``rounds.png``, ``replays/`` (compact) and ``demo-replay.json``, one whole battle between
-the two best agents with its events. Running it again on the same folder resumes: a
+the two best agents with its events, and ``demo-replay.html``, that battle in the offline
+replay viewer (open it in a browser). Running it again on the same folder resumes: a
 finished demo plays nothing more and prints the table again.
 """
 
@@ -33,6 +34,7 @@ MCTS_OPTIONS: dict[str, Any] = {"iterations": 4, "rollout_depth": 4}
 # the slow searcher first: its long battles start first and the pool ends evenly
 DEMO_AGENTS = ("mcts", "tactician", "berserker", "random")
 REPLAY_FILE = "demo-replay.json"
+PAGE_FILE = "demo-replay.html"
 
 EXAMPLE = """example:
   fray demo                       # writes ./fray-demo/
@@ -90,7 +92,7 @@ def replace_other_settings(out: Path, settings: dict[str, Any]) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     from experiments.cli import UsageError
-    from experiments.commands.tournament import write_report
+    from experiments.commands.tournament import write_battle_page, write_report
     from experiments.summary import table_text
     from experiments.tournament import config_from, run_tournament
 
@@ -114,10 +116,11 @@ def run(args: argparse.Namespace) -> int:
     summary = write_report(out, config, records, title=f"fray demo ({SCENARIO})")
     ranked = [row.agent for row in sorted(summary.overall(), key=lambda r: -(r.rating_mu or 0))]
     replay = save_full_replay(out, records, ranked)
+    page = write_battle_page(out, {"replay": replay.name}, PAGE_FILE)
     print()
     print(table_text(summary))
     print(f"\nwrote {out}/: battles.jsonl, summary.csv, summary.json, heatmap.png, "
-          f"ratings.png, rounds.png, replays/, {replay.name}")
+          f"ratings.png, rounds.png, replays/, {replay.name}, {page.name}")
     print(f"wall time {time.perf_counter() - started:.1f} s")
     return 0
 

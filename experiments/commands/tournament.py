@@ -20,7 +20,10 @@ EXAMPLE = """example:
 agent specs take factory arguments: mcts(iterations=20)
 
 writes DIR/battles.jsonl (one record per battle, as it ends), DIR/replays/, DIR/summary.csv,
-DIR/summary.json, DIR/heatmap.png, DIR/ratings.png, DIR/rounds.png"""
+DIR/summary.json, DIR/heatmap.png, DIR/ratings.png, DIR/rounds.png, and DIR/battle.html,
+the replay viewer page of one battle (--page N picks it: the N-th battle record, 0 first)"""
+
+PAGE_FILE = "battle.html"
 
 
 def add_run_options(parser: argparse.ArgumentParser) -> None:
@@ -54,6 +57,14 @@ def run_options(args: argparse.Namespace) -> dict[str, Any]:
     return {"backend": args.backend, "workers": args.workers, "address": args.address}
 
 
+def write_battle_page(out: Path, record: dict[str, Any], name: str = PAGE_FILE) -> Path:
+    """The viewer page of one tournament battle (its compact replay re-simulated)."""
+    from experiments.replay import Replay
+    from experiments.viewer import write_page
+
+    return write_page(Replay.load(out / record["replay"]), out / name)
+
+
 def write_report(out: Path, config: TournamentConfig, records: list[dict[str, Any]],
                  title: str = "Tournament") -> Summary:
     """Summary files and plots of a finished tournament; the summary."""
@@ -71,6 +82,7 @@ def write_report(out: Path, config: TournamentConfig, records: list[dict[str, An
 
 
 def run(args: argparse.Namespace) -> int:
+    from experiments.cli import UsageError
     from experiments.summary import table_text
     from experiments.tournament import config_from, parse_scenarios, run_tournament
 
@@ -80,9 +92,14 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     records = run_tournament(config, out, resume=args.resume, **run_options(args))
     summary = write_report(out, config, records)
+    if records and not 0 <= args.page < len(records):
+        raise UsageError(f"--page: expected a battle index from 0 to {len(records) - 1}, "
+                         f"got {args.page}")
+    page = write_battle_page(out, records[args.page]) if records else None
     print(table_text(summary))
     print(f"\n{len(records)} battles in {out}/ (battles.jsonl, summary.csv, summary.json, "
-          f"heatmap.png, ratings.png, rounds.png, replays/)")
+          f"heatmap.png, ratings.png, rounds.png, replays/"
+          + (f", {page.name} (battle {args.page})" if page else "") + ")")
     return 0
 
 
@@ -98,5 +115,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     t.add_argument("--out", required=True, help="output folder")
     t.add_argument("--resume", action="store_true",
                    help="continue the run in --out (plays only the missing battles)")
+    t.add_argument("--page", type=int, default=0,
+                   help=f"which battle record gets the viewer page {PAGE_FILE} (default 0)")
     add_run_options(t)
     t.set_defaults(func=run)

@@ -55,6 +55,9 @@ def test_demo_prints_the_table_and_writes_its_folder(
     replay = Replay.load(out / demo.REPLAY_FILE)
     assert replay.events, "the demo's replay keeps its events for the viewer"
     assert verify(replay) is None
+    page = (out / demo.PAGE_FILE).read_text(encoding="utf-8")
+    assert replay.scenario_name in page and "<script" in page
+    assert "http://" not in page and "https://" not in page  # self-contained, offline
     # again on the same folder: nothing is played, the table is printed again
     before = (out / "battles.jsonl").read_bytes()
     monkeypatch.setattr("experiments.runner.play_one", pytest.fail)

@@ -103,6 +103,20 @@ def test_cli_tournament_prints_the_table_and_writes_every_file(
     data = json.loads((out / "summary.json").read_text())
     assert [r["agent"] for r in data["ratings"]] == ["random", "berserker"]
     assert sum(data["nash"]["mass"]) == pytest.approx(1.0)
+    assert "battle.html (battle 0)" in printed
+    first = json.loads((out / "battles.jsonl").read_text().splitlines()[0])
+    page = (out / "battle.html").read_text(encoding="utf-8")
+    assert first["agents"]["party"] in page and "<canvas" in page
+
+
+def test_cli_tournament_page_out_of_range_is_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["tournament", "--agents", "random,berserker", "--scenarios", "duel",
+                     "--battles", "1", "--out", str(tmp_path / "t"), "--workers", "1",
+                     "--page", "9"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()  # after the progress bar
+    assert err[-1] == "fray: error: --page: expected a battle index from 0 to 1, got 9"
+    assert not any("Traceback" in line for line in err)
 
 
 def test_resuming_a_finished_run_plays_nothing_more(
