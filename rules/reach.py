@@ -53,6 +53,11 @@ _STORE_SLOTS = 250_000
 _LIST_NODES = 20_000
 
 
+def _slots(search: tuple) -> int:
+    """Entries a search's cost and predecessor tables hold (what the caches bound)."""
+    return len(search[2]) + len(search[3])
+
+
 class _Lazy(dict):
     """A dict that computes a missing value once with ``build(key)`` and keeps it."""
 
@@ -365,12 +370,12 @@ class ReachGraph:
         """Keep ``search`` (up to 4 per key; bounded like the query cache)."""
         entries = self._searches.setdefault(key, [])
         entries.append((blocked, search))
-        self._stored_slots += len(search[2])
+        self._stored_slots += _slots(search)
         if len(entries) > 4:
-            self._stored_slots -= len(entries.pop(0)[1][2])
+            self._stored_slots -= _slots(entries.pop(0)[1])
         while self._stored_slots > _STORE_SLOTS and len(self._searches) > 1:
             _, dropped = self._searches.popitem(last=False)
-            self._stored_slots -= sum(len(search[2]) for _, search in dropped)
+            self._stored_slots -= sum(_slots(search) for _, search in dropped)
 
     def _unaffected(self, dist: list[int] | dict[int, int], budget: int,
                     old: frozenset[Square], new: frozenset[Square]) -> bool:

@@ -68,7 +68,7 @@ class Reach(Mapping[Square, Route]):
         self._paths: dict[int, tuple[Square, ...]] = {}
         self._routes: dict[Square, Route] = {}
         #: how many search entries this result holds (the query cache bounds their sum)
-        self.slots = len(self._cost_of)
+        self.slots = len(self._cost_of) + len(self._pred_of)
 
     def _label(self, sq: object) -> int:
         """The label of the route chosen to ``sq``, or -1 if ``sq`` is not a destination."""
