@@ -49,7 +49,7 @@ K = ActionKind
 DEFAULT_ITERATIONS = 64
 DEFAULT_ROLLOUT_DEPTH = 10
 EXPLORATION = 0.7
-PRIOR_BONUS = 0.02  # value credited to the prior agent's choice at the root
+PRIOR_BONUS = 0.05  # value credited to the prior agent's choice at the root
 SEARCHED_TURN_KINDS = frozenset({
     K.MELEE_ATTACK, K.MISSILE_ATTACK, K.FULL_ATTACK, K.FIGHT_DEFENSIVELY, K.COUP_DE_GRACE,
     K.FIRST_AID, K.CAST_SPELL, K.USE_ITEM, K.STAND_UP, K.READY_WEAPON, K.PICK_UP,

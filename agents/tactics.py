@@ -206,6 +206,9 @@ def react(b: Battle, kinds: Kinds) -> tuple[Action, str]:
         if best is None:
             return decline, "no Free Attack reaches"
         return best.action, focus_reason(best, b, "free attack")
+    hit = odds.pending_attack(b)
+    if hit is not None and hit.mode in odds.MANOEUVRES:
+        return _defeat_manoeuvre(b, kinds, me, hit.mode)
     if d.kind is DecisionKind.PARRY:
         base = odds.pending_hit_odds(b, "none")
         best_action, best_gain = decline, 0.0
@@ -235,14 +238,30 @@ def react(b: Battle, kinds: Kinds) -> tuple[Action, str]:
                                              len(threatened_by(b, me, a.square or me.position)),
                                              dodges.index(a)))
         price = SHIFT_PRICE_LATE if done or keeps_reach(choice) else SHIFT_PRICE
-    elif dodges:
-        price, choice = PRONE_PRICE, dodges[0]
+    elif dodges:  # falling prone, or no disadvantage at all under Fight Defensively (S10)
+        price = 0.0 if getattr(me, "dodge_waived", False) else PRONE_PRICE
+        choice = dodges[0]
     else:
         return decline, "no dodge open"
     if gain > price:
         how = f"to {choice.square}" if choice.square else "falling prone"
         return choice, f"dodge {how}: gain {gain:.2f} > price {price:.2f}"
     return decline, f"dodge not worth it: gain {gain:.2f} <= price {price:.2f}"
+
+
+def _defeat_manoeuvre(b: Battle, kinds: Kinds, me: Combatant, mode: str) -> tuple[Action, str]:
+    """H19: any successful parry or dodge defeats a grapple, trip or disarm: parry with
+    the item of best chance; dodge only by a Shift (falling prone to escape a trip or a
+    hold is no escape)."""
+    parries = kinds.get(K.PARRY, [])
+    if parries:
+        options = odds.parry_options(b, me, False)
+        best = max(parries, key=lambda a: options.get(a.item or "", (0, 0))[0])
+        return best, f"parry the {mode}"
+    shifts = [a for a in kinds.get(K.DODGE, []) if a.square is not None]
+    if shifts:
+        return shifts[0], f"dodge the {mode} to {shifts[0].square}"
+    return kinds[K.DECLINE][0], f"no cheap defence against the {mode}"
 
 
 def _harm(o: odds.AttackOdds, me: Combatant) -> float:

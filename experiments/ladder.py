@@ -175,3 +175,34 @@ def write_tables(cells: Sequence[Cell], out: Path, config: LadderConfig) -> None
             w.writerow([c.scenario, c.side, c.agent, c.opponent, c.played, c.wins, c.draws,
                         c.losses, f"{c.rate:.4f}", f"{low:.4f}", f"{high:.4f}",
                         f"{c.seconds:.1f}"])
+
+
+def decision_times(agent: str, scenarios: Sequence[str], opponent: str = "tactician",
+                   seeds: Sequence[int] = (0, 1), decisions: int = 60) -> dict[str, list[float]]:
+    """CPU seconds (``time.process_time``, one core) of each decision ``agent`` makes as
+    the party against ``opponent`` in the first ``decisions`` decisions of each seed's
+    battle; decisions without a choice to make (an agent reporting ``last_iterations``
+    of 0) are left out."""
+    import rules
+
+    spec, other = AgentSpec.parse(agent), AgentSpec.parse(opponent)
+    out: dict[str, list[float]] = {}
+    for scenario in scenarios:
+        times = out.setdefault(scenario, [])
+        for seed in seeds:
+            b = rules.Battle.from_scenario(scenario, seed=seed)
+            me, them = spec.make(seed=seed), other.make(seed=seed + 1)
+            for _ in range(decisions):
+                d = b.decision
+                if d is None:
+                    break
+                if b.combatants[d.actor].team != "party":
+                    b.apply(them.act(b))
+                    continue
+                start = time.process_time()
+                action = me.act(b)
+                spent = time.process_time() - start
+                if getattr(me, "last_iterations", 1):
+                    times.append(spent)
+                b.apply(action)
+    return out

@@ -22,11 +22,34 @@ def _cap(text: str) -> dict[str, int]:
     return out
 
 
+def time_decisions(args: argparse.Namespace) -> int:
+    """``--time AGENT``: CPU time per decision instead of a ladder."""
+    import statistics
+
+    from experiments.ladder import decision_times
+
+    for scenario, times in decision_times(args.time, split_list(args.scenarios),
+                                          opponent=args.party).items():
+        if not times:
+            print(f"{scenario}: no decision timed")
+            continue
+        times = sorted(times)
+        print(f"{scenario}: {args.time} as party vs {args.party}: {len(times)} decisions, "
+              f"CPU s/decision mean {statistics.mean(times):.3f}, "
+              f"p90 {times[int(0.9 * (len(times) - 1))]:.3f}, max {times[-1]:.3f}")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from experiments.cli import UsageError
 
+    if args.time:
+        return time_decisions(args)
+
+    if not args.out:
+        raise UsageError("--out: expected an output folder for the ladder")
     if args.battles < 1:
         raise UsageError(f"--battles: expected a whole number >= 1, got {args.battles}")
     if args.workers < 1:
@@ -73,5 +96,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--party", default="berserker", help="the fixed party agent")
     p.add_argument("--monsters", default="berserker", help="the fixed monsters agent")
     p.add_argument("--workers", type=int, default=1, help="local worker processes")
-    p.add_argument("--out", required=True, help="output folder")
+    p.add_argument("--out", default=None, help="output folder (required for a ladder)")
+    p.add_argument("--time", default=None, metavar="AGENT",
+                   help="instead: CPU time per decision of AGENT as the party vs --party "
+                   "(first 60 decisions of seeds 0 and 1 per scenario)")
     p.set_defaults(func=run)

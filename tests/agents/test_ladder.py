@@ -46,3 +46,7 @@ def test_fray_ladder_cli(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     assert "--scenarios: expected shipped names" in capsys.readouterr().err
     assert main(["ladder", "--battles-for", "mcts=x", "--out", str(out)]) == 2
     assert "--battles-for: expected AGENT=N" in capsys.readouterr().err
+    assert main(["ladder"]) == 2
+    assert "--out: expected an output folder" in capsys.readouterr().err
+    assert main(["ladder", "--time", "berserker", "--scenarios", "duel"]) == 0
+    assert "duel: berserker as party vs berserker:" in capsys.readouterr().out
