@@ -96,3 +96,18 @@ def test_importing_agents_does_not_import_torch() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=ROOT, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_shipped_models_load_by_name_and_play_their_scenario() -> None:
+    from agents.learned import shipped_models
+
+    assert {"duel", "skirmish"} <= set(shipped_models())
+    for name in ("duel", "skirmish"):
+        agent = agents.make(f"learned:{name}")
+        battle = rules.Battle.from_scenario(name, seed=4)
+        for _ in range(40):
+            if battle.is_over:
+                break
+            action = agent.act(battle)
+            assert action in battle.legal_actions()
+            battle.apply(action)
