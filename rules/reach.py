@@ -48,7 +48,7 @@ _EMPTY: frozenset = frozenset()
 #: About how many search entries (node or label slots) the query cache holds in total.
 _CACHE_SLOTS = 1_000_000
 #: The same for the searches kept for sharing (recent ones are the ones that get shared).
-_STORE_SLOTS = 250_000
+_STORE_SLOTS = 1_000_000
 #: Up to this many nodes (a 100x100 map) the search keeps its tables in lists, beyond in dicts.
 _LIST_NODES = 20_000
 
