@@ -521,7 +521,7 @@ def test_huge_maps_give_the_same_routes_as_small_ones(case) -> None:
         assert list(found) == list(expected)  # same order of discovery
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(st.one_of(scenarios(), scenarios(armed=True)), st.data())
 def test_shared_searches_match_fresh_ones(case, data) -> None:
     """Queries on one graph share searches across no_end and far-off blocked squares; each
