@@ -15,12 +15,13 @@ MCTS does): a child's exploration term counts the iterations in which it was ava
   kind (into reach of each enemy, nearest to / farthest from the enemies), and actions
   without tactical value here (Speak, Drop, Fall Prone, Sheathe, Close Door, ...) are left
   out. A scripted *prior* agent's choice (the tactician by default) is always a
-  candidate and is expanded first.
+  candidate.
 - Root: sequential halving with common random numbers. In each round every surviving
   root candidate is searched once under the *same* re-seeded dice, so candidates are
   compared on paired samples; after each of ceil(log2(candidates)) equal phases of the
-  budget the worse half (by mean value) is dropped. The prior's choice gets a small
-  bonus (``prior_bonus``), so the search leaves it only on evidence. Below the root the
+  budget the worse half (by mean value) is dropped, except the prior's choice, which
+  stays to the end and gets a bonus (``prior_bonus``): the search leaves it only when a
+  candidate beats it by that much on the same samples. Below the root the
   search is UCT as above. (Plain UCT at the root lost to the tactician at this budget;
   see docs/agents.md.)
 - Rollouts: a configurable policy (``"random"`` or any registered agent name; default the
@@ -220,10 +221,13 @@ class MCTS(SeededAgent):
         return child.value / child.visits if child and child.visits else 0.0
 
     def _halve(self, root: Node, alive: list[Action], prior: Action | None) -> list[Action]:
-        """Sequential halving: keep the better half by mean value (the prior always)."""
+        """Sequential halving: keep the better half by mean value; the prior's choice
+        always stays, so the final pick compares it on the same samples."""
         ranked = sorted(alive, key=lambda a: -(self._mean(root, a) + (
             self.prior_bonus if a == prior else 0.0)))
         keep = ranked[:max(1, len(ranked) // 2)]
+        if prior in alive and prior not in keep:
+            keep.append(prior)
         return [a for a in alive if a in keep]
 
     def _prior(self, battle: Battle, legal: list[Action]) -> Action | None:
