@@ -15,11 +15,11 @@ from collections.abc import Callable
 
 from agents.base import SeededAgent, legal_for
 from rules import Action, ActionKind, Battle, Combatant, DecisionKind
-from rules.grid import GridMap
+from rules.grid import KING_STEPS, GridMap
 
 K = ActionKind
 Square = tuple[int, int]
-_KING = ((0, -1), (-1, 0), (1, 0), (0, 1), (-1, -1), (1, -1), (-1, 1), (1, 1))
+_KING = KING_STEPS  # rules.grid's one king-step table (same order as before)
 
 
 FAR = 10**6

@@ -3,7 +3,8 @@
 The layout depends only on the scenario (its map size, its units and what they carry),
 never on the battle's state, so ``n`` is fixed for an env configuration. The index space
 is the concatenation of one *block* per :class:`rules.ActionKind`, in enum order; each
-block is the product of that kind's parameters:
+block is the product of that kind's parameters (its row's ``parameters`` in
+``rules.actions.ACTION_SPECS``, so a new kind brings its block with it):
 
 =================  ============================================================
 parameter          encoding
@@ -40,14 +41,14 @@ import numpy as np
 
 import rules
 from rules import Action, ActionKind, Battle, Combatant
+from rules.actions import ACTION_SPECS
+from rules.grid import KING_STEPS_BY_ROW
 
 K = ActionKind
 Square = tuple[int, int]
 
-#: The eight king steps, in a fixed order (row by row).
-KING: tuple[tuple[int, int], ...] = (
-    (-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1),
-)
+#: The eight king steps row by row (rules.grid's one table, in its row order).
+KING: tuple[tuple[int, int], ...] = KING_STEPS_BY_ROW
 _KING_INDEX = {d: i for i, d in enumerate(KING)}
 
 #: Item categories: which of a scenario's items a parameter ranges over.
@@ -460,42 +461,6 @@ _FIELD = {"target": "target", "target|none": "target", "adjacent": "square",
           "dodge": "square", "square:move": "square", "square:full": "square",
           "spell": "item", **{f"item:{c}": "item" for c in ITEM_CATEGORIES}}
 
-#: The parameters of each action kind (DESIGN.md "Public API" for what they carry).
+#: The parameters of each action kind: its ``parameters`` in rules.actions.ACTION_SPECS.
 LAYOUT: dict[ActionKind, Sequence[str]] = {
-    K.END_TURN: (),
-    K.MOVE: ("square:move",),
-    K.FULL_MOVE: ("square:full",),
-    K.DISENGAGE: ("square:move",),
-    K.SHIFT: ("adjacent",),
-    K.MELEE_ATTACK: ("target", "item:melee"),
-    K.MISSILE_ATTACK: ("target", "item:missile"),
-    K.CAST_SPELL: ("spell", "target"),
-    K.USE_ITEM: ("item:usable", "target|none"),
-    K.FIGHT_DEFENSIVELY: (),
-    K.FULL_ATTACK: ("target", "item:weapon"),
-    K.UNARMED_ATTACK: ("target",),
-    K.GRAPPLE: ("target",),
-    K.TRIP: ("target",),
-    K.DISARM: ("target",),
-    K.COUP_DE_GRACE: ("target",),
-    K.FIRST_AID: ("target",),
-    K.READY_WEAPON: ("item:holdable",),
-    K.SHEATHE_WEAPON: ("item:holdable",),
-    K.STAND_UP: (),
-    K.OPEN_DOOR: ("adjacent",),
-    K.CLOSE_DOOR: ("adjacent",),
-    K.MOUNT: ("target",),
-    K.DISMOUNT: ("adjacent",),
-    K.PICK_UP: ("item:any",),
-    K.LIGHT_TORCH: ("item:torch",),
-    K.LOAD_CROSSBOW: ("item:wind",),
-    K.DROP_ITEM: ("item:any",),
-    K.FALL_PRONE: (),
-    K.PREPARE_COMPONENTS: (),
-    K.NOCK_ARROW: ("item:nock",),
-    K.SPEAK: (),
-    K.FREE_ATTACK: ("target", "item:melee"),
-    K.PARRY: ("item:holdable",),
-    K.DODGE: ("dodge",),
-    K.DECLINE: (),
-}
+    kind: spec.parameters for kind, spec in ACTION_SPECS.items()}

@@ -2,7 +2,8 @@
 
 Rule IDs and titles come from ``docs/RULES.md`` (a copy of the project's rules reference).
 Implementing code is every function or class in ``rules/`` whose source (docstring and
-comments included) names the ID, plus the data files that do; tests are the test
+comments included) names the ID, every action kind whose row in
+``rules.actions.ACTION_SPECS`` lists it, plus the data files that do; tests are the test
 functions whose name, docstring or parameters name it. ``fray coverage`` writes
 ``docs/coverage.md``; ``tests/test_coverage.py`` fails when a rule has no test or no code,
 or when the table is stale.
@@ -14,6 +15,8 @@ import ast
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from rules.actions import ACTION_SPECS
 
 ROOT = Path(__file__).resolve().parent.parent
 RULE_LINE = re.compile(r"^- \*\*([SH]\d+) ([^*]+)\*\*", re.MULTILINE)
@@ -80,6 +83,8 @@ def build_table(root: Path = ROOT) -> list[RuleRow]:
         for f, name, text in code_units:
             if strict.search(text):
                 row.code.append(f"{f.relative_to(root).as_posix()}:{name}")
+        row.code += [f"rules/actions.py:ACTION_SPECS[{kind.name}]"
+                     for kind, spec in ACTION_SPECS.items() if row.rule in spec.rules]
         for f in data_files:
             if strict.search(f.read_text(encoding="utf-8")):
                 row.code.append(f.relative_to(root).as_posix())

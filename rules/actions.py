@@ -51,40 +51,115 @@ class ActionKind(Enum):
 
 
 K = ActionKind
+#: The Action fields a kind may carry.
+FIELDS = ("target", "square", "item")
 
-#: S12 MOVE actions, S14 FULL actions, S15 ATTACK actions, S16 FREE actions.
-MOVE_ACTIONS = frozenset({K.MOVE, K.READY_WEAPON, K.SHEATHE_WEAPON, K.STAND_UP, K.OPEN_DOOR,
-                          K.CLOSE_DOOR, K.MOUNT, K.DISMOUNT, K.PICK_UP})
-FULL_ACTIONS = frozenset({K.FULL_MOVE, K.FULL_ATTACK, K.DISENGAGE, K.LIGHT_TORCH,
-                          K.COUP_DE_GRACE, K.FIRST_AID, K.LOAD_CROSSBOW})
-ATTACK_ACTIONS = frozenset({K.MELEE_ATTACK, K.MISSILE_ATTACK, K.USE_ITEM, K.FIGHT_DEFENSIVELY,
-                            K.UNARMED_ATTACK, K.GRAPPLE, K.TRIP, K.DISARM})
-FREE_ACTIONS = frozenset({K.SHIFT, K.DROP_ITEM, K.FALL_PRONE, K.PREPARE_COMPONENTS,
-                          K.NOCK_ARROW, K.SPEAK})
-REACTIONS = frozenset({K.FREE_ATTACK, K.PARRY, K.DODGE, K.DECLINE})
+
+@dataclass(frozen=True, slots=True)
+class ActionSpec:
+    """Everything about one action kind in one row (see ``ACTION_SPECS``).
+
+    ``category``: the budget slot (S2): move, attack, full, free, reaction, spell (the
+    spell's casting time decides, H18) or none (END_TURN). ``provokes``: whether it
+    provokes Free Attacks (S6; a melee attack with a fist, a spell and a failed mount
+    are decided case by case in :func:`rules.frames.provokes`). ``fields``: the Action
+    fields it may carry (any other is an ``IllegalActionError``). ``parameters``: its
+    parameter space in the env's action codec (``env.spaces``). ``rules``: the rule IDs
+    it implements. ``generator``: the legal-action generator group in
+    :mod:`rules.legal` that lists it (kinds generated interleaved share a group; None
+    for reactions, which their frame lists)."""
+
+    category: str
+    provokes: bool
+    fields: tuple[str, ...]
+    parameters: tuple[str, ...]
+    rules: tuple[str, ...]
+    generator: str | None
+
+
+def _row(category: str, provokes: bool, fields: tuple[str, ...], parameters: tuple[str, ...],
+         rules: tuple[str, ...], generator: str | None) -> ActionSpec:
+    """One row of ``ACTION_SPECS`` (positional, to keep the table one line per kind)."""
+    return ActionSpec(category, provokes, fields, parameters, rules, generator)
+
+
+T, SQ, IT = ("target",), ("square",), ("item",)
+TI = ("target", "item")
+#: One row per action kind, in the order legal actions are generated (turn actions
+#: group by group, then the reactions). The env codec's blocks follow ActionKind order.
+ACTION_SPECS: dict[ActionKind, ActionSpec] = {
+    K.END_TURN: _row("none", False, (), (), ("S2",), "end_turn"),
+    K.MOVE: _row("move", True, SQ, ("square:move",), ("S12", "S17", "H13"), "walk"),
+    K.FULL_MOVE: _row("full", True, SQ, ("square:full",), ("S14", "S17", "H13"), "walk"),
+    K.DISENGAGE: _row("full", False, SQ, ("square:move",), ("S7", "S14"), "walk"),
+    K.SHIFT: _row("free", False, SQ, ("adjacent",), ("S7", "S16"), "shift"),
+    K.MELEE_ATTACK: _row("attack", False, TI, ("target", "item:melee"), ("S4", "S15"),
+                         "attacks"),
+    K.MISSILE_ATTACK: _row("attack", True, TI, ("target", "item:missile"), ("S15", "H16"),
+                           "attacks"),
+    K.FIGHT_DEFENSIVELY: _row("attack", False, (), (), ("S10",), "attacks"),
+    K.UNARMED_ATTACK: _row("attack", True, T, ("target",), ("S15", "H19"), "attacks"),
+    K.GRAPPLE: _row("attack", True, T, ("target",), ("H19",), "attacks"),
+    K.TRIP: _row("attack", True, T, ("target",), ("H19",), "attacks"),
+    K.DISARM: _row("attack", True, T, ("target",), ("H19",), "attacks"),
+    K.FULL_ATTACK: _row("full", True, TI, ("target", "item:weapon"), ("S14", "H17"),
+                        "attacks"),
+    K.COUP_DE_GRACE: _row("full", True, T, ("target",), ("S14", "H5"), "attacks"),
+    K.CAST_SPELL: _row("spell", False, TI, ("spell", "target"), ("H18",), "spells"),
+    K.USE_ITEM: _row("attack", True, TI, ("item:usable", "target|none"), ("S15",),
+                     "use_item"),
+    K.PREPARE_COMPONENTS: _row("free", False, (), (), ("S16", "H18"), "components"),
+    K.READY_WEAPON: _row("move", False, IT, ("item:holdable",), ("S12", "H21"), "ready"),
+    K.SHEATHE_WEAPON: _row("move", True, IT, ("item:holdable",), ("S12", "H21"), "sheathe"),
+    K.PICK_UP: _row("move", True, IT, ("item:any",), ("S12", "H21"), "pick_up"),
+    K.DROP_ITEM: _row("free", False, IT, ("item:any",), ("S16", "H21"), "drop"),
+    K.NOCK_ARROW: _row("free", False, IT, ("item:nock",), ("S16", "H16"), "reload"),
+    K.LOAD_CROSSBOW: _row("full", True, IT, ("item:wind",), ("S14", "H16"), "reload"),
+    K.LIGHT_TORCH: _row("full", True, IT, ("item:torch",), ("S14", "H23"), "light_torch"),
+    K.STAND_UP: _row("move", True, (), (), ("S12", "H15"), "stand_up"),
+    K.FALL_PRONE: _row("free", False, (), (), ("S16", "H15"), "fall_prone"),
+    K.OPEN_DOOR: _row("move", False, SQ, ("adjacent",), ("S12",), "doors"),
+    K.CLOSE_DOOR: _row("move", False, SQ, ("adjacent",), ("S12",), "doors"),
+    K.MOUNT: _row("move", False, T, ("target",), ("S13", "H22"), "mount"),
+    K.DISMOUNT: _row("move", False, SQ, ("adjacent",), ("S13", "H22"), "dismount"),
+    K.FIRST_AID: _row("full", True, T, ("target",), ("S14", "H20"), "first_aid"),
+    K.SPEAK: _row("free", False, (), (), ("S16", "H24"), "speak"),
+    K.FREE_ATTACK: _row("reaction", False, TI, ("target", "item:melee"), ("S5",), None),
+    K.PARRY: _row("reaction", False, IT, ("item:holdable",), ("S8",), None),
+    K.DODGE: _row("reaction", False, SQ, ("dodge",), ("S9", "H10"), None),
+    K.DECLINE: _row("reaction", False, (), (), ("S5", "S8", "S9"), None),
+}
+del T, SQ, IT, TI
+
+
+def kinds_of(category: str) -> frozenset[ActionKind]:
+    """The action kinds whose row has budget ``category``."""
+    return frozenset(kind for kind, spec in ACTION_SPECS.items() if spec.category == category)
+
+
+#: S12 MOVE actions, S14 FULL actions, S15 ATTACK actions, S16 FREE actions (from the table).
+MOVE_ACTIONS = kinds_of("move")
+FULL_ACTIONS = kinds_of("full")
+ATTACK_ACTIONS = kinds_of("attack")
+FREE_ACTIONS = kinds_of("free")
+REACTIONS = kinds_of("reaction")
 #: S6: actions that provoke Free Attacks (spells and failed mounts are decided case by case).
-PROVOKING = frozenset({K.MISSILE_ATTACK, K.USE_ITEM, K.MOVE, K.SHEATHE_WEAPON, K.STAND_UP,
-                       K.PICK_UP, K.FULL_MOVE, K.FULL_ATTACK, K.LIGHT_TORCH, K.COUP_DE_GRACE,
-                       K.FIRST_AID, K.LOAD_CROSSBOW, K.UNARMED_ATTACK, K.GRAPPLE, K.TRIP,
-                       K.DISARM})
+PROVOKING = frozenset(kind for kind, spec in ACTION_SPECS.items() if spec.provokes)
 
 
 def category_of(kind: ActionKind) -> str:
-    """The budget category of an action kind: move, attack, full, free or reaction.
+    """The budget category of an action kind: move, attack, full, free, reaction, spell
+    (CAST_SPELL: the spell's casting time decides) or none (END_TURN)."""
+    return ACTION_SPECS[kind].category
 
-    CAST_SPELL depends on the spell's casting time and is not covered here.
-    """
-    if kind in MOVE_ACTIONS:
-        return "move"
-    if kind in FULL_ACTIONS:
-        return "full"
-    if kind in ATTACK_ACTIONS:
-        return "attack"
-    if kind in FREE_ACTIONS:
-        return "free"
-    if kind in REACTIONS:
-        return "reaction"
-    return "none"
+
+def undeclared_field(action: Action) -> str | None:
+    """The first field ``action`` sets that its kind does not carry, else None."""
+    carried = ACTION_SPECS[action.kind].fields
+    for name in FIELDS:
+        if name not in carried and getattr(action, name) is not None:
+            return name
+    return None
 
 
 @dataclass(frozen=True)

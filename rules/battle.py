@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from rules import frames, harm, legal
-from rules.actions import Action, Decision, DecisionKind
+from rules.actions import ACTION_SPECS, Action, Decision, DecisionKind, undeclared_field
 from rules.combatant import (
     Combatant,
     ItemInstance,
@@ -28,7 +28,7 @@ from rules.combatant import (
     roll_characteristics,
 )
 from rules.content import Content, default_content, load_content
-from rules.errors import IllegalActionError
+from rules.errors import FrayError, IllegalActionError
 from rules.events import (
     BattleEnded,
     BattleStarted,
@@ -40,6 +40,7 @@ from rules.events import (
     event_from_dict,
     event_to_dict,
 )
+from rules.frames import frame_from_dict, frame_to_dict
 from rules.inputs import plain_action
 from rules.reach import ReachGraph
 from rules.roller import Roller
@@ -47,7 +48,7 @@ from rules.scenario import Scenario, UnitSpec, apply_state, load_scenario, parse
 from rules.state import BattleState
 
 Square = tuple[int, int]
-JSON_VERSION = 1
+JSON_VERSION = 2  # 2: typed frames (rules.frames.frame_to_dict)
 
 
 def _state_field(name: str, doc: str) -> property:
@@ -237,6 +238,11 @@ class Battle:
         become plain ints (``rules.inputs``).
         """
         action = plain_action(action)
+        extra = undeclared_field(action)
+        if extra is not None:
+            carried = ", ".join(ACTION_SPECS[action.kind].fields) or "no field"
+            raise IllegalActionError(f"{action}: a {action.kind.name} carries no {extra} "
+                                     f"(it carries {carried})")
         if self.is_over:
             raise IllegalActionError(f"the battle is over; {action} cannot be applied")
         acts = self.legal_actions()
@@ -291,6 +297,7 @@ class Battle:
         return c.in_action and c.ridden_by is None
 
     def _begin_turn(self) -> None:
+        """Start the next turn of someone who may take one, else a new round."""
         while self.turn_index < len(self.initiative_order):
             c = self.combatants[self.initiative_order[self.turn_index]]
             if self._may_take_turn(c):
@@ -301,6 +308,7 @@ class Battle:
         self._new_round()
 
     def _new_round(self) -> None:
+        """S1/S21: the next round, or the end at the round limit."""
         if self.round >= self.scenario.max_rounds:
             self._finish(None, f"round limit {self.scenario.max_rounds} reached")
             return
@@ -335,6 +343,7 @@ class Battle:
         return True
 
     def _finish(self, winner: str | None, reason: str) -> None:
+        """H25: end the battle with ``winner`` (None: a draw)."""
         self.is_over = True
         self.winner = winner
         self.stack.clear()
@@ -368,6 +377,7 @@ class Battle:
         return new
 
     def to_dict(self) -> dict[str, Any]:
+        """The whole state as plain JSON data (``to_json``)."""
         return {
             "version": JSON_VERSION,
             "scenario": {"text": self.scenario.text, "source": self.scenario.source},
@@ -381,7 +391,7 @@ class Battle:
             "ground": [vars(i).copy() for i in self.ground],
             "doors_open": sorted(
                 [list(sq) for sq, is_open in self.grid.doors.items() if is_open]),
-            "stack": json.loads(json.dumps(self.stack)),
+            "stack": [frame_to_dict(frame) for frame in self.stack],
             "events": [event_to_dict(e) for e in self.events],
             "is_over": self.is_over,
             "winner": self.winner,
@@ -396,7 +406,11 @@ class Battle:
 
     @classmethod
     def from_json(cls, text: str) -> Battle:
+        """The battle ``to_json`` wrote (the same JSON_VERSION only)."""
         data = json.loads(text)
+        if data.get("version") != JSON_VERSION:
+            raise FrayError(f"battle JSON: version: expected {JSON_VERSION}, found "
+                            f"{data.get('version')!r} (written by another fray)")
         cdir = data["content_dir"]
         content = load_content(Path(cdir)) if cdir else default_content()
         sc = data["scenario"]
@@ -414,7 +428,7 @@ class Battle:
         for sq in grid.doors:
             grid = grid.with_door(sq, [sq[0], sq[1]] in data["doors_open"])
         b.state.set_grid(grid)
-        b.stack = data["stack"]
+        b.stack = [frame_from_dict(frame) for frame in data["stack"]]
         b.events = [event_from_dict(e) for e in data["events"]]
         b.is_over = data["is_over"]
         b.winner = data["winner"]

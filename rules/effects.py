@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rules import combat, harm
 from rules import queries as q
@@ -28,360 +28,384 @@ from rules.events import (
 )
 
 if TYPE_CHECKING:
-    from rules.battle import Battle
+    from rules.frames import ActFrame
+    from rules.state import BattleState
 
 K = ActionKind
 L = SuccessLevel
-Effect = Callable[["Battle", Combatant, Action, dict[str, Any]], None]
+Effect = Callable[["BattleState", Combatant, Action, "ActFrame"], None]
 
 
-def apply_effect(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
-    _EFFECTS[a.kind](b, c, a, f)
+def apply_effect(state: BattleState, actor: Combatant, action: Action, frame: ActFrame) -> None:
+    """Carry out the effect of ``action`` (its Free Attacks are over)."""
+    EFFECTS[action.kind](state, actor, action, frame)
 
 
-def _lost(b: Battle, c: Combatant, why: str) -> None:
-    b.emit(Concentration, actor=c.id, what=f"action lost: {why}")
+def _lost(state: BattleState, actor: Combatant, why: str) -> None:
+    """Waste the action with a logged reason (what the interruption changed)."""
+    state.emit(Concentration, actor=actor.id, what=f"action lost: {why}")
 
 
-def _target(b: Battle, a: Action) -> Combatant:
-    return b.combatants[a.target or ""]
+def _target(state: BattleState, action: Action) -> Combatant:
+    """The combatant ``action`` targets."""
+    return state.combatants[action.target or ""]
 
 
 # ------------------------------------------------------------------ attacks
-def _melee(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
-    combat.push_attack(b, c, _target(b, a), a.item, "melee")
+def _melee(state: BattleState, actor: Combatant, action: Action, frame: ActFrame) -> None:
+    """S15: a melee attack with the chosen weapon."""
+    combat.push_attack(state, actor, _target(state, action), action.item, "melee")
 
 
-def _unarmed(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
-    t = _target(b, a)
+def _unarmed(state: BattleState, actor: Combatant, action: Action, frame: ActFrame) -> None:
+    """S15/H19: an unarmed attack, lost if the target is out of action."""
+    t = _target(state, action)
     if not t.in_action:
-        return _lost(b, c, "target out of action")
-    combat.push_attack(b, c, t, None, "unarmed")
+        return _lost(state, actor, "target out of action")
+    combat.push_attack(state, actor, t, None, "unarmed")
 
 
-def _shoot(b: Battle, c: Combatant, a: Action, points: int, mode: str) -> None:
+def _shoot(state: BattleState, actor: Combatant, action: Action, points: int, mode: str) -> None:
     """H16: range (-20 out to 2 x range), line of sight, ammunition; thrown weapons land
     in the target's square."""
-    t = _target(b, a)
-    inst = c.item(a.item or "")
+    t = _target(state, action)
+    inst = actor.item(action.item or "")
     if inst is None or not t.in_action:
-        return _lost(b, c, "no weapon or no target")
-    w = b.content.weapons[inst.item]
-    penalty = q.in_range(b, c, t, w.range)
+        return _lost(state, actor, "no weapon or no target")
+    w = state.content.weapons[inst.item]
+    penalty = q.in_range(state, actor, t, w.range)
     if penalty is None:
-        return _lost(b, c, "target out of range or sight")
+        return _lost(state, actor, "target out of range or sight")
     inst.nocked = False
     inst.loaded = False
     if not w.thrown:
-        combat.push_attack(b, c, t, inst.uid, mode, points + penalty, inst.item)
+        combat.push_attack(state, actor, t, inst.uid, mode, points + penalty, inst.item)
         return
     thrown = inst
     if inst.count > 1:  # H16/H21: one weapon of a stack is thrown, the rest stay in hand
         inst.count -= 1
-        thrown = replace(inst, uid=_fresh_uid(b, inst.uid), count=1)
+        thrown = replace(inst, uid=_fresh_uid(state, inst.uid), count=1)
     else:
-        c.inventory.remove(inst)
-    combat.push_attack(b, c, t, thrown.uid, mode, points + penalty, inst.item)
+        actor.inventory.remove(inst)
+    combat.push_attack(state, actor, t, thrown.uid, mode, points + penalty, inst.item)
     thrown.state, thrown.square = "ground", t.position
-    b.ground.append(thrown)
-    b.emit(ItemMoved, actor=c.id, item=thrown.uid, state_from="ready", state_to="ground",
+    state.ground.append(thrown)
+    state.emit(ItemMoved, actor=actor.id, item=thrown.uid, state_from="ready", state_to="ground",
            square=t.position)
 
 
-def _fresh_uid(b: Battle, base: str) -> str:
+def _fresh_uid(state: BattleState, base: str) -> str:
     """An item uid not yet used in the battle, for one item split off a stack."""
-    used = {i.uid for i in b.ground} | {
-        i.uid for cb in b.combatants.values() for i in cb.inventory}
+    used = {i.uid for i in state.ground} | {
+        i.uid for cb in state.combatants.values() for i in cb.inventory}
     n = 2
     while f"{base}.{n}" in used:
         n += 1
     return f"{base}.{n}"
 
 
-def _missile(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
-    _shoot(b, c, a, 0, "missile")
+def _missile(state: BattleState, actor: Combatant, action: Action, frame: ActFrame) -> None:
+    """S15/H16: a missile attack (see ``_shoot``)."""
+    _shoot(state, actor, action, 0, "missile")
 
 
-def _full_attack(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
+def _full_attack(state: BattleState, actor: Combatant, action: Action, frame: ActFrame) -> None:
     """H17: one attack at +20; an aimed shot loses the +20 if its aim was broken (S11)."""
-    bonus = b.content.ruleset.modifiers.full_attack
-    inst = c.item(a.item or "")
+    bonus = state.content.ruleset.modifiers.full_attack
+    inst = actor.item(action.item or "")
     if inst is None:
-        return _lost(b, c, "weapon gone")
-    if b.content.weapons[inst.item].kind == "missile":
-        _shoot(b, c, a, 0 if c.concentration_broken else bonus, "full_missile")
+        return _lost(state, actor, "weapon gone")
+    if state.content.weapons[inst.item].kind == "missile":
+        _shoot(state, actor, action, 0 if actor.concentration_broken else bonus, "full_missile")
         return
-    t = _target(b, a)
-    if not q.weapon_reaches(b, c, b.content.weapons[inst.item].reach, t.position):
-        return _lost(b, c, "target out of reach")
-    combat.push_attack(b, c, t, a.item, "full_melee", bonus)
+    t = _target(state, action)
+    if not q.weapon_reaches(state, actor, state.content.weapons[inst.item].reach, t.position):
+        return _lost(state, actor, "target out of reach")
+    combat.push_attack(state, actor, t, action.item, "full_melee", bonus)
 
 
-def _manoeuvre(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
-    combat.manoeuvre(b, c, a)
+def _manoeuvre(state: BattleState, actor: Combatant, action: Action, frame: ActFrame) -> None:
+    """H19: a grapple, trip or disarm (see ``combat.manoeuvre``)."""
+    combat.manoeuvre(state, actor, action)
 
 
-def _fight_defensively(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
+def _fight_defensively(state: BattleState, actor: Combatant, action: Action,
+                       frame: ActFrame) -> None:
     """S10: until the start of the fighter's next turn, one parry beyond the normal limit
     and a next dodge that pays no disadvantage."""
-    c.extra_parries = b.content.ruleset.defence.fight_defensively_extra_parries
-    c.dodge_waived = True
-    b.emit(StatusChanged, actor=c.id, status="fighting defensively", cause="S10")
+    actor.extra_parries = state.content.ruleset.defence.fight_defensively_extra_parries
+    actor.dodge_waived = True
+    state.emit(StatusChanged, actor=actor.id, status="fighting defensively", cause="S10")
 
 
-def _coup_de_grace(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
+def _coup_de_grace(state: BattleState, actor: Combatant, action: Action, frame: ActFrame) -> None:
     """H5: Coup-de-Grace kills an out-of-action target."""
-    t = _target(b, a)
+    t = _target(state, action)
     if t.status != "out":
-        return _lost(b, c, "target not helpless")
-    harm.kill(b, t, f"coup-de-grace by {c.id}")
+        return _lost(state, actor, "target not helpless")
+    harm.kill(state, t, f"coup-de-grace by {actor.id}")
 
 
 # ------------------------------------------------------------------ care and magic
-def _first_aid(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
+def _first_aid(state: BattleState, actor: Combatant, action: Action, frame: ActFrame) -> None:
     """H20: a First Aid success heals 1d3 HP and stops bleeding."""
-    t = _target(b, a)
-    if harm.roll_skill(b, c, "first_aid", f"on {t.id}").succeeded:
+    t = _target(state, action)
+    if harm.roll_skill(state, actor, "first_aid", f"on {t.id}").succeeded:
         if t.bleeding:
             t.bleeding = False
-            b.emit(StatusChanged, actor=t.id, status="no longer bleeding", cause="first aid")
-        harm.heal(b, t, b.dice.roll(b.content.ruleset.misc.first_aid_heal)[0], "first aid")
+            state.emit(StatusChanged, actor=t.id, status="no longer bleeding", cause="first aid")
+        harm.heal(state, t, state.dice.roll(state.content.ruleset.misc.first_aid_heal)[0],
+                  "first aid")
 
 
-def spell_effect(b: Battle, caster: Combatant, target: Combatant, spell_id: str,
+def spell_effect(state: BattleState, caster: Combatant, target: Combatant, spell_id: str,
                  level: SuccessLevel) -> None:
     """H18: damage (armour applies unless the spell ignores it; a critical does maximum
     and ignores armour), heal, or a buff of skill points for some rounds."""
-    sp = b.content.spells[spell_id]
+    sp = state.content.spells[spell_id]
     spell = item_label(spell_id)
     if sp.effect == "buff":
-        target.buffs.append((sp.modifier, b.round + sp.duration - 1))
-        b.emit(StatusChanged, actor=target.id, status=f"under {spell}",
-               cause=f"{sp.modifier:+d} to skills until round {b.round + sp.duration - 1}")
+        target.buffs.append((sp.modifier, state.round + sp.duration - 1))
+        state.emit(StatusChanged, actor=target.id, status=f"under {spell}",
+               cause=f"{sp.modifier:+d} to skills until round {state.round + sp.duration - 1}")
         return
     if sp.dice is None:  # unreachable: the loader requires dice for damage and heal
         return
     if level is L.CRITICAL:
         amount, faces = sp.dice.maximum, ()
     else:
-        amount, faces = b.dice.roll(sp.dice)
+        amount, faces = state.dice.roll(sp.dice)
     if sp.effect == "heal":
-        harm.heal(b, target, amount, spell)
+        harm.heal(state, target, amount, spell)
         return
     armour = 0 if (sp.ignores_armour or level is L.CRITICAL) else min(amount,
                                                                       target.armour_points)
     damage = max(0, amount - armour)
-    harm.deal_damage(b, caster, target, damage, f"{spell} from {caster.id}",
+    harm.deal_damage(state, caster, target, damage, f"{spell} from {caster.id}",
                        rolled=amount, dice=faces, parried=0, dodged=0, armour=armour,
                        effect=f"spell {spell}")
 
 
-def _cast(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
+def _cast(state: BattleState, actor: Combatant, action: Action, frame: ActFrame) -> None:
     """H18: casting time, power points, magic fumble from armour burden; S11 aborts."""
-    sp = b.content.spells[a.item or ""]
-    spell = item_label(a.item or "")
-    t = _target(b, a)
-    if c.concentration_broken:
-        c.casting = None
-        return _lost(b, c, f"{spell} aborted (S11)")
+    sp = state.content.spells[action.item or ""]
+    spell = item_label(action.item or "")
+    t = _target(state, action)
+    if actor.concentration_broken:
+        actor.casting = None
+        return _lost(state, actor, f"{spell} aborted (S11)")
     if sp.casting == "rounds":
-        if c.casting is None:
-            c.casting = {"spell": a.item, "target": a.target, "done": 0, "round": b.round}
-        c.casting["done"] += 1
-        c.casting["round"] = b.round
-        if c.casting["done"] < sp.rounds:
-            b.emit(Concentration, actor=c.id,
-                   what=f"casting {spell} ({c.casting['done']}/{sp.rounds})")
+        if actor.casting is None:
+            actor.casting = {"spell": action.item, "target": action.target, "done": 0,
+                             "round": state.round}
+        actor.casting["done"] += 1
+        actor.casting["round"] = state.round
+        if actor.casting["done"] < sp.rounds:
+            state.emit(Concentration, actor=actor.id,
+                   what=f"casting {spell} ({actor.casting['done']}/{sp.rounds})")
             return
-        c.casting = None
+        actor.casting = None
     if t.dead or (sp.effect != "heal" and not t.in_action) or not q.spell_target_ok(
-            b, c, t, sp.range):
-        return _lost(b, c, f"{spell} has no valid target")
-    if c.power_points < sp.cost:  # H18: PP spent on other spells while it was being cast
-        return _lost(b, c, f"not enough power points for {spell}")
+            state, actor, t, sp.range):
+        return _lost(state, actor, f"{spell} has no valid target")
+    if actor.power_points < sp.cost:  # H18: PP spent on other spells while it was being cast
+        return _lost(state, actor, f"not enough power points for {spell}")
     if sp.components:
-        c.components_ready = False
-    chance = c.skill("cast", b.round)
-    roll = b.dice.d100()
-    level = success_level(roll, chance, b.content.ruleset.success, c.magic_fumble)
-    cost = sp.cost if level.succeeded else min(sp.cost, b.content.ruleset.misc.failed_cast_cost)
-    c.power_points -= cost
-    b.emit(SpellCast, caster=c.id, spell=a.item, target=t.id, chance=chance, roll=roll,
+        actor.components_ready = False
+    chance = actor.skill("cast", state.round)
+    roll = state.dice.d100()
+    level = success_level(roll, chance, state.content.ruleset.success, actor.magic_fumble)
+    cost = sp.cost if level.succeeded else min(sp.cost, state.content.ruleset.misc.failed_cast_cost)
+    actor.power_points -= cost
+    state.emit(SpellCast, caster=actor.id, spell=action.item, target=t.id, chance=chance, roll=roll,
            level=level.name, cost=cost)
     if level.succeeded:
-        spell_effect(b, c, t, a.item or "", level)
+        spell_effect(state, actor, t, action.item or "", level)
 
 
-def _use_item(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
+def _use_item(state: BattleState, actor: Combatant, action: Action, frame: ActFrame) -> None:
     """S15: drink a potion (heals its dice) or read a scroll (its spell, no roll, no PP)."""
-    inst = c.item(a.item or "")
+    inst = actor.item(action.item or "")
     if inst is None:
-        return _lost(b, c, "item gone")
-    it = b.content.items[inst.item]
+        return _lost(state, actor, "item gone")
+    it = state.content.items[inst.item]
     inst.count -= 1
     if inst.count <= 0:
-        c.inventory.remove(inst)
+        actor.inventory.remove(inst)
     if it.kind == "potion" and it.heal is not None:
-        harm.heal(b, c, b.dice.roll(it.heal)[0], item_label(inst.item))
+        harm.heal(state, actor, state.dice.roll(it.heal)[0], item_label(inst.item))
     elif it.kind == "scroll" and it.spell is not None:
-        t = _target(b, a)
-        b.emit(SpellCast, caster=c.id, spell=it.spell, target=t.id, chance=0, roll=0,
+        t = _target(state, action)
+        state.emit(SpellCast, caster=actor.id, spell=it.spell, target=t.id, chance=0, roll=0,
                level="SCROLL", cost=0)
         if not t.dead:
-            spell_effect(b, c, t, it.spell, L.SUCCESS)
+            spell_effect(state, actor, t, it.spell, L.SUCCESS)
 
 
 # ------------------------------------------------------------------ equipment (H21)
-def _move_item(b: Battle, c: Combatant, uid: str, to: str) -> None:
-    inst = c.item(uid)
+def _move_item(state: BattleState, actor: Combatant, uid: str, to: str) -> None:
+    """H21: move an item of the actor's to another state, logged."""
+    inst = actor.item(uid)
     if inst is None:
         return
     old, inst.state = inst.state, to
-    b.emit(ItemMoved, actor=c.id, item=uid, state_from=old, state_to=to, square=None)
+    state.emit(ItemMoved, actor=actor.id, item=uid, state_from=old, state_to=to, square=None)
 
 
-def _ready(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
+def _ready(state: BattleState, actor: Combatant, action: Action, frame: ActFrame) -> None:
     """S12: drawing a hidden weapon needs a Sleight roll."""
-    inst = c.item(a.item or "")
+    inst = actor.item(action.item or "")
     if inst is None:
         return
-    if inst.state == "hidden" and not harm.roll_skill(b, c, "sleight", "draw").succeeded:
-        return _lost(b, c, f"fumbled drawing {inst.uid}")
-    _move_item(b, c, inst.uid, "ready")
+    if inst.state == "hidden" and not harm.roll_skill(state, actor, "sleight", "draw").succeeded:
+        return _lost(state, actor, f"fumbled drawing {inst.uid}")
+    _move_item(state, actor, inst.uid, "ready")
 
 
-def _sheathe(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
-    inst = c.item(a.item or "")
+def _sheathe(state: BattleState, actor: Combatant, action: Action, frame: ActFrame) -> None:
+    """S12/H21: sheathe a weapon, or stow a shield."""
+    inst = actor.item(action.item or "")
     if inst is not None:
-        _move_item(b, c, inst.uid, "sheathed" if inst.item in b.content.weapons else "carried")
+        _move_item(state, actor, inst.uid,
+                   "sheathed" if inst.item in state.content.weapons else "carried")
 
 
-def _drop(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
-    harm.drop_item(b, c, a.item or "", "")
+def _drop(state: BattleState, actor: Combatant, action: Action, frame: ActFrame) -> None:
+    """S16/H21: drop an item in the actor's square."""
+    harm.drop_item(state, actor, action.item or "", "")
 
 
-def _pick_up(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
+def _pick_up(state: BattleState, actor: Combatant, action: Action, frame: ActFrame) -> None:
     """H21: a picked-up weapon or shield goes to hand if a hand is free, else the pack."""
-    inst = next((g for g in b.ground if g.uid == a.item and g.square == c.position), None)
+    inst = next((item for item in state.ground
+                 if item.uid == action.item and item.square == actor.position), None)
     if inst is None:
-        return _lost(b, c, "the item is no longer at hand")
-    b.ground.remove(inst)
-    cw = b.content
+        return _lost(state, actor, "the item is no longer at hand")
+    state.ground.remove(inst)
+    cw = state.content
     hands = (cw.weapons[inst.item].hands if inst.item in cw.weapons
              else cw.armour[inst.item].hands if inst.item in cw.armour
              else cw.items[inst.item].hands)
     holdable = inst.item in cw.weapons or inst.item in cw.armour or inst.lit
-    to = "ready" if holdable and hands <= 2 - c.hands_used() else "carried"
+    to = "ready" if holdable and hands <= 2 - actor.hands_used() else "carried"
     if not holdable:
         inst.lit = False
     inst.state, inst.square = to, None
-    c.inventory.append(inst)
-    b.emit(ItemMoved, actor=c.id, item=inst.uid, state_from="ground", state_to=to,
-           square=c.position)
+    actor.inventory.append(inst)
+    state.emit(ItemMoved, actor=actor.id, item=inst.uid, state_from="ground", state_to=to,
+           square=actor.position)
 
 
-def _light_torch(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
+def _light_torch(state: BattleState, actor: Combatant, action: Action, frame: ActFrame) -> None:
     """H23: a lit torch is held in a hand and lights 4 squares around its carrier."""
-    inst = c.item(a.item or "")
+    inst = actor.item(action.item or "")
     if inst is None:
         return
     inst.lit = True
-    _move_item(b, c, inst.uid, "ready")
+    _move_item(state, actor, inst.uid, "ready")
 
 
-def _load(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
+def _load(state: BattleState, actor: Combatant, action: Action, frame: ActFrame) -> None:
     """H16: bows and slings are nocked (FREE); crossbows wound and loaded (FULL)."""
-    inst = c.item(a.item or "")
+    inst = actor.item(action.item or "")
     if inst is None:
         return
-    w = b.content.weapons[inst.item]
-    ammo = q.ammo_of(c, w.ammo)
+    w = state.content.weapons[inst.item]
+    ammo = q.ammo_of(actor, w.ammo)
     if ammo is None:
-        return _lost(b, c, "no ammunition")
+        return _lost(state, actor, "no ammunition")
     ammo.count -= 1
     if ammo.count <= 0:
-        c.inventory.remove(ammo)
-    if a.kind is K.NOCK_ARROW:
+        actor.inventory.remove(ammo)
+    if action.kind is K.NOCK_ARROW:
         inst.nocked = True
     else:
         inst.loaded = True
-    b.emit(ItemMoved, actor=c.id, item=inst.uid, state_from="ready",
+    state.emit(ItemMoved, actor=actor.id, item=inst.uid, state_from="ready",
            state_to="nocked" if inst.nocked else "loaded", square=None)
 
 
 # ------------------------------------------------------------------ position and body
-def _shift(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
+def _shift(state: BattleState, actor: Combatant, action: Action, frame: ActFrame) -> None:
     """S7: a 5 ft step, once per round, never provokes."""
-    if a.square is None:
+    if action.square is None:
         return
-    old = c.position
-    c.position = a.square
-    c.shifted_this_round = True
-    harm.release_grapples_by(b, c)
-    b.emit(StatusChanged, actor=c.id, status=f"now at {square_text(a.square)}",
+    old = actor.position
+    actor.position = action.square
+    actor.shifted_this_round = True
+    harm.release_grapples_by(state, actor)
+    state.emit(StatusChanged, actor=actor.id, status=f"now at {square_text(action.square)}",
            cause=f"shifted from {square_text(old)}")
 
 
-def _stand(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
-    c.prone = False
-    b.emit(StatusChanged, actor=c.id, status="standing", cause="stood up")
+def _stand(state: BattleState, actor: Combatant, action: Action, frame: ActFrame) -> None:
+    """H15: stand up."""
+    actor.prone = False
+    state.emit(StatusChanged, actor=actor.id, status="standing", cause="stood up")
 
 
-def _prone(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
-    harm.set_prone(b, c, "fell prone")
+def _prone(state: BattleState, actor: Combatant, action: Action, frame: ActFrame) -> None:
+    """H15: fall prone on purpose."""
+    harm.set_prone(state, actor, "fell prone")
 
 
-def _door(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
-    if a.square is None:
+def _door(state: BattleState, actor: Combatant, action: Action, frame: ActFrame) -> None:
+    """S12: open or close a neighbouring door (the state swaps its map)."""
+    if action.square is None:
         return
-    opening = a.kind is K.OPEN_DOOR
-    b.set_grid(b.grid.with_door(a.square, opening))
-    b.emit(DoorChanged, actor=c.id, square=a.square, open=opening)
+    opening = action.kind is K.OPEN_DOOR
+    state.set_grid(state.grid.with_door(action.square, opening))
+    state.emit(DoorChanged, actor=actor.id, square=action.square, open=opening)
 
 
-def _ride(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
+def _ride(state: BattleState, actor: Combatant, action: Action, frame: ActFrame) -> None:
     """S13/H22: a Ride roll. On failure it provokes; with the round whole (nothing but
     this action spent) the failure takes the full round and then completes; otherwise
     the attempt does not complete this round: the turn ends with the character where
     it was."""
-    if not f.get("rolled"):
-        f["rolled"] = True
-        if not harm.roll_skill(b, c, "ride", a.kind.value).succeeded:
-            f["force_provoke"] = True
-            f["phase"] = "start"
-            if c.actions_used == ["move"]:
-                c.actions_used = ["full"]
+    if not frame.rolled:
+        frame.rolled = True
+        if not harm.roll_skill(state, actor, "ride", action.kind.value).succeeded:
+            frame.force_provoke = True
+            frame.phase = "start"
+            if actor.actions_used == ["move"]:
+                actor.actions_used = ["full"]
             else:
-                f["incomplete"] = True
+                frame.incomplete = True
             return
-    if f.get("incomplete"):
-        f["end_turn"] = True
-        return _lost(b, c, f"{a.kind.value} failed with the round no longer whole (S13)")
-    if a.kind is K.MOUNT:
-        m = _target(b, a)
+    if frame.incomplete:
+        frame.end_turn = True
+        return _lost(state, actor,
+                     f"{action.kind.value} failed with the round no longer whole (S13)")
+    if action.kind is K.MOUNT:
+        m = _target(state, action)
         if not m.in_action or m.ridden_by is not None:
-            return _lost(b, c, "mount unavailable")
-        c.riding, m.ridden_by, c.position = m.id, c.id, m.position
-        b.emit(StatusChanged, actor=c.id, status=f"riding {m.id}", cause="mounted")
+            return _lost(state, actor, "mount unavailable")
+        actor.riding, m.ridden_by, actor.position = m.id, actor.id, m.position
+        state.emit(StatusChanged, actor=actor.id, status=f"riding {m.id}", cause="mounted")
         return
-    if a.square is None or a.square in q.occupied(b, exclude=(c.id, c.riding or "")):
-        return _lost(b, c, "no room to dismount")
-    m = b.combatants[c.riding or ""]
-    c.riding, m.ridden_by, c.position = None, None, a.square
-    b.emit(StatusChanged, actor=c.id, status="on foot", cause="dismounted")
+    if action.square is None or action.square in q.occupied(state, exclude=(actor.id,
+                                                                            actor.riding or "")):
+        return _lost(state, actor, "no room to dismount")
+    m = state.combatants[actor.riding or ""]
+    actor.riding, m.ridden_by, actor.position = None, None, action.square
+    state.emit(StatusChanged, actor=actor.id, status="on foot", cause="dismounted")
 
 
-def _components(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
-    c.components_ready = True
-    b.emit(StatusChanged, actor=c.id, status="ready with spell components", cause="H18")
+def _components(state: BattleState, actor: Combatant, action: Action, frame: ActFrame) -> None:
+    """H18: prepare spell components."""
+    actor.components_ready = True
+    state.emit(StatusChanged, actor=actor.id, status="ready with spell components", cause="H18")
 
 
-def _speak(b: Battle, c: Combatant, a: Action, f: dict[str, Any]) -> None:
+def _speak(state: BattleState, actor: Combatant, action: Action, frame: ActFrame) -> None:
     """H24: no game effect but the log line."""
-    b.emit(Spoke, actor=c.id)
+    state.emit(Spoke, actor=actor.id)
 
 
-_EFFECTS: dict[ActionKind, Effect] = {
+#: The effect of each turn action kind (moves and END_TURN have none: their frame is
+#: the effect).
+EFFECTS: dict[ActionKind, Effect] = {
     K.MELEE_ATTACK: _melee, K.MISSILE_ATTACK: _missile, K.FULL_ATTACK: _full_attack,
     K.UNARMED_ATTACK: _unarmed, K.GRAPPLE: _manoeuvre, K.TRIP: _manoeuvre,
     K.DISARM: _manoeuvre, K.FIGHT_DEFENSIVELY: _fight_defensively,

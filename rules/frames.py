@@ -1,74 +1,323 @@
-"""Work in progress as a stack of plain-data frames, and the round/turn bookkeeping.
+"""Work in progress as a stack of typed frames, and the round/turn bookkeeping.
 
-Frame types (each a JSON-able dict with a ``type``):
+Each frame is a small JSON-able dataclass that owns its rule procedure, side by side
+(botbowl's procedures):
 
-- ``move``: a MOVE, FULL_MOVE or DISENGAGE walking its path square by square; before
-  leaving a threatened square it offers each provoked enemy a Free Attack (S5, H13).
-- ``act``: any other turn action: the Free Attacks it provokes first (S5, S6), then its
-  effect (:mod:`rules.effects`).
-- ``offer``: an enemy deciding whether to take its Free Attack (S5).
-- ``attack``: one attack roll and the defender's parry and dodge decisions, then damage
-  (:mod:`rules.combat`).
+- ``step(state)`` advances it and returns a :class:`Decision` when input is needed;
+- ``legal_actions(state, decision)`` lists the answers to that decision;
+- ``answer(state, action)`` applies the chosen answer.
 
-``step`` advances the top frame and returns a :class:`Decision` when input is needed;
-``answer`` feeds a reaction decision's chosen action to the top frame.
+Frame types (``FRAME_TYPES``, by ``type`` name, for ``frame_to_dict``/``frame_from_dict``):
+
+- :class:`MoveFrame` (``move``): a MOVE, FULL_MOVE or DISENGAGE walking its path square
+  by square; before leaving a threatened square it offers each provoked enemy a Free
+  Attack (S5, H13).
+- :class:`ActFrame` (``act``): any other turn action: the Free Attacks it provokes first
+  (S5, S6), then its effect (:mod:`rules.effects`).
+- :class:`OfferFrame` (``offer``): an enemy deciding whether to take its Free Attack (S5).
+- :class:`rules.combat.AttackFrame` (``attack``): one attack roll and the defender's
+  parry and dodge decisions, then damage.
+
+Only offer and attack frames ask for decisions; asking a move or act frame for legal
+actions, or any frame about an answer of a kind it does not take, is an error.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field, fields, replace
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from rules import combat, effects, harm
+from rules import combat, effects, harm, legal, reactions
 from rules import queries as q
 from rules.actions import PROVOKING, Action, ActionKind, Decision, DecisionKind, category_of
+from rules.combat import AttackFrame
 from rules.combatant import Combatant
+from rules.errors import IllegalActionError
 from rules.events import ActionTaken, Concentration, FreeAttackDeclined, Moved, Provoked
-from rules.legal import spell_category
 
 if TYPE_CHECKING:
-    from rules.state import BattleState as Battle
+    from rules.state import BattleState
 
 K = ActionKind
 MOVES = {K.MOVE, K.FULL_MOVE, K.DISENGAGE}
+Square = tuple[int, int]
 
 
-def _pop(b: Battle, f: dict[str, Any]) -> None:
-    """Pop ``f``, which is always the top frame when its own step finishes it."""
-    if not b.stack or b.stack[-1] is not f:
-        raise RuntimeError(f"frame {f.get('type')} finished while not on top of the stack")
-    b.stack.pop()
+def pop_frame(state: BattleState, frame: Frame) -> None:
+    """Pop ``frame``, which is always the top frame when its own step finishes it."""
+    if not state.stack or state.stack[-1] is not frame:
+        raise RuntimeError(f"frame {frame.type} finished while not on top of the stack")
+    state.stack.pop()
 
+
+def _no_decision(frame: Frame) -> RuntimeError:
+    """The error for asking a frame that never waits for a decision about one."""
+    return RuntimeError(f"a {frame.type} frame asks for no decision")
+
+
+def unknown_answer(frame: Frame, action: Action) -> IllegalActionError:
+    """The error for an answer a frame does not take (never treated as another kind)."""
+    return IllegalActionError(f"{action} is no answer to a {frame.type} frame")
+
+
+# ------------------------------------------------------------------ frame types
+@dataclass(slots=True)
+class OfferFrame:
+    """S5: ``enemy`` decides whether to take its Free Attack on ``actor``."""
+
+    type: ClassVar[str] = "offer"
+    enemy: str
+    actor: str
+
+    def step(self, state: BattleState) -> Decision | None:
+        """Ask the enemy, or drop the offer when it can no longer attack (S5)."""
+        enemy, provoker = state.combatants[self.enemy], state.combatants[self.actor]
+        if not q.can_free_attack(state, enemy, provoker):
+            state.stack.pop()
+            return None
+        return Decision(DecisionKind.FREE_ATTACK, enemy.id, provoker.id)
+
+    def legal_actions(self, state: BattleState, decision: Decision) -> list[Action]:
+        """S5: the Free Attacks open to the enemy, and DECLINE."""
+        return reactions.free_attack_actions(state, self)
+
+    def answer(self, state: BattleState, action: Action) -> None:
+        """Decline, or push the Free Attack's attack frame."""
+        if action.kind not in (K.DECLINE, K.FREE_ATTACK):
+            raise unknown_answer(self, action)
+        state.stack.pop()
+        enemy = state.combatants[self.enemy]
+        if action.kind is K.DECLINE:
+            state.emit(FreeAttackDeclined, enemy=enemy.id, actor=self.actor)
+            return
+        enemy.free_attack_used = True
+        combat.push_attack(state, enemy, state.combatants[action.target or ""], action.item,
+                           "free")
+
+    def copy(self) -> OfferFrame:
+        """An independent copy (for ``clone``)."""
+        return OfferFrame(self.enemy, self.actor)
+
+
+@dataclass(slots=True)
+class ActFrame:
+    """A turn action other than a move: provoked Free Attacks, then its effect.
+
+    ``phase`` runs start, provoke, effect, done. The flags belong to S13's Ride roll:
+    ``rolled`` (made), ``force_provoke`` (failed: it provokes), ``incomplete`` (failed
+    with the round no longer whole) and ``end_turn`` (so the turn ends when done)."""
+
+    type: ClassVar[str] = "act"
+    actor: str
+    action: Action
+    phase: str = "start"
+    offers: list[str] = field(default_factory=list)
+    rolled: bool = False
+    force_provoke: bool = False
+    incomplete: bool = False
+    end_turn: bool = False
+
+    def step(self, state: BattleState) -> Decision | None:
+        """Advance one phase."""
+        actor = state.combatants[self.actor]
+        action = self.action
+        if self.phase == "start":
+            if provokes(state, action, self):
+                mode = _concentration(state, actor, action)
+                if mode is not None:
+                    actor.concentration, actor.concentration_broken = mode, False
+                self.offers = q.provokers_at(state, actor)
+                for enemy in self.offers:
+                    state.emit(Provoked, actor=actor.id, enemy=enemy)
+            self.phase = "provoke"
+            return None
+        if self.phase == "provoke":
+            if not actor.in_action:
+                actor.concentration = None
+                state.stack.pop()
+                return None
+            if self.offers:
+                push_offer(state, self.offers.pop(0), actor.id)
+                return None
+            self.phase = "effect"
+            return None
+        if self.phase == "effect":
+            self.phase = "done"
+            effects.apply_effect(state, actor, action, self)
+            return None
+        actor.concentration = None
+        actor.concentration_broken = False
+        pop_frame(state, self)
+        if self.end_turn:  # S13: a failed mount with the round no longer whole
+            state.end_turn_requested = True
+        return None
+
+    def legal_actions(self, state: BattleState, decision: Decision) -> list[Action]:
+        """An act frame never waits for a decision."""
+        raise _no_decision(self)
+
+    def answer(self, state: BattleState, action: Action) -> None:
+        """An act frame never waits for a decision."""
+        raise _no_decision(self)
+
+    def copy(self) -> ActFrame:
+        """An independent copy (for ``clone``)."""
+        return replace(self, offers=list(self.offers))
+
+
+@dataclass(slots=True)
+class MoveFrame:
+    """A MOVE, FULL_MOVE or DISENGAGE walking ``path``; ``index`` is the square reached,
+    ``checked`` the last square whose provokers were counted (H13)."""
+
+    type: ClassVar[str] = "move"
+    actor: str
+    kind: str
+    path: tuple[Square, ...]
+    index: int = 0
+    checked: int = -1
+    parity: int = 0
+    provokes: bool = True
+    provoked: list[str] = field(default_factory=list)
+    offers: list[str] = field(default_factory=list)
+
+    def step(self, state: BattleState) -> Decision | None:
+        """Offer Free Attacks before leaving a threatened square, then take one step."""
+        mover = state.combatants[self.actor]
+        _body, ids = q.mover_of(state, mover)
+        path = self.path
+        index = self.index
+        if not mover.in_action or mover.prone or mover.position != path[index]:
+            self.finish(state, complete=False)
+            return None
+        last = len(path) - 1
+        if self.provokes and self.checked != index and index < last:
+            self.checked = index
+            new = [enemy for enemy in q.provokers_at(state, mover)
+                   if enemy not in self.provoked]
+            self.provoked += new
+            self.offers += new
+            for enemy in new:
+                state.emit(Provoked, actor=mover.id, enemy=enemy)
+        if self.offers:
+            push_offer(state, self.offers.pop(0), mover.id)
+            return None
+        if index == last:
+            self.finish(state, complete=True)
+            return None
+        following = path[index + 1]
+        holder = q.occupied(state, exclude=ids).get(following)
+        if holder is not None and ((holder.in_action and holder.team != mover.team)
+                                   or index + 1 == last):
+            self.finish(state, complete=False)
+            return None
+        for cid in ids:
+            state.combatants[cid].position = following
+        harm.release_grapples_by(state, mover)
+        self.index = index + 1
+        depth = state.grid.drop_depth(following)
+        if depth:
+            self.finish(state, complete=index + 1 == last)
+            for cid in ids:
+                harm.fall(state, state.combatants[cid], depth)
+        return None
+
+    def finish(self, state: BattleState, complete: bool) -> None:
+        """End the move. A mover cut short on a square an ally holds (allies may be
+        passed, not ended on, H13) steps back along its path to the last square it may
+        end on."""
+        mover = state.combatants[self.actor]
+        walked = self.path[: self.index + 1]
+        _, ids = q.mover_of(state, mover)
+        if mover.in_action and mover.position == walked[-1]:
+            held = q.occupied(state, exclude=ids)
+            while len(walked) > 1 and walked[-1] in held:
+                walked = walked[:-1]
+            for cid in ids:
+                state.combatants[cid].position = walked[-1]
+        cost, parity = state.graph.path_cost(walked, self.parity)
+        mover.diagonal_parity = parity
+        mover.moved_this_round = True
+        state.emit(Moved, actor=mover.id, path=walked, cost=cost, complete=complete)
+        pop_frame(state, self)
+
+    def legal_actions(self, state: BattleState, decision: Decision) -> list[Action]:
+        """A move frame never waits for a decision."""
+        raise _no_decision(self)
+
+    def answer(self, state: BattleState, action: Action) -> None:
+        """A move frame never waits for a decision."""
+        raise _no_decision(self)
+
+    def copy(self) -> MoveFrame:
+        """An independent copy (for ``clone``)."""
+        return replace(self, provoked=list(self.provoked), offers=list(self.offers))
+
+
+Frame = MoveFrame | ActFrame | OfferFrame | AttackFrame
+FRAME_TYPES: dict[str, type[Frame]] = {
+    frame_type.type: frame_type for frame_type in (MoveFrame, ActFrame, OfferFrame, AttackFrame)
+}
+
+
+def frame_to_dict(frame: Frame) -> dict[str, Any]:
+    """A frame as plain JSON data, tagged with its ``type``."""
+    data: dict[str, Any] = {"type": frame.type}
+    for spec in fields(frame):
+        value = getattr(frame, spec.name)
+        if isinstance(value, Action):
+            value = value.to_dict()
+        elif isinstance(value, tuple):
+            value = [list(square) for square in value]
+        elif isinstance(value, list):
+            value = list(value)
+        data[spec.name] = value
+    return data
+
+
+def frame_from_dict(data: dict[str, Any]) -> Frame:
+    """The frame ``frame_to_dict`` wrote."""
+    frame_type = FRAME_TYPES.get(data.get("type", ""))
+    if frame_type is None:
+        raise ValueError(f"unknown frame type {data.get('type')!r}; expected one of "
+                         f"{', '.join(sorted(FRAME_TYPES))}")
+    values = {key: value for key, value in data.items() if key != "type"}
+    if frame_type is ActFrame:
+        values["action"] = Action.from_dict(values["action"])
+    if frame_type is MoveFrame:
+        values["path"] = tuple((square[0], square[1]) for square in values["path"])
+    return frame_type(**values)
 
 
 # ------------------------------------------------------------------ rounds and turns
-def start_round(b: Battle) -> None:
+def start_round(state: BattleState) -> None:
     """Per-round resets (S5, S7, S8, H14), bleeding (H7) and fatigue checks (S21)."""
-    rs = b.content.ruleset
-    for c in b.combatants.values():
-        c.moved_this_round = False
-        c.shifted_this_round = False
-        c.diagonal_parity = 0
-        c.free_attack_used = False
-        c.parries_used = 0
-        c.buffs = [bf for bf in c.buffs if bf[1] >= b.round]
-    for cid in b.initiative_order:
-        c = b.combatants[cid]
-        if c.bleeding and not c.dead:
-            harm.lose_hp(b, c, rs.misc.bleed_per_round, "bleeding")
-    every = rs.fatigue.rounds_per_check
-    if b.round > 1 and (b.round - 1) % every == 0:
-        for cid in b.initiative_order:
-            c = b.combatants[cid]
-            if c.in_action:
-                harm.fatigue_check(b, c)
+    ruleset = state.content.ruleset
+    for combatant in state.combatants.values():
+        combatant.moved_this_round = False
+        combatant.shifted_this_round = False
+        combatant.diagonal_parity = 0
+        combatant.free_attack_used = False
+        combatant.parries_used = 0
+        combatant.buffs = [buff for buff in combatant.buffs if buff[1] >= state.round]
+    for cid in state.initiative_order:
+        combatant = state.combatants[cid]
+        if combatant.bleeding and not combatant.dead:
+            harm.lose_hp(state, combatant, ruleset.misc.bleed_per_round, "bleeding")
+    every = ruleset.fatigue.rounds_per_check
+    if state.round > 1 and (state.round - 1) % every == 0:
+        for cid in state.initiative_order:
+            combatant = state.combatants[cid]
+            if combatant.in_action:
+                harm.fatigue_check(state, combatant)
 
 
-def start_turn(b: Battle, owner: Combatant) -> None:
+def start_turn(state: BattleState, owner: Combatant) -> None:
     """H25: voluntary FREE actions are once per turn, so they reset each turn; S10:
     Fight Defensively lasts until the start of the fighter's next turn (a ridden mount's
     turn is its rider's, H22)."""
     owner.free_used = []
-    for fighter in (owner, b.combatants.get(owner.riding or "")):
+    for fighter in (owner, state.combatants.get(owner.riding or "")):
         if fighter is not None:
             fighter.extra_parries = 0
             fighter.dodge_waived = False
@@ -77,209 +326,92 @@ def start_turn(b: Battle, owner: Combatant) -> None:
     owner.concentration_broken = False
 
 
-def finish_turn(b: Battle, owner: Combatant) -> None:
+def finish_turn(state: BattleState, owner: Combatant) -> None:
     """H18: a multi-round casting not continued this round is abandoned."""
-    if owner.casting is not None and owner.casting["round"] < b.round:
+    if owner.casting is not None and owner.casting["round"] < state.round:
         owner.casting = None
-        b.emit(Concentration, actor=owner.id, what="multi-round casting abandoned")
+        state.emit(Concentration, actor=owner.id, what="multi-round casting abandoned")
 
 
 # ------------------------------------------------------------------ starting actions
-def _category(b: Battle, c: Combatant, a: Action) -> str:
-    if a.kind is K.CAST_SPELL:
-        return spell_category(b, a.item or "")
-    return category_of(a.kind)
+def _category(state: BattleState, action: Action) -> str:
+    """The budget category of a turn action (a spell's depends on its casting time)."""
+    if action.kind is K.CAST_SPELL:
+        return legal.spell_category(state, action.item or "")
+    return category_of(action.kind)
 
 
-def _continues_casting(c: Combatant, a: Action) -> bool:
-    return (a.kind is K.CAST_SPELL and c.casting is not None
-            and c.casting["spell"] == a.item and c.casting["target"] == a.target)
+def _continues_casting(combatant: Combatant, action: Action) -> bool:
+    """H18: whether ``action`` is the next round of the multi-round casting under way."""
+    return (action.kind is K.CAST_SPELL and combatant.casting is not None
+            and combatant.casting["spell"] == action.item
+            and combatant.casting["target"] == action.target)
 
 
-def start_action(b: Battle, c: Combatant, a: Action) -> None:
+def start_action(state: BattleState, actor: Combatant, action: Action) -> None:
     """Pay the action's budget (S2, H25) and push the frame that carries it out."""
-    if a.kind is K.END_TURN:
-        b.end_turn_requested = True
+    if action.kind is K.END_TURN:
+        state.end_turn_requested = True
         return
-    cat = _category(b, c, a)
-    if cat == "free":
-        c.free_used.append(a.kind.value)
-    elif cat in ("move", "attack", "full"):
-        c.actions_used.append(cat)
-        if c.casting is not None and not _continues_casting(c, a):
-            c.casting = None
-            b.emit(Concentration, actor=c.id, what="multi-round casting abandoned")
-    b.emit(ActionTaken, actor=c.id, action=str(a))
-    if a.kind in MOVES:
-        full = a.kind is K.FULL_MOVE
-        provoking = a.kind is not K.DISENGAGE
-        route = q.routes(b, c, q.move_budget(b, c, full), provoking)[a.square]
-        b.stack.append({
-            "type": "move", "actor": c.id, "kind": a.kind.value,
-            "path": [list(sq) for sq in route.path], "i": 0, "checked": -1,
-            "parity": c.diagonal_parity, "provokes": provoking, "provoked": [], "offers": [],
-        })
+    category = _category(state, action)
+    if category == "free":
+        actor.free_used.append(action.kind.value)
+    elif category in ("move", "attack", "full"):
+        actor.actions_used.append(category)
+        if actor.casting is not None and not _continues_casting(actor, action):
+            actor.casting = None
+            state.emit(Concentration, actor=actor.id, what="multi-round casting abandoned")
+    state.emit(ActionTaken, actor=actor.id, action=str(action))
+    if action.kind in MOVES:
+        full = action.kind is K.FULL_MOVE
+        provoking = action.kind is not K.DISENGAGE
+        route = q.routes(state, actor, q.move_budget(state, actor, full),
+                         provoking)[action.square]
+        state.stack.append(MoveFrame(actor.id, action.kind.value, tuple(route.path),
+                                     parity=actor.diagonal_parity, provokes=provoking))
         return
-    b.stack.append({"type": "act", "actor": c.id, "action": a.to_dict(), "phase": "start",
-                    "offers": []})
+    state.stack.append(ActFrame(actor.id, action))
 
 
-def provokes(b: Battle, a: Action, frame: dict[str, Any]) -> bool:
+def provokes(state: BattleState, action: Action, frame: ActFrame) -> bool:
     """S6/S15/S13: whether this action provokes Free Attacks; a melee attack with an
     unarmed natural weapon (a fist) provokes like any unarmed attack."""
-    if frame.get("force_provoke"):
+    if frame.force_provoke:
         return True
-    if a.kind is K.MELEE_ATTACK:
-        inst = b.combatants[frame["actor"]].item(a.item or "")
-        weapon = b.content.weapons.get(inst.item) if inst is not None else None
+    if action.kind is K.MELEE_ATTACK:
+        inst = state.combatants[frame.actor].item(action.item or "")
+        weapon = state.content.weapons.get(inst.item) if inst is not None else None
         return weapon is not None and q.is_unarmed(weapon)
-    if a.kind is K.CAST_SPELL:
-        sp = b.content.spells[a.item or ""]
-        return sp.provokes and sp.casting != "free"
-    if a.kind is K.USE_ITEM:
+    if action.kind is K.CAST_SPELL:
+        spell = state.content.spells[action.item or ""]
+        return spell.provokes and spell.casting != "free"
+    if action.kind is K.USE_ITEM:
         return True
-    return a.kind in PROVOKING
+    return action.kind in PROVOKING
 
 
-def _concentration(b: Battle, c: Combatant, a: Action) -> str | None:
+def _concentration(state: BattleState, actor: Combatant, action: Action) -> str | None:
     """S11/H17: casting, and an aimed shot (a missile Full Attack), need concentration."""
-    if a.kind is K.CAST_SPELL and b.content.spells[a.item or ""].casting != "free":
+    if action.kind is K.CAST_SPELL and state.content.spells[action.item or ""].casting != "free":
         return "cast"
-    if a.kind is K.FULL_ATTACK:
-        inst = c.item(a.item or "")
-        if inst is not None and b.content.weapons[inst.item].kind == "missile":
+    if action.kind is K.FULL_ATTACK:
+        inst = actor.item(action.item or "")
+        if inst is not None and state.content.weapons[inst.item].kind == "missile":
             return "aim"
     return None
 
 
+def push_offer(state: BattleState, enemy: str, actor: str) -> None:
+    """Queue ``enemy``'s Free Attack decision on ``actor`` (S5)."""
+    state.stack.append(OfferFrame(enemy, actor))
+
+
 # ------------------------------------------------------------------ stepping
-def step(b: Battle, frame: dict[str, Any]) -> Decision | None:
-    return _STEP[frame["type"]](b, frame)
+def step(state: BattleState, frame: Frame) -> Decision | None:
+    """Advance the top frame (``frame.step``)."""
+    return frame.step(state)
 
 
-def answer(b: Battle, frame: dict[str, Any], action: Action) -> None:
-    if frame["type"] == "offer":
-        _answer_offer(b, frame, action)
-    else:
-        combat.answer_attack(b, frame, action)
-
-
-def _push_offer(b: Battle, enemy: str, actor: str) -> None:
-    b.stack.append({"type": "offer", "enemy": enemy, "actor": actor})
-
-
-def _step_offer(b: Battle, f: dict[str, Any]) -> Decision | None:
-    enemy, prov = b.combatants[f["enemy"]], b.combatants[f["actor"]]
-    if not q.can_free_attack(b, enemy, prov):
-        b.stack.pop()
-        return None
-    return Decision(DecisionKind.FREE_ATTACK, enemy.id, prov.id)
-
-
-def _answer_offer(b: Battle, f: dict[str, Any], action: Action) -> None:
-    b.stack.pop()
-    enemy = b.combatants[f["enemy"]]
-    if action.kind is K.DECLINE:
-        b.emit(FreeAttackDeclined, enemy=enemy.id, actor=f["actor"])
-        return
-    enemy.free_attack_used = True
-    combat.push_attack(b, enemy, b.combatants[action.target or ""], action.item, "free")
-
-
-def _step_act(b: Battle, f: dict[str, Any]) -> Decision | None:
-    c = b.combatants[f["actor"]]
-    a = Action.from_dict(f["action"])
-    phase = f["phase"]
-    if phase == "start":
-        if provokes(b, a, f):
-            conc = _concentration(b, c, a)
-            if conc is not None:
-                c.concentration, c.concentration_broken = conc, False
-            f["offers"] = q.provokers_at(b, c)
-            for e in f["offers"]:
-                b.emit(Provoked, actor=c.id, enemy=e)
-        f["phase"] = "provoke"
-        return None
-    if phase == "provoke":
-        if not c.in_action:
-            c.concentration = None
-            b.stack.pop()
-            return None
-        if f["offers"]:
-            _push_offer(b, f["offers"].pop(0), c.id)
-            return None
-        f["phase"] = "effect"
-        return None
-    if phase == "effect":
-        f["phase"] = "done"
-        effects.apply_effect(b, c, a, f)
-        return None
-    c.concentration = None
-    c.concentration_broken = False
-    _pop(b, f)
-    if f.get("end_turn"):  # S13: a failed mount with the round no longer whole
-        b.end_turn_requested = True
-    return None
-
-
-def _step_move(b: Battle, f: dict[str, Any]) -> Decision | None:
-    c = b.combatants[f["actor"]]
-    _body, ids = q.mover_of(b, c)
-    path = f["path"]
-    i = f["i"]
-    here = tuple(path[i])
-    if not c.in_action or c.prone or c.position != here:
-        _finish_move(b, f, complete=False)
-        return None
-    last = len(path) - 1
-    if f["provokes"] and f["checked"] != i and i < last:
-        f["checked"] = i
-        new = [e for e in q.provokers_at(b, c) if e not in f["provoked"]]
-        f["provoked"] += new
-        f["offers"] += new
-        for e in new:
-            b.emit(Provoked, actor=c.id, enemy=e)
-    if f["offers"]:
-        _push_offer(b, f["offers"].pop(0), c.id)
-        return None
-    if i == last:
-        _finish_move(b, f, complete=True)
-        return None
-    nxt = (path[i + 1][0], path[i + 1][1])
-    holder = q.occupied(b, exclude=ids).get(nxt)
-    if holder is not None and ((holder.in_action and holder.team != c.team) or i + 1 == last):
-        _finish_move(b, f, complete=False)
-        return None
-    for cid in ids:
-        b.combatants[cid].position = nxt
-    harm.release_grapples_by(b, c)
-    f["i"] = i + 1
-    depth = b.grid.drop_depth(nxt)
-    if depth:
-        _finish_move(b, f, complete=i + 1 == last)
-        for cid in ids:
-            harm.fall(b, b.combatants[cid], depth)
-    return None
-
-
-def _finish_move(b: Battle, f: dict[str, Any], complete: bool) -> None:
-    """End the move. A mover cut short on a square an ally holds (allies may be passed,
-    not ended on, H13) steps back along its path to the last square it may end on."""
-    c = b.combatants[f["actor"]]
-    walked = tuple((p[0], p[1]) for p in f["path"][: f["i"] + 1])
-    _, ids = q.mover_of(b, c)
-    if c.in_action and c.position == walked[-1]:
-        held = q.occupied(b, exclude=ids)
-        while len(walked) > 1 and walked[-1] in held:
-            walked = walked[:-1]
-        for cid in ids:
-            b.combatants[cid].position = walked[-1]
-    cost, parity = b.graph.path_cost(walked, f["parity"])
-    c.diagonal_parity = parity
-    c.moved_this_round = True
-    b.emit(Moved, actor=c.id, path=walked, cost=cost, complete=complete)
-    _pop(b, f)
-
-
-_STEP = {"move": _step_move, "act": _step_act, "offer": _step_offer,
-         "attack": combat.step_attack}
+def answer(state: BattleState, frame: Frame, action: Action) -> None:
+    """Feed a reaction decision's chosen action to the top frame (``frame.answer``)."""
+    frame.answer(state, action)

@@ -42,6 +42,11 @@ KING_STEPS: tuple[tuple[int, int], ...] = (
     (-1, 1),
     (1, 1),
 )
+#: The same eight steps row by row (NW, N, NE, W, E, SW, S, SE), derived from
+#: :data:`KING_STEPS`: the order of neighbouring-square choices (shift, dodge, dismount,
+#: doors) and of the env codec's ``adjacent`` parameter.
+KING_STEPS_BY_ROW: tuple[tuple[int, int], ...] = tuple(
+    sorted(KING_STEPS, key=lambda step: (step[1], step[0])))
 
 
 @dataclass(frozen=True)

@@ -1,22 +1,26 @@
 """Legal actions: the single source of truth (DESIGN.md). Everything listed here is legal
-and ``Battle.apply`` accepts it; everything else is an ``IllegalActionError``.
+and ``BattleState.apply`` accepts it; everything else is an ``IllegalActionError``.
 
 Turn actions follow the round budget (S2): one MOVE and one ATTACK (either order), or two
 MOVEs, or one FULL action, plus FREE actions, each voluntary FREE action at most once per
-turn (H25). Reactions keep the sheet's own limits (S5, S8, S9).
+turn (H25). They come from one generator per group named in
+:data:`rules.actions.ACTION_SPECS`, in the table's order (``GENERATORS``,
+``TURN_GROUPS``). Reactions keep the sheet's own limits (S5, S8, S9); the frame waiting
+for one lists them (:mod:`rules.reactions`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rules import queries as q
-from rules.actions import Action, ActionKind, Decision, DecisionKind
+from rules.actions import ACTION_SPECS, Action, ActionKind, Decision, DecisionKind
 from rules.combatant import Combatant
-from rules.grid import chebyshev
+from rules.grid import KING_STEPS_BY_ROW, chebyshev
 
 if TYPE_CHECKING:
-    from rules.battle import Battle
+    from rules.state import BattleState
 
 K = ActionKind
 
@@ -43,283 +47,217 @@ def free_left(c: Combatant, kind: ActionKind) -> bool:
     return kind.value not in c.free_used
 
 
-def spell_category(b: Battle, spell_id: str) -> str:
-    casting = b.content.spells[spell_id].casting
+def spell_category(state: BattleState, spell_id: str) -> str:
+    """H18: a spell's budget category from its casting time (multi-round: full)."""
+    casting = state.content.spells[spell_id].casting
     return {"free": "free", "attack": "attack", "full": "full", "rounds": "full"}[casting]
 
 
-def actions_for(b: Battle, d: Decision) -> list[Action]:
-    if d.kind is DecisionKind.TURN:
-        return turn_actions(b, b.combatants[d.actor])
-    frame = b.stack[-1]
-    if d.kind is DecisionKind.FREE_ATTACK:
-        return free_attack_actions(b, frame)
-    if d.kind is DecisionKind.PARRY:
-        return parry_actions(b, frame)
-    return dodge_actions(b, frame)
-
-
-# -------------------------------------------------------------------- reactions
-def free_attack_actions(b: Battle, frame: dict) -> list[Action]:
-    """S5: one melee attack with a ready weapon that reaches the provoker (or its mount)."""
-    enemy = b.combatants[frame["enemy"]]
-    provoker = b.combatants[frame["actor"]]
-    targets = [provoker]
-    if provoker.riding is not None:
-        targets.append(b.combatants[provoker.riding])
-    out = []
-    for t in targets:
-        for inst, w in enemy.ready_melee():
-            if q.weapon_reaches(b, enemy, w.reach, t.position):
-                out.append(Action(K.FREE_ATTACK, target=t.id, item=inst.uid))
-    out.append(Action(K.DECLINE))
-    return out
-
-
-def parry_items(b: Battle, defender: Combatant, missile: bool) -> list[str]:
-    """S8/H9: ready weapons that can parry, and shields; only shields parry missiles."""
-    out = []
-    for inst in defender.inventory:
-        if inst.state != "ready":
-            continue
-        if inst.item in b.content.armour:
-            a = b.content.armour[inst.item]
-            if a.slot == "shield" and a.skill and defender.skill_possible(a.skill):
-                out.append(inst.uid)
-        elif inst.item in b.content.weapons and not missile:
-            w = b.content.weapons[inst.item]
-            if w.parry and not w.natural and w.kind == "melee":
-                out.append(inst.uid)
-    return out
-
-
-def can_parry(b: Battle, defender: Combatant, missile: bool) -> bool:
-    """S8/S10: one parry attempt per hit, one per round plus Fight Defensively's extra
-    (which lasts until the start of the fighter's next turn); never limited per turn."""
-    normal = b.content.ruleset.defence.parries_per_round
-    return (defender.in_action
-            and (defender.parries_used < normal or defender.extra_parries > 0)
-            and bool(parry_items(b, defender, missile)))
-
-
-def parry_actions(b: Battle, frame: dict) -> list[Action]:
-    defender = b.combatants[frame["target"]]
-    items = parry_items(b, defender, frame["missile"])
-    return [Action(K.PARRY, item=uid) for uid in items] + [Action(K.DECLINE)]
-
-
-def dodge_squares(b: Battle, defender: Combatant, attacker: Combatant) -> list[tuple[int, int]]:
-    """H10: squares one shift away and not closer to the attacker; none if the Shift is
-    spent, the defender moved this round or is moving now (S7: no Shift in a round the
-    character otherwise moves), is prone (H15: no moving before standing up), grappled,
-    or rides or is ridden (H22: a shift would split the pair)."""
-    moving = any(f["type"] == "move" and f["actor"] == defender.id for f in b.stack)
-    if (defender.shifted_this_round or defender.moved_this_round or moving or defender.prone
-            or defender.grappled_by is not None or defender.riding is not None
-            or defender.ridden_by is not None):
-        return []
-    here = chebyshev(defender.position, attacker.position)
-    return [sq for sq in q.free_adjacent(b, defender)
-            if chebyshev(sq, attacker.position) >= here]
-
-
-def can_fall_to_dodge(b: Battle, defender: Combatant) -> bool:
-    """H10/H22: falling prone is open while standing; a rider (or the mount under one)
-    falls from the saddle, which needs a free neighbouring square for the rider."""
-    if defender.prone:
-        return False
-    if defender.riding is None and defender.ridden_by is None:
-        return True
-    rider = defender if defender.riding is not None else b.combatants[defender.ridden_by or ""]
-    return bool(q.free_adjacent(b, rider))
-
-
-def dodge_options(b: Battle, defender: Combatant, attacker: Combatant) -> list[Action]:
-    """S9/H10/S10: one dodge attempt per hit, for every hit. The dodger chooses its
-    disadvantage: a Shift back (DODGE with the square) or falling prone (DODGE without a
-    square). Under Fight Defensively the one DODGE without a square pays nothing. Empty
-    when no disadvantage is open."""
-    if not defender.in_action:
-        return []
-    if defender.dodge_waived:
-        return [Action(K.DODGE)]
-    acts = [Action(K.DODGE, square=sq) for sq in dodge_squares(b, defender, attacker)]
-    if can_fall_to_dodge(b, defender):
-        acts.append(Action(K.DODGE))
-    return acts
-
-
-def dodge_actions(b: Battle, frame: dict) -> list[Action]:
-    """The DODGE decision of an attack frame: the open choices, or DECLINE."""
-    defender = b.combatants[frame["target"]]
-    attacker = b.combatants[frame["attacker"]]
-    return [*dodge_options(b, defender, attacker), Action(K.DECLINE)]
-
-
-def can_dodge(b: Battle, defender: Combatant, attacker: Combatant) -> bool:
-    """S9/H10: a dodge is offered when some disadvantage is open (or waived, S10)."""
-    return bool(dodge_options(b, defender, attacker))
+def actions_for(state: BattleState, decision: Decision) -> list[Action]:
+    """The legal actions of ``decision``: the turn logic's for TURN decisions, else the
+    top frame's (``frame.legal_actions``)."""
+    if decision.kind is DecisionKind.TURN:
+        return turn_actions(state, state.combatants[decision.actor])
+    return state.stack[-1].legal_actions(state, decision)
 
 
 # -------------------------------------------------------------------- turn actions
-def turn_actions(b: Battle, c: Combatant) -> list[Action]:
-    out: list[Action] = [Action(K.END_TURN)]
-    out += _movement(b, c)
-    out += _attacks(b, c)
-    out += _spells_and_items(b, c)
-    out += _equipment(b, c)
-    out += _misc(b, c)
+def turn_actions(state: BattleState, actor: Combatant) -> list[Action]:
+    """A TURN decision's legal actions: each generator group of ``ACTION_SPECS``, in the
+    table's order (a group lists all its kinds, interleaved where they are)."""
+    out: list[Action] = []
+    for group in TURN_GROUPS:
+        out += GENERATORS[group](state, actor)
     return out
 
 
-def _may_move(c: Combatant) -> bool:
+def _may_move(actor: Combatant) -> bool:
     """S7/H15/H19: no moving after a Shift, while prone or while grappled."""
-    return not c.shifted_this_round and not c.prone and c.grappled_by is None
+    return not actor.shifted_this_round and not actor.prone and actor.grappled_by is None
 
 
-def _movement(b: Battle, c: Combatant) -> list[Action]:
+def _end_turn(state: BattleState, actor: Combatant) -> list[Action]:
+    """S2: the turn owner may always end its turn."""
+    return [Action(K.END_TURN)]
+
+
+def _walk(state: BattleState, actor: Combatant) -> list[Action]:
+    """S12/S14/S17: MOVE and DISENGAGE to any square half the rate reaches, FULL_MOVE to
+    any the whole rate reaches."""
+    if not _may_move(actor):
+        return []
     out: list[Action] = []
-    if not _may_move(c):
-        return out
     # Where a mover can end does not depend on threats, only which route it takes there
     # does (H13), so the destinations come from the plain search; the provocation-aware
     # route is chosen when the move is applied.
-    half = sorted(q.routes(b, c, q.move_budget(b, c, False), False)) if can_spend(
-        c, "move") or can_spend(c, "full") else []
-    if can_spend(c, "move"):
-        out += [Action(K.MOVE, square=sq) for sq in half]
-    if can_spend(c, "full"):
-        full = sorted(q.routes(b, c, q.move_budget(b, c, True), False))
-        out += [Action(K.FULL_MOVE, square=sq) for sq in full]
-        out += [Action(K.DISENGAGE, square=sq) for sq in half]
-    if not c.moved_this_round and free_left(c, K.SHIFT) and c.riding is None:
-        for sq in q.free_adjacent(b, c):
-            if not b.grid.is_difficult(sq):
-                out.append(Action(K.SHIFT, square=sq))
+    half = sorted(q.routes(state, actor, q.move_budget(state, actor, False), False)) if (
+        can_spend(actor, "move") or can_spend(actor, "full")) else []
+    if can_spend(actor, "move"):
+        out += [Action(K.MOVE, square=square) for square in half]
+    if can_spend(actor, "full"):
+        full = sorted(q.routes(state, actor, q.move_budget(state, actor, True), False))
+        out += [Action(K.FULL_MOVE, square=square) for square in full]
+        out += [Action(K.DISENGAGE, square=square) for square in half]
     return out
 
 
-def melee_targets(b: Battle, c: Combatant) -> list[tuple[Combatant, str]]:
+def _shift(state: BattleState, actor: Combatant) -> list[Action]:
+    """S7: a Shift to a free, not difficult neighbouring square, once a round, never in a
+    round the character moves (nor while riding, H22)."""
+    if not _may_move(actor) or actor.moved_this_round or not free_left(actor, K.SHIFT) \
+            or actor.riding is not None:
+        return []
+    return [Action(K.SHIFT, square=square) for square in q.free_adjacent(state, actor)
+            if not state.grid.is_difficult(square)]
+
+
+def melee_targets(state: BattleState, actor: Combatant) -> list[tuple[Combatant, str]]:
     """(enemy, weapon uid) pairs: in-action enemies within a ready melee weapon's reach."""
     out = []
-    for e in q.enemies(b, c):
-        for inst, w in c.ready_melee():
-            if q.weapon_reaches(b, c, w.reach, e.position):
-                out.append((e, inst.uid))
+    for enemy in q.enemies(state, actor):
+        for inst, weapon in actor.ready_melee():
+            if q.weapon_reaches(state, actor, weapon.reach, enemy.position):
+                out.append((enemy, inst.uid))
     return out
 
 
-def missile_targets(b: Battle, c: Combatant) -> list[tuple[Combatant, str]]:
+def missile_targets(state: BattleState, actor: Combatant) -> list[tuple[Combatant, str]]:
     """H16: enemies in range and sight of a ready, loaded/nocked missile weapon."""
     out = []
-    for inst, w in c.ready_weapons():
-        if w.kind != "missile" or not c.skill_possible(w.skill):
+    for inst, weapon in actor.ready_weapons():
+        if weapon.kind != "missile" or not actor.skill_possible(weapon.skill):
             continue
-        if (w.reload == "nock" and not inst.nocked) or (w.reload == "wind" and not inst.loaded):
+        if (weapon.reload == "nock" and not inst.nocked) or (
+                weapon.reload == "wind" and not inst.loaded):
             continue
-        for e in q.enemies(b, c):
-            if q.in_range(b, c, e, w.range) is not None:
-                out.append((e, inst.uid))
+        for enemy in q.enemies(state, actor):
+            if q.in_range(state, actor, enemy, weapon.range) is not None:
+                out.append((enemy, inst.uid))
     return out
 
 
-def _adjacent_enemies(b: Battle, c: Combatant) -> list[Combatant]:
-    return [e for e in q.enemies(b, c) if chebyshev(c.position, e.position) == 1
-            and b.grid.step_allowed(c.position, e.position)]
+def _adjacent_enemies(state: BattleState, actor: Combatant) -> list[Combatant]:
+    """In-action enemies one step away, with no wall corner between (H19 manoeuvres)."""
+    return [enemy for enemy in q.enemies(state, actor)
+            if chebyshev(actor.position, enemy.position) == 1
+            and state.grid.step_allowed(actor.position, enemy.position)]
 
 
-def _attacks(b: Battle, c: Combatant) -> list[Action]:
+def _attacks(state: BattleState, actor: Combatant) -> list[Action]:
+    """S15 ATTACK actions, then the FULL_ATTACK and COUP_DE_GRACE of S14 (they share the
+    weapon targets)."""
     out: list[Action] = []
-    melee = melee_targets(b, c)
-    missile = missile_targets(b, c)
-    if can_spend(c, "attack"):
-        out += [Action(K.MELEE_ATTACK, target=e.id, item=uid) for e, uid in melee]
-        out += [Action(K.MISSILE_ATTACK, target=e.id, item=uid) for e, uid in missile]
+    melee = melee_targets(state, actor)
+    missile = missile_targets(state, actor)
+    if can_spend(actor, "attack"):
+        out += [Action(K.MELEE_ATTACK, target=enemy.id, item=uid) for enemy, uid in melee]
+        out += [Action(K.MISSILE_ATTACK, target=enemy.id, item=uid) for enemy, uid in missile]
         out.append(Action(K.FIGHT_DEFENSIVELY))
-        adjacent = _adjacent_enemies(b, c)
-        if c.skill_possible(q.UNARMED_SKILL):
-            out += [Action(K.UNARMED_ATTACK, target=e.id) for e in adjacent]
-        for e in adjacent:
-            if c.grappled_by == e.id or e.grappled_by is None:
-                out.append(Action(K.GRAPPLE, target=e.id))
-        out += [Action(K.TRIP, target=e.id) for e in adjacent
-                if not e.prone and e.riding is None]
-        out += [Action(K.DISARM, target=e.id) for e in adjacent
-                if any(not w.natural for _, w in e.ready_weapons())]
-    if can_spend(c, "full"):
-        out += [Action(K.FULL_ATTACK, target=e.id, item=uid) for e, uid in melee + missile]
-        for o in b.combatants.values():
-            if o.status == "out" and o.team != c.team and any(
-                    q.weapon_reaches(b, c, w.reach, o.position) for _, w in c.ready_melee()):
-                out.append(Action(K.COUP_DE_GRACE, target=o.id))
+        adjacent = _adjacent_enemies(state, actor)
+        if actor.skill_possible(q.UNARMED_SKILL):
+            out += [Action(K.UNARMED_ATTACK, target=enemy.id) for enemy in adjacent]
+        for enemy in adjacent:
+            if actor.grappled_by == enemy.id or enemy.grappled_by is None:
+                out.append(Action(K.GRAPPLE, target=enemy.id))
+        out += [Action(K.TRIP, target=enemy.id) for enemy in adjacent
+                if not enemy.prone and enemy.riding is None]
+        out += [Action(K.DISARM, target=enemy.id) for enemy in adjacent
+                if any(not weapon.natural for _, weapon in enemy.ready_weapons())]
+    if can_spend(actor, "full"):
+        out += [Action(K.FULL_ATTACK, target=enemy.id, item=uid)
+                for enemy, uid in melee + missile]
+        for other in state.combatants.values():
+            if other.status == "out" and other.team != actor.team and any(
+                    q.weapon_reaches(state, actor, weapon.reach, other.position)
+                    for _, weapon in actor.ready_melee()):
+                out.append(Action(K.COUP_DE_GRACE, target=other.id))
     return out
 
 
-def spell_targets(b: Battle, c: Combatant, spell_id: str) -> list[Combatant]:
-    sp = b.content.spells[spell_id]
+def spell_targets(state: BattleState, caster: Combatant, spell_id: str) -> list[Combatant]:
+    """H18: the combatants the spell may target from where the caster stands."""
+    spell = state.content.spells[spell_id]
     out = []
-    for o in b.combatants.values():
-        if sp.target == "self" and o.id != c.id:
+    for other in state.combatants.values():
+        if spell.target == "self" and other.id != caster.id:
             continue
-        if sp.target == "enemy" and (o.team == c.team or not o.in_action):
+        if spell.target == "enemy" and (other.team == caster.team or not other.in_action):
             continue
-        if sp.target == "ally" and o.team != c.team:
+        if spell.target == "ally" and other.team != caster.team:
             continue
-        if o.dead or (sp.effect != "heal" and not o.in_action):
+        if other.dead or (spell.effect != "heal" and not other.in_action):
             continue
-        if q.spell_target_ok(b, c, o, sp.range):
-            out.append(o)
+        if q.spell_target_ok(state, caster, other, spell.range):
+            out.append(other)
     return out
 
 
-def _spells_and_items(b: Battle, c: Combatant) -> list[Action]:
+def _spells(state: BattleState, actor: Combatant) -> list[Action]:
+    """H18: the next round of a multi-round casting first, then every spell affordable in
+    the budget left, on each valid target."""
     out: list[Action] = []
-    casting = c.casting
-    if (casting is not None and casting["round"] < b.round and can_spend(c, "full")
-            and c.power_points >= b.content.spells[casting["spell"]].cost
-            and any(t.id == casting["target"] for t in spell_targets(b, c, casting["spell"]))
+    casting = actor.casting
+    spells = state.content.spells
+    if (casting is not None and casting["round"] < state.round and can_spend(actor, "full")
+            and actor.power_points >= spells[casting["spell"]].cost
+            and any(target.id == casting["target"]
+                    for target in spell_targets(state, actor, casting["spell"]))
             ):  # H18: continued only while its target is still a valid one (alive, in range)
         out.append(Action(K.CAST_SPELL, target=casting["target"], item=casting["spell"]))
-    for sid in c.spells:
-        sp = b.content.spells[sid]
-        cat = spell_category(b, sid)
-        if casting is not None and casting["spell"] == sid:
+    for spell_id in actor.spells:
+        spell = spells[spell_id]
+        category = spell_category(state, spell_id)
+        if casting is not None and casting["spell"] == spell_id:
             continue
-        if c.power_points < sp.cost or (sp.components and not c.components_ready):
+        if actor.power_points < spell.cost or (spell.components and not actor.components_ready):
             continue
-        if cat == "free":
-            if not free_left(c, K.CAST_SPELL):
+        if category == "free":
+            if not free_left(actor, K.CAST_SPELL):
                 continue
-        elif not can_spend(c, cat):
+        elif not can_spend(actor, category):
             continue
-        out += [Action(K.CAST_SPELL, target=t.id, item=sid) for t in spell_targets(b, c, sid)]
-    if can_spend(c, "attack"):
-        for inst in c.inventory:
-            if inst.item not in b.content.items:
-                continue
-            it = b.content.items[inst.item]
-            if it.kind == "potion":
-                out.append(Action(K.USE_ITEM, item=inst.uid))
-            elif it.kind == "scroll" and it.spell is not None:
-                out += [Action(K.USE_ITEM, target=t.id, item=inst.uid)
-                        for t in spell_targets(b, c, it.spell)]
-    if (any(b.content.spells[s].components for s in c.spells) and not c.components_ready
-            and free_left(c, K.PREPARE_COMPONENTS)):
-        out.append(Action(K.PREPARE_COMPONENTS))
+        out += [Action(K.CAST_SPELL, target=target.id, item=spell_id)
+                for target in spell_targets(state, actor, spell_id)]
     return out
 
 
-def readiable(b: Battle, c: Combatant) -> list[str]:
+def _use_item(state: BattleState, actor: Combatant) -> list[Action]:
+    """S15: drink a potion, or read a scroll at each target of its spell."""
+    if not can_spend(actor, "attack"):
+        return []
+    out: list[Action] = []
+    for inst in actor.inventory:
+        if inst.item not in state.content.items:
+            continue
+        item = state.content.items[inst.item]
+        if item.kind == "potion":
+            out.append(Action(K.USE_ITEM, item=inst.uid))
+        elif item.kind == "scroll" and item.spell is not None:
+            out += [Action(K.USE_ITEM, target=target.id, item=inst.uid)
+                    for target in spell_targets(state, actor, item.spell)]
+    return out
+
+
+def _components(state: BattleState, actor: Combatant) -> list[Action]:
+    """H18: prepare spell components once (FREE) when a known spell needs them."""
+    if (any(state.content.spells[spell].components for spell in actor.spells)
+            and not actor.components_ready and free_left(actor, K.PREPARE_COMPONENTS)):
+        return [Action(K.PREPARE_COMPONENTS)]
+    return []
+
+
+def readiable(state: BattleState, actor: Combatant) -> list[str]:
     """S12/H21: stowed weapons and shields that fit in the free hands."""
-    free_hands = 2 - c.hands_used()
+    free_hands = 2 - actor.hands_used()
+    content = state.content
     out = []
-    for inst in c.inventory:
+    for inst in actor.inventory:
         if inst.state not in ("carried", "sheathed", "hidden"):
             continue
-        if inst.item in b.content.weapons:
-            hands = b.content.weapons[inst.item].hands
-        elif inst.item in b.content.armour and b.content.armour[inst.item].slot == "shield":
-            hands = b.content.armour[inst.item].hands
+        if inst.item in content.weapons:
+            hands = content.weapons[inst.item].hands
+        elif inst.item in content.armour and content.armour[inst.item].slot == "shield":
+            hands = content.armour[inst.item].hands
         else:
             continue
         if hands <= free_hands:
@@ -327,75 +265,148 @@ def readiable(b: Battle, c: Combatant) -> list[str]:
     return out
 
 
-def _equipment(b: Battle, c: Combatant) -> list[Action]:
+def _ready(state: BattleState, actor: Combatant) -> list[Action]:
+    """S12/H21: ready a stowed weapon or shield that fits in the free hands."""
+    if not can_spend(actor, "move"):
+        return []
+    return [Action(K.READY_WEAPON, item=uid) for uid in readiable(state, actor)]
+
+
+def _sheathe(state: BattleState, actor: Combatant) -> list[Action]:
+    """S12/H21: sheathe or stow a ready weapon (not a natural one) or shield."""
+    if not can_spend(actor, "move"):
+        return []
+    content = state.content
     out: list[Action] = []
-    cw = b.content
-    if can_spend(c, "move"):
-        out += [Action(K.READY_WEAPON, item=uid) for uid in readiable(b, c)]
-        for inst in c.inventory:
-            if inst.state != "ready":
-                continue
-            is_weapon = inst.item in cw.weapons and not cw.weapons[inst.item].natural
-            is_shield = inst.item in cw.armour and cw.armour[inst.item].slot == "shield"
-            if is_weapon or is_shield:
-                out.append(Action(K.SHEATHE_WEAPON, item=inst.uid))
-        out += [Action(K.PICK_UP, item=g.uid) for g in b.ground if g.square == c.position]
-    if free_left(c, K.DROP_ITEM):
-        for inst in c.inventory:
-            if inst.item in cw.weapons and cw.weapons[inst.item].natural:
-                continue
-            out.append(Action(K.DROP_ITEM, item=inst.uid))
-    free_hands = 2 - c.hands_used()
-    for inst, w in c.ready_weapons():
-        ammo = q.ammo_of(c, w.ammo)
-        if w.reload == "nock" and not inst.nocked and ammo is not None and free_left(
-                c, K.NOCK_ARROW):
+    for inst in actor.inventory:
+        if inst.state != "ready":
+            continue
+        is_weapon = inst.item in content.weapons and not content.weapons[inst.item].natural
+        is_shield = inst.item in content.armour and content.armour[inst.item].slot == "shield"
+        if is_weapon or is_shield:
+            out.append(Action(K.SHEATHE_WEAPON, item=inst.uid))
+    return out
+
+
+def _pick_up(state: BattleState, actor: Combatant) -> list[Action]:
+    """S12/H21: pick up an item lying in the actor's square."""
+    if not can_spend(actor, "move"):
+        return []
+    return [Action(K.PICK_UP, item=item.uid) for item in state.ground
+            if item.square == actor.position]
+
+
+def _drop(state: BattleState, actor: Combatant) -> list[Action]:
+    """S16/H21: drop any carried item but a natural weapon (FREE, once a turn)."""
+    if not free_left(actor, K.DROP_ITEM):
+        return []
+    weapons = state.content.weapons
+    return [Action(K.DROP_ITEM, item=inst.uid) for inst in actor.inventory
+            if not (inst.item in weapons and weapons[inst.item].natural)]
+
+
+def _reload(state: BattleState, actor: Combatant) -> list[Action]:
+    """H16: nock a bow or sling (FREE) or wind a crossbow (FULL), weapon by weapon."""
+    out: list[Action] = []
+    for inst, weapon in actor.ready_weapons():
+        ammo = q.ammo_of(actor, weapon.ammo)
+        if weapon.reload == "nock" and not inst.nocked and ammo is not None and free_left(
+                actor, K.NOCK_ARROW):
             out.append(Action(K.NOCK_ARROW, item=inst.uid))
-        if (w.reload == "wind" and not inst.loaded and ammo is not None
-                and can_spend(c, "full")):
+        if (weapon.reload == "wind" and not inst.loaded and ammo is not None
+                and can_spend(actor, "full")):
             out.append(Action(K.LOAD_CROSSBOW, item=inst.uid))
-    if can_spend(c, "full"):
-        for inst in c.inventory:
-            if (inst.item in cw.items and cw.items[inst.item].kind == "torch" and not inst.lit
-                    and (inst.state == "ready" or free_hands >= cw.items[inst.item].hands)):
-                out.append(Action(K.LIGHT_TORCH, item=inst.uid))
     return out
 
 
-def _misc(b: Battle, c: Combatant) -> list[Action]:
+def _light_torch(state: BattleState, actor: Combatant) -> list[Action]:
+    """H23: light a torch held ready or that fits in the free hands (FULL)."""
+    if not can_spend(actor, "full"):
+        return []
+    items = state.content.items
+    free_hands = 2 - actor.hands_used()
+    return [Action(K.LIGHT_TORCH, item=inst.uid) for inst in actor.inventory
+            if inst.item in items and items[inst.item].kind == "torch" and not inst.lit
+            and (inst.state == "ready" or free_hands >= items[inst.item].hands)]
+
+
+def _stand_up(state: BattleState, actor: Combatant) -> list[Action]:
+    """H15: standing up is a MOVE action."""
+    return [Action(K.STAND_UP)] if actor.prone and can_spend(actor, "move") else []
+
+
+def _fall_prone(state: BattleState, actor: Combatant) -> list[Action]:
+    """H15: falling prone is FREE (once a turn), not from the saddle."""
+    if not actor.prone and free_left(actor, K.FALL_PRONE) and actor.riding is None:
+        return [Action(K.FALL_PRONE)]
+    return []
+
+
+def _doors(state: BattleState, actor: Combatant) -> list[Action]:
+    """S12: open a closed neighbouring door, or close an open one nothing stands in."""
+    if not can_spend(actor, "move") or actor.prone:
+        return []
     out: list[Action] = []
-    if c.prone and can_spend(c, "move"):
-        out.append(Action(K.STAND_UP))
-    if not c.prone and free_left(c, K.FALL_PRONE) and c.riding is None:
-        out.append(Action(K.FALL_PRONE))
-    if can_spend(c, "move") and not c.prone:
-        x, y = c.position
-        occ = q.occupied(b)
-        for dx, dy in q.KING:
-            sq = (x + dx, y + dy)
-            doors = b.grid.doors
-            if sq in doors:
-                if doors[sq]:
-                    if sq not in occ and not any(g.square == sq for g in b.ground) and not any(
-                            o.position == sq for o in b.combatants.values()):
-                        out.append(Action(K.CLOSE_DOOR, square=sq))
-                else:
-                    out.append(Action(K.OPEN_DOOR, square=sq))
-        if (c.riding is None and c.ridden_by is None and c.grappled_by is None
-                and not c.is_mount):
-            for m in b.combatants.values():
-                if (m.is_mount and m.in_action and m.ridden_by is None and m.riding is None
-                        and m.team == c.team and not m.prone
-                        and chebyshev(m.position, c.position) == 1):  # H22: one rider
-                    out.append(Action(K.MOUNT, target=m.id))
-        if c.riding is not None:
-            out += [Action(K.DISMOUNT, square=sq) for sq in q.free_adjacent(b, c)]
-    if can_spend(c, "full"):
-        for o in b.combatants.values():
-            if o.team != c.team or o.dead or (o.hp >= o.max_hp and not o.bleeding):
-                continue
-            if o.id == c.id or chebyshev(o.position, c.position) <= 1:
-                out.append(Action(K.FIRST_AID, target=o.id))
-    if free_left(c, K.SPEAK):
-        out.append(Action(K.SPEAK))
+    x, y = actor.position
+    occupied = q.occupied(state)
+    doors = state.grid.doors
+    for dx, dy in KING_STEPS_BY_ROW:
+        square = (x + dx, y + dy)
+        if square not in doors:
+            continue
+        if not doors[square]:
+            out.append(Action(K.OPEN_DOOR, square=square))
+        elif square not in occupied and not any(
+                item.square == square for item in state.ground) and not any(
+                other.position == square for other in state.combatants.values()):
+            out.append(Action(K.CLOSE_DOOR, square=square))
     return out
+
+
+def _mount(state: BattleState, actor: Combatant) -> list[Action]:
+    """S13/H22: mount a free, standing, neighbouring mount of the team (one rider)."""
+    if (not can_spend(actor, "move") or actor.prone or actor.riding is not None
+            or actor.ridden_by is not None or actor.grappled_by is not None
+            or actor.is_mount):
+        return []
+    return [Action(K.MOUNT, target=mount.id) for mount in state.combatants.values()
+            if mount.is_mount and mount.in_action and mount.ridden_by is None
+            and mount.riding is None and mount.team == actor.team and not mount.prone
+            and chebyshev(mount.position, actor.position) == 1]
+
+
+def _dismount(state: BattleState, actor: Combatant) -> list[Action]:
+    """S13/H22: dismount into a free neighbouring square."""
+    if not can_spend(actor, "move") or actor.prone or actor.riding is None:
+        return []
+    return [Action(K.DISMOUNT, square=square) for square in q.free_adjacent(state, actor)]
+
+
+def _first_aid(state: BattleState, actor: Combatant) -> list[Action]:
+    """H20: First Aid (FULL) on oneself or a hurt or bleeding neighbouring ally."""
+    if not can_spend(actor, "full"):
+        return []
+    return [Action(K.FIRST_AID, target=other.id) for other in state.combatants.values()
+            if other.team == actor.team and not other.dead
+            and (other.hp < other.max_hp or other.bleeding)
+            and (other.id == actor.id or chebyshev(other.position, actor.position) <= 1)]
+
+
+def _speak(state: BattleState, actor: Combatant) -> list[Action]:
+    """H24: speaking is FREE, once a turn."""
+    return [Action(K.SPEAK)] if free_left(actor, K.SPEAK) else []
+
+
+Generator = Callable[["BattleState", Combatant], list[Action]]
+#: The legal-action generator of each group named in ``ACTION_SPECS``.
+GENERATORS: dict[str, Generator] = {
+    "end_turn": _end_turn, "walk": _walk, "shift": _shift, "attacks": _attacks,
+    "spells": _spells, "use_item": _use_item, "components": _components,
+    "ready": _ready, "sheathe": _sheathe, "pick_up": _pick_up, "drop": _drop,
+    "reload": _reload, "light_torch": _light_torch, "stand_up": _stand_up,
+    "fall_prone": _fall_prone, "doors": _doors, "mount": _mount, "dismount": _dismount,
+    "first_aid": _first_aid, "speak": _speak,
+}
+#: The generator groups in ``ACTION_SPECS`` order: the order of a TURN's legal actions.
+TURN_GROUPS: tuple[str, ...] = tuple(dict.fromkeys(
+    spec.generator for spec in ACTION_SPECS.values() if spec.generator is not None))

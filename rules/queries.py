@@ -9,15 +9,14 @@ import math
 from typing import TYPE_CHECKING
 
 from rules.combatant import Combatant, ItemInstance
-from rules.grid import chebyshev, line_of_sight
+from rules.grid import KING_STEPS_BY_ROW, chebyshev, line_of_sight
 from rules.reach import Reach, threatened_squares
 
 if TYPE_CHECKING:
-    from rules.battle import Battle
     from rules.content.schema import Weapon
+    from rules.state import BattleState
 
 Square = tuple[int, int]
-KING = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
 #: S6/S15/H19: the skill of unarmed fighting; a natural weapon fought with it (a fist)
 #: is unarmed, whichever action carries it.
 UNARMED_SKILL = "brawl"
@@ -29,62 +28,65 @@ def is_unarmed(weapon: Weapon) -> bool:
     return weapon.natural and weapon.skill == UNARMED_SKILL
 
 
-def walk_distance(b: Battle, a: Square, c: Square) -> int:
-    """H16/S18: the squares between ``a`` and ``c`` counted as a walk on open ground:
-    straight steps 1 each, diagonal steps alternating the ruleset's diagonal costs
-    (1, 2, 1, ...), so 15 squares straight diagonal are 22."""
-    costs = b.content.ruleset.movement.diagonal_costs
-    dx, dy = abs(a[0] - c[0]), abs(a[1] - c[1])
+def walk_distance(state: BattleState, start: Square, end: Square) -> int:
+    """H16/S18: the squares between ``start`` and ``end`` counted as a walk on open
+    ground: straight steps 1 each, diagonal steps alternating the ruleset's diagonal
+    costs (1, 2, 1, ...), so 15 squares straight diagonal are 22."""
+    costs = state.content.ruleset.movement.diagonal_costs
+    dx, dy = abs(start[0] - end[0]), abs(start[1] - end[1])
     diagonals = min(dx, dy)
     return max(dx, dy) - diagonals + sum(costs[i % len(costs)] for i in range(diagonals))
 
 
-def enemies(b: Battle, c: Combatant) -> list[Combatant]:
+def enemies(state: BattleState, combatant: Combatant) -> list[Combatant]:
     """In-action combatants of other teams, in initiative order."""
-    return [b.combatants[i] for i in b.initiative_order
-            if b.combatants[i].in_action and b.combatants[i].team != c.team]
+    return [state.combatants[i] for i in state.initiative_order
+            if state.combatants[i].in_action and state.combatants[i].team != combatant.team]
 
 
-def threat_squares(b: Battle, c: Combatant, reach: int | None = None) -> frozenset[Square]:
-    """H12: the squares ``c`` threatens with its longest ready melee weapon."""
-    r = c.reach if reach is None else reach
+def threat_squares(state: BattleState, combatant: Combatant,
+                   reach: int | None = None) -> frozenset[Square]:
+    """H12: the squares ``combatant`` threatens with its longest ready melee weapon."""
+    r = combatant.reach if reach is None else reach
     if r <= 0:
         return frozenset()
-    return threatened_squares(b.grid, c.position, r)
+    return threatened_squares(state.grid, combatant.position, r)
 
 
-def weapon_reaches(b: Battle, c: Combatant, reach_letter: str, sq: Square) -> bool:
-    r = b.content.ruleset.misc.reach_squares[reach_letter]
-    return sq in threatened_squares(b.grid, c.position, r)
+def weapon_reaches(state: BattleState, combatant: Combatant, reach_letter: str,
+                   square: Square) -> bool:
+    """H12: whether a weapon of reach ``reach_letter`` reaches ``square``."""
+    r = state.content.ruleset.misc.reach_squares[reach_letter]
+    return square in threatened_squares(state.grid, combatant.position, r)
 
 
-def can_free_attack(b: Battle, enemy: Combatant, provoker: Combatant) -> bool:
+def can_free_attack(state: BattleState, enemy: Combatant, provoker: Combatant) -> bool:
     """S5/H12: ``enemy`` may take a Free Attack at ``provoker`` now."""
     return (
         enemy.team != provoker.team
         and enemy.threatens
         and not enemy.free_attack_used
         and provoker.in_action
-        and provoker.position in threat_squares(b, enemy)
+        and provoker.position in threat_squares(state, enemy)
     )
 
 
-def provokers_at(b: Battle, mover: Combatant, sq: Square | None = None) -> list[str]:
+def provokers_at(state: BattleState, mover: Combatant, square: Square | None = None) -> list[str]:
     """Enemies that may take a Free Attack at ``mover`` for an action in ``sq``."""
-    where = mover.position if sq is None else sq
+    where = mover.position if square is None else square
     out = []
-    for e in enemies(b, mover):
-        if e.threatens and not e.free_attack_used and where in threat_squares(b, e):
+    for e in enemies(state, mover):
+        if e.threatens and not e.free_attack_used and where in threat_squares(state, e):
             out.append(e.id)
     return out
 
 
-def occupied(b: Battle, exclude: tuple[str, ...] = ()) -> dict[Square, Combatant]:
+def occupied(state: BattleState, exclude: tuple[str, ...] = ()) -> dict[Square, Combatant]:
     """Squares nobody may end a move on: held by a living combatant, in action or lying
     out of action (a ridden mount and rider share one). In-action holders win the entry.
     The dead hold no square."""
     out: dict[Square, Combatant] = {}
-    for c in b.combatants.values():
+    for c in state.combatants.values():
         if c.dead or c.id in exclude:
             continue
         if c.in_action or c.position not in out:
@@ -92,73 +94,75 @@ def occupied(b: Battle, exclude: tuple[str, ...] = ()) -> dict[Square, Combatant
     return out
 
 
-def mover_of(b: Battle, c: Combatant) -> tuple[Combatant, tuple[str, ...]]:
-    """The body that moves for ``c`` (its mount when riding, H22) and the ids moving."""
-    if c.riding is not None:
-        mount = b.combatants[c.riding]
-        return mount, (c.id, mount.id)
-    return c, (c.id,)
+def mover_of(state: BattleState, combatant: Combatant) -> tuple[Combatant, tuple[str, ...]]:
+    """The body that moves for ``combatant`` (its mount when riding, H22) and the ids moving."""
+    if combatant.riding is not None:
+        mount = state.combatants[combatant.riding]
+        return mount, (combatant.id, mount.id)
+    return combatant, (combatant.id,)
 
 
-def routes(b: Battle, c: Combatant, budget: int, provoking: bool) -> Reach:
-    """S17/S18/H13/H14: where ``c`` may end a move with ``budget``, by route."""
-    _, ids = mover_of(b, c)
+def routes(state: BattleState, combatant: Combatant, budget: int, provoking: bool) -> Reach:
+    """S17/S18/H13/H14: where ``combatant`` may end a move with ``budget``, by route."""
+    _, ids = mover_of(state, combatant)
     blocked, no_end = set(), set()
-    for o in b.combatants.values():
+    for o in state.combatants.values():
         if o.dead or o.id in ids:
             continue
-        if o.in_action and o.team != c.team:
+        if o.in_action and o.team != combatant.team:
             blocked.add(o.position)  # H13: enemies block
         else:
             no_end.add(o.position)  # allies and the fallen: passed, not ended on
     threats = None
     if provoking:
         threats = {}
-        for e in enemies(b, c):
+        for e in enemies(state, combatant):
             if e.threatens and not e.free_attack_used:
-                for sq in threat_squares(b, e):
+                for sq in threat_squares(state, e):
                     threats[sq] = threats.get(sq, frozenset()) | {e.id}
-    return b.graph.reachable(c.position, c.diagonal_parity, budget,
+    return state.graph.reachable(combatant.position, combatant.diagonal_parity, budget,
                              blocked=frozenset(blocked), no_end=frozenset(no_end - blocked),
                              threats=threats)
 
 
-def move_budget(b: Battle, c: Combatant, full: bool) -> int:
+def move_budget(state: BattleState, combatant: Combatant, full: bool) -> int:
     """S17: floor(MOV/2) squares per MOVE action, MOV for a FULL move; a rider uses its
     mount's (H22)."""
-    body, _ = mover_of(b, c)
+    body, _ = mover_of(state, combatant)
     return body.mov if full else body.move_squares
 
 
-def free_adjacent(b: Battle, c: Combatant, avoid_drops: bool = True) -> list[Square]:
-    """Squares one legal king step from ``c`` that nobody in action holds (S7 shifts,
+def free_adjacent(state: BattleState, combatant: Combatant,
+                  avoid_drops: bool = True) -> list[Square]:
+    """Squares one legal king step from ``combatant`` that nobody in action holds (S7 shifts,
     H10 dodges, dismounting)."""
-    occ = occupied(b, exclude=(c.id,) + ((c.riding,) if c.riding else ()))
+    occ = occupied(state,
+                   exclude=(combatant.id,) + ((combatant.riding,) if combatant.riding else ()))
     out = []
-    x, y = c.position
-    for dx, dy in KING:
+    x, y = combatant.position
+    for dx, dy in KING_STEPS_BY_ROW:
         sq = (x + dx, y + dy)
-        if not b.grid.in_bounds(sq) or b.grid.blocks_movement(sq):
+        if not state.grid.in_bounds(sq) or state.grid.blocks_movement(sq):
             continue
-        if not b.grid.step_allowed(c.position, sq) or sq in occ:
+        if not state.grid.step_allowed(combatant.position, sq) or sq in occ:
             continue
-        if avoid_drops and b.grid.drop_depth(sq):
+        if avoid_drops and state.grid.drop_depth(sq):
             continue
         out.append(sq)
     return out
 
 
-def is_lit(b: Battle, sq: Square) -> bool:
+def is_lit(state: BattleState, square: Square) -> bool:
     """H23: a square is lit unless dark and outside every lit torch's radius."""
-    if not b.grid.is_dark(sq):
+    if not state.grid.is_dark(square):
         return True
-    r = b.content.ruleset.misc.torch_radius
-    for c in b.combatants.values():
+    r = state.content.ruleset.misc.torch_radius
+    for c in state.combatants.values():
         for inst in c.inventory:
-            if inst.lit and _within(c.position, sq, r):
+            if inst.lit and _within(c.position, square, r):
                 return True
-    return any(inst.lit and inst.square is not None and _within(inst.square, sq, r)
-               for inst in b.ground)
+    return any(inst.lit and inst.square is not None and _within(inst.square, square, r)
+               for inst in state.ground)
 
 
 def _within(a: Square, b: Square, r: int) -> bool:
@@ -166,31 +170,34 @@ def _within(a: Square, b: Square, r: int) -> bool:
     return math.hypot(a[0] - b[0], a[1] - b[1]) <= r + 1e-9
 
 
-def in_range(b: Battle, shooter: Combatant, target: Combatant, base_range: int) -> int | None:
+def in_range(state: BattleState, shooter: Combatant, target: Combatant,
+             base_range: int) -> int | None:
     """H16: None if out of range or sight, else the range penalty points (0 or -20);
     distance is :func:`walk_distance`."""
-    mods = b.content.ruleset.modifiers
-    d = walk_distance(b, shooter.position, target.position)
+    mods = state.content.ruleset.modifiers
+    d = walk_distance(state, shooter.position, target.position)
     if d > base_range * mods.long_range_factor:
         return None
-    if not line_of_sight(b.grid, shooter.position, target.position):
+    if not line_of_sight(state.grid, shooter.position, target.position):
         return None
     return mods.long_range if d > base_range else 0
 
 
-def spell_target_ok(b: Battle, caster: Combatant, target: Combatant, spell_range: int) -> bool:
+def spell_target_ok(state: BattleState, caster: Combatant, target: Combatant,
+                    spell_range: int) -> bool:
+    """H18: whether ``target`` is in the spell's range and the caster's sight."""
     if spell_range == 0:
         return target.id == caster.id
     if chebyshev(caster.position, target.position) > spell_range:
         return False
-    return line_of_sight(b.grid, caster.position, target.position)
+    return line_of_sight(state.grid, caster.position, target.position)
 
 
-def ammo_of(c: Combatant, ammo: str | None) -> ItemInstance | None:
+def ammo_of(combatant: Combatant, ammo: str | None) -> ItemInstance | None:
     """The first carried stack of ``ammo`` with something left."""
     if ammo is None:
         return None
-    for inst in c.inventory:
+    for inst in combatant.inventory:
         if inst.item == ammo and inst.count > 0 and inst.state != "ground":
             return inst
     return None

@@ -107,7 +107,7 @@ class BattleState:
         new.combatants = {cid: combatant.copy() for cid, combatant in self.combatants.items()}
         new.ground = [copy.copy(item) for item in self.ground]
         new.initiative_order = list(self.initiative_order)
-        new.stack = copy.deepcopy(self.stack)
+        new.stack = [frame.copy() for frame in self.stack]
         new.events = list(self.events)
         return new
 

@@ -36,7 +36,7 @@ def check_invariants(b: rules.Battle) -> None:
     grid = b.grid
     held: dict[tuple[int, int], str] = {}
     # a mover in the middle of its path may stand on an ally's square (H13: passable)
-    passing = {f["actor"] for f in b.stack if f["type"] == "move"}
+    passing = {f.actor for f in b.stack if f.type == "move"}
     for c in b.combatants.values():
         assert c.actions_used in ALLOWED_BUDGETS, (c.id, c.actions_used)  # S2
         assert not grid.blocks_movement(c.position), (c.id, c.position)  # nobody in a wall
