@@ -105,7 +105,7 @@ def make_vec_env(config: TrainConfig) -> Any:
 def policy_spec(name: str) -> tuple[str, dict[str, Any]]:
     """The sb3 policy and its kwargs: ``fray`` (CNN + per-unit encoder) or ``mlp``."""
     if name == "fray":
-        from experiments.train.features import FrayExtractor
+        from agents.features import FrayExtractor
 
         return "MultiInputPolicy", {"features_extractor_class": FrayExtractor,
                                     "features_extractor_kwargs": {"first_channels": 16,

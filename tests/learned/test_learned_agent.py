@@ -111,3 +111,15 @@ def test_shipped_models_load_by_name_and_play_their_scenario() -> None:
             action = agent.act(battle)
             assert action in battle.legal_actions()
             battle.apply(action)
+
+
+def test_a_learned_agent_loads_without_importing_experiments() -> None:
+    """DESIGN.md: ``agents`` imports ``rules`` and ``env`` only, learned policies included
+    (the features extractor lives in ``agents.features``)."""
+    code = ("import sys, agents, rules; agent = agents.make('learned:duel'); "
+            "battle = rules.Battle.from_scenario('duel', seed=1); "
+            "battle.apply(agent.act(battle)); "
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'experiments'}))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=ROOT, check=True)
+    assert out.stdout.strip() == "[]"
