@@ -252,6 +252,29 @@ def check_address(address: str, timeout: float = 3.0) -> None:
                           f"({exc.strerror or exc})") from None
 
 
+def start_ray(address: str | None, num_cpus: int | None, **options: Any) -> bool:
+    """Join the Ray cluster at ``address``, or start a local one with ``num_cpus``, unless
+    Ray is already running; True when this call started it (the caller shuts it down).
+
+    A Ray that cannot start or be joined is a one-line ``RunnerError``."""
+    import ray
+
+    if ray.is_initialized():
+        return False
+    options = {"include_dashboard": False, **options}
+    if address:
+        options["address"] = address
+    elif num_cpus:
+        options["num_cpus"] = num_cpus
+    try:
+        ray.init(**options)
+    except (ConnectionError, RuntimeError, ValueError, TimeoutError) as exc:
+        where = f"--address {address}" if address else "--backend ray"
+        raise RunnerError(f"{where}: cannot start or join Ray: "
+                          f"{exc}".splitlines()[0]) from None
+    return True
+
+
 def _run_ray(specs: list[BattleSpec], workers: int | None,
              address: str | None) -> Iterator[BattleResult]:
     try:
@@ -259,19 +282,7 @@ def _run_ray(specs: list[BattleSpec], workers: int | None,
     except ImportError:
         raise RunnerError("--backend ray: ray is not installed (pip install "
                           "'fray[ray]')") from None
-    started = False
-    if not ray.is_initialized():
-        options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
-        if address:
-            options["address"] = address
-        elif workers:
-            options["num_cpus"] = workers
-        try:
-            ray.init(**options)
-        except (ConnectionError, RuntimeError, ValueError) as exc:
-            raise RunnerError(f"--address {address}: cannot start or join Ray: "
-                              f"{exc}".splitlines()[0]) from None
-        started = True
+    started = start_ray(address, workers, log_to_driver=False)
     try:
         task = ray.remote(max_retries=RAY_MAX_RETRIES)(play_one)
         refs = [task.remote(spec) for spec in specs]

@@ -245,13 +245,10 @@ def train_rllib(config: RllibConfig, iterations: int | None = None) -> RllibRun:
     import ray
     from tqdm import tqdm
 
-    started = not ray.is_initialized()
-    if started:
-        if config.address:
-            ray.init(address=config.address)
-        else:
-            ray.init(num_cpus=config.num_cpus, include_dashboard=False,
-                     _temp_dir=tempfile.mkdtemp(prefix="ray", dir="/tmp"))
+    from experiments.runner import start_ray
+
+    temp = {} if config.address else {"_temp_dir": tempfile.mkdtemp(prefix="ray", dir="/tmp")}
+    started = start_ray(config.address, config.num_cpus, **temp)
     try:
         algo = ppo_config(config).build_algo()
         bar = tqdm(total=config.steps, unit="step", desc=f"rllib {config.scenario}")
