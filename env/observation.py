@@ -11,10 +11,18 @@ Keys (shapes for a map of ``H`` rows and ``W`` columns and ``N`` units):
   (``N`` = none).
 - ``globals``: float32 ``(len(GLOBAL_FEATURES),)`` in [0, 1].
 
-"ally" and "enemy" are relative to the observing team.
+"ally" and "enemy" are relative to the observing team. Unit and global features are
+(name, function) pairs (:data:`UNIT_FEATURE_SPECS`, :data:`GLOBAL_FEATURE_SPECS`): a
+feature's name, column and value live together, and rules questions (H12's
+``Combatant.threatens``, ``reach``, the S2 budget) come from ``rules``, not re-derived.
+``tests/env/test_observation_features.py`` checks the env docstring's sizes and names
+against them.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -27,16 +35,100 @@ PLANES = (
     "wall", "closed_door", "open_door", "difficult", "lit", "drop", "ally", "enemy",
     "down", "decider", "self", "enemy_threat", "ally_threat", "reachable", "ground_item",
 )
-UNIT_FEATURES = (
-    "in_action", "out_of_action", "dead", "ally", "self", "deciding", "turn_owner",
-    "source", "hp_fraction", "max_hp", "x", "y", "prone", "threatens", "reach",
-    "missile_ready", "move_left", "attack_left", "full_left", "moved_this_round",
-    "shifted_this_round", "free_attack_used", "parries_left", "bleeding", "grappled",
-    "mounted", "casting", "power_points", "mov", "encumbered", "fatigue", "dodge",
-    "weapon_skill", "armour_points", "initiative_rank", "components_ready", "in_dark",
+
+
+class UnitView:
+    """What a unit feature is computed from besides the combatant: the observer's view
+    (set once per build) and the unit's ready weapons, reach, light and skill-derived
+    values (set before each unit's row)."""
+
+    __slots__ = ("allowed_parries", "decider", "derived", "height", "lit", "n_units",
+                 "owner", "rank", "reach", "ready", "self_id", "source", "team", "threatens",
+                 "width")
+
+    def __init__(self, **values: Any) -> None:
+        for name, value in values.items():
+            setattr(self, name, value)
+
+
+def _missile_ready(c: Combatant, unit: UnitView) -> bool:
+    """A ready missile weapon that needs no reload, or is nocked or loaded (H16)."""
+    return any(weapon.kind == "missile" and (weapon.reload == "none" or inst.nocked
+                                            or inst.loaded) for inst, weapon in unit.ready)
+
+
+def _power_points(c: Combatant, unit: UnitView) -> float:
+    """Power points left as a fraction of the maximum (0 without any)."""
+    return max(0.0, min(1.0, c.power_points / c.max_power_points)) \
+        if c.max_power_points > 0 else 0.0
+
+
+#: Each ``units`` column: its name and its value (the column is the pair's position).
+UNIT_FEATURE_SPECS: tuple[tuple[str, Callable[[Combatant, UnitView], float]], ...] = (
+    ("in_action", lambda c, u: c.in_action),
+    ("out_of_action", lambda c, u: c.status == "out"),
+    ("dead", lambda c, u: c.status == "dead"),
+    ("ally", lambda c, u: c.team == u.team),
+    ("self", lambda c, u: c.id == u.self_id),
+    ("deciding", lambda c, u: c.id == u.decider),
+    ("turn_owner", lambda c, u: c.id == u.owner),
+    ("source", lambda c, u: c.id == u.source),
+    ("hp_fraction", lambda c, u: max(-1.0, min(1.0, c.hp / max(1, c.max_hp)))),
+    ("max_hp", lambda c, u: min(1.0, c.max_hp / 30)),
+    ("x", lambda c, u: c.position[0] / max(1, u.width - 1)),
+    ("y", lambda c, u: c.position[1] / max(1, u.height - 1)),
+    ("prone", lambda c, u: c.prone),
+    ("threatens", lambda c, u: u.threatens),  # H12: Combatant.threatens
+    ("reach", lambda c, u: min(1.0, u.reach / 2)),
+    ("missile_ready", _missile_ready),
+    ("move_left", lambda c, u: c.id == u.owner and can_spend(c, "move")),
+    ("attack_left", lambda c, u: c.id == u.owner and can_spend(c, "attack")),
+    ("full_left", lambda c, u: c.id == u.owner and can_spend(c, "full")),
+    ("moved_this_round", lambda c, u: c.moved_this_round),
+    ("shifted_this_round", lambda c, u: c.shifted_this_round),
+    ("free_attack_used", lambda c, u: c.free_attack_used),
+    ("parries_left", lambda c, u: max(0.0, min(1.0, (u.allowed_parries + c.extra_parries
+                                                   - c.parries_used) / 2))),
+    ("bleeding", lambda c, u: c.bleeding),
+    ("grappled", lambda c, u: c.grappled_by is not None),
+    ("mounted", lambda c, u: c.riding is not None or c.ridden_by is not None),
+    ("casting", lambda c, u: c.casting is not None),
+    ("power_points", _power_points),
+    ("mov", lambda c, u: u.derived[0]),
+    ("encumbered", lambda c, u: u.derived[1]),
+    ("fatigue", lambda c, u: c.fatigue_level / 2),
+    ("dodge", lambda c, u: u.derived[2]),
+    ("weapon_skill", lambda c, u: u.derived[3]),
+    ("armour_points", lambda c, u: u.derived[4]),
+    ("initiative_rank", lambda c, u: u.rank.get(c.id, 0) / max(1, u.n_units - 1)),
+    ("components_ready", lambda c, u: c.components_ready),
+    ("in_dark", lambda c, u: 1.0 - u.lit),
 )
-GLOBAL_FEATURES = ("round_fraction", "own_turn", "allies_in_action", "enemies_in_action",
-                   "over")
+UNIT_FEATURES = tuple(name for name, _ in UNIT_FEATURE_SPECS)
+_UNIT_VALUES = tuple(value for _, value in UNIT_FEATURE_SPECS)
+
+
+class GlobalView:
+    """What a global feature is computed from."""
+
+    __slots__ = ("allies", "ally_total", "battle", "decision", "enemies", "enemy_total",
+                 "max_rounds", "owner", "team")
+
+    def __init__(self, **values: Any) -> None:
+        for name, value in values.items():
+            setattr(self, name, value)
+
+
+#: Each ``globals`` entry: its name and its value.
+GLOBAL_FEATURE_SPECS: tuple[tuple[str, Callable[[GlobalView], float]], ...] = (
+    ("round_fraction", lambda g: min(1.0, g.battle.round / g.max_rounds)),
+    ("own_turn", lambda g: float(g.owner is not None and g.decision is not None
+                                 and g.battle.combatants[g.owner].team == g.team)),
+    ("allies_in_action", lambda g: g.allies / max(1, g.ally_total)),
+    ("enemies_in_action", lambda g: g.enemies / max(1, g.enemy_total)),
+    ("over", lambda g: float(g.battle.is_over)),
+)
+GLOBAL_FEATURES = tuple(name for name, _ in GLOBAL_FEATURE_SPECS)
 DECISION_KINDS = (DecisionKind.TURN, DecisionKind.FREE_ATTACK, DecisionKind.PARRY,
                   DecisionKind.DODGE)
 _KIND_INDEX = {k: i for i, k in enumerate(DECISION_KINDS)}
@@ -71,7 +163,6 @@ class ObservationBuilder:
         self._lit_default = np.ones((self.height, self.width), dtype=np.float32)
         for x, y in self._dark:
             self._lit_default[y, x] = 0
-        self._reach_squares = dict(battle.content.ruleset.misc.reach_squares)
         self._parries_per_round = battle.content.ruleset.defence.parries_per_round
         self._threat_cache: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
         self._derived_cache: dict[tuple, tuple[float, ...]] = {}
@@ -107,6 +198,9 @@ class ObservationBuilder:
         owner = b.current_actor
         rank = {cid: i for i, cid in enumerate(b.initiative_order)}
         allies = enemies = ally_total = 0
+        view = UnitView(team=team, self_id=self_id, decider=decider, source=source,
+                        owner=owner, rank=rank, allowed_parries=self._parries_per_round,
+                        width=self.width, height=self.height, n_units=self.n_units)
         # every unit plane mark as (channel, y, x), written at once below
         channels: list[int] = []
         ys: list[int] = []
@@ -118,9 +212,8 @@ class ObservationBuilder:
             ally = c.team == team
             ally_total += ally
             ready = c.ready_weapons()
-            reach_sq = max((self._reach_squares[w.reach] for _, w in ready
-                            if w.kind == "melee"), default=0)
-            threatens = c.in_action and not c.prone and reach_sq > 0  # H12
+            reach_sq = c.reach  # H12, the rules' own queries
+            threatens = c.threatens
             if c.in_action:
                 channels.append(_ALLY if ally else _ENEMY)
                 allies += ally
@@ -140,8 +233,9 @@ class ObservationBuilder:
                 channels.append(_SELF)
                 ys.append(y)
                 xs.append(x)
-            rows.append(self._unit_row(b, c, team, self_id, decider, source, owner, rank,
-                                       lit[y, x], ready, reach_sq, threatens))
+            view.ready, view.reach, view.threatens, view.lit = ready, reach_sq, threatens, lit[y, x]
+            view.derived = self._derived(b, c)
+            rows.append([value(c, view) for value in _UNIT_VALUES])
         for inst in b.ground:
             if inst.square is not None:
                 channels.append(_GROUND_ITEM)
@@ -159,13 +253,10 @@ class ObservationBuilder:
         decision = np.array(
             [len(DECISION_KINDS), self.n_units] if d is None
             else [_KIND_INDEX[d.kind], self.slot_of[d.actor]], dtype=np.int64)
-        glob = np.array([
-            min(1.0, b.round / self.max_rounds),
-            float(owner is not None and b.combatants[owner].team == team and d is not None),
-            allies / max(1, ally_total),
-            enemies / max(1, enemy_total),
-            float(b.is_over),
-        ], dtype=np.float32)
+        view = GlobalView(battle=b, team=team, owner=owner, decision=d, allies=allies,
+                          ally_total=ally_total, enemies=enemies, enemy_total=enemy_total,
+                          max_rounds=self.max_rounds)
+        glob = np.array([value(view) for _, value in GLOBAL_FEATURE_SPECS], dtype=np.float32)
         return {"planes": planes, "units": units, "decision": decision, "globals": glob}
 
     def _threat(self, b: Battle, c: Combatant, reach: int) -> tuple[np.ndarray, np.ndarray]:
@@ -213,55 +304,3 @@ class ObservationBuilder:
             for x, y in self._dark:
                 lit[y, x] = float(q.is_lit(b, (x, y)))
         return lit
-
-    def _unit_row(self, b: Battle, c: Combatant, team: str, self_id: str | None,
-                  decider: str | None, source: str | None, owner: str | None,
-                  rank: dict[str, int], lit: float, ready: list, reach_sq: int,
-                  threatens: bool) -> list[float]:
-        """One ``units`` row, in :data:`UNIT_FEATURES` order (``ready``: the unit's ready
-        weapons; ``reach_sq``: its melee reach in squares; ``threatens``: H12)."""
-        active = c.in_action
-        turn = c.id == owner
-        allowed = self._parries_per_round + c.extra_parries
-        mov, encumbered, dodge, weapon_skill, armour_points = self._derived(b, c)
-        return [
-            active,
-            c.status == "out",
-            c.status == "dead",
-            c.team == team,
-            c.id == self_id,
-            c.id == decider,
-            turn,
-            c.id == source,
-            max(-1.0, min(1.0, c.hp / max(1, c.max_hp))),
-            min(1.0, c.max_hp / 30),
-            c.position[0] / max(1, self.width - 1),
-            c.position[1] / max(1, self.height - 1),
-            c.prone,
-            threatens,
-            min(1.0, reach_sq / 2),
-            any(w.kind == "missile" and (w.reload == "none" or inst.nocked or inst.loaded)
-                for inst, w in ready),
-            turn and can_spend(c, "move"),
-            turn and can_spend(c, "attack"),
-            turn and can_spend(c, "full"),
-            c.moved_this_round,
-            c.shifted_this_round,
-            c.free_attack_used,
-            max(0.0, min(1.0, (allowed - c.parries_used) / 2)),
-            c.bleeding,
-            c.grappled_by is not None,
-            c.riding is not None or c.ridden_by is not None,
-            c.casting is not None,
-            (max(0.0, min(1.0, c.power_points / c.max_power_points))
-             if c.max_power_points > 0 else 0.0),
-            mov,
-            encumbered,
-            c.fatigue_level / 2,
-            dodge,
-            weapon_skill,
-            armour_points,
-            rank.get(c.id, 0) / max(1, self.n_units - 1),
-            c.components_ready,
-            1.0 - lit,
-        ]

@@ -292,9 +292,9 @@ class Battle:
                 return
             self.end_turn()
 
-    def _may_take_turn(self, c: Combatant) -> bool:
+    def _may_take_turn(self, combatant: Combatant) -> bool:
         """H5/H22: out-of-action combatants and ridden mounts take no turns."""
-        return c.in_action and c.ridden_by is None
+        return combatant.in_action and combatant.ridden_by is None
 
     def _begin_turn(self) -> None:
         """Start the next turn of someone who may take one, else a new round."""
@@ -415,27 +415,27 @@ class Battle:
         content = load_content(Path(cdir)) if cdir else default_content()
         sc = data["scenario"]
         scenario = parse_scenario(sc["text"], source=sc["source"], content=content)
-        b = cls(scenario, data["seed"], content, cdir, _restoring=True)
-        b.dice = Roller.from_state(data["dice"])
-        b.round = data["round"]
-        b.turn_index = data["turn_index"]
-        b.initiative_order = list(data["initiative_order"])
+        battle = cls(scenario, data["seed"], content, cdir, _restoring=True)
+        battle.dice = Roller.from_state(data["dice"])
+        battle.round = data["round"]
+        battle.turn_index = data["turn_index"]
+        battle.initiative_order = list(data["initiative_order"])
         for cd in data["combatants"]:
-            cb = Combatant.from_dict(cd, content)
-            b.combatants[cb.id] = cb
-        b.ground = [item_from_dict(i) for i in data["ground"]]
+            combatant = Combatant.from_dict(cd, content)
+            battle.combatants[combatant.id] = combatant
+        battle.ground = [item_from_dict(i) for i in data["ground"]]
         grid = scenario.grid
         for sq in grid.doors:
             grid = grid.with_door(sq, [sq[0], sq[1]] in data["doors_open"])
-        b.state.set_grid(grid)
-        b.stack = [frame_from_dict(frame) for frame in data["stack"]]
-        b.events = [event_from_dict(e) for e in data["events"]]
-        b.is_over = data["is_over"]
-        b.winner = data["winner"]
+        battle.state.set_grid(grid)
+        battle.stack = [frame_from_dict(frame) for frame in data["stack"]]
+        battle.events = [event_from_dict(e) for e in data["events"]]
+        battle.is_over = data["is_over"]
+        battle.winner = data["winner"]
         d = data["decision"]
-        b._decision = None if d is None else Decision(DecisionKind(d["kind"]), d["actor"],
-                                                      d["source"])
-        return b
+        battle._decision = None if d is None else Decision(DecisionKind(d["kind"]),
+                                                           d["actor"], d["source"])
+        return battle
 
     def __repr__(self) -> str:
         return (f"Battle({self.scenario.name!r}, round={self.round}, "

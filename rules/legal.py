@@ -25,13 +25,13 @@ if TYPE_CHECKING:
 K = ActionKind
 
 
-def can_spend(c: Combatant, category: str) -> bool:
+def can_spend(combatant: Combatant, category: str) -> bool:
     """S2: whether the budget left this turn allows an action of ``category``.
 
     S3: an ATTACK fits before or after a MOVE; a MOVE is one atomic action (its path is
     walked to the end or cut short), so nothing can be done in the middle of one.
     """
-    used = c.actions_used
+    used = combatant.actions_used
     if category == "move":
         return used in ([], ["move"], ["attack"])
     if category == "attack":
@@ -41,10 +41,10 @@ def can_spend(c: Combatant, category: str) -> bool:
     return True
 
 
-def free_left(c: Combatant, kind: ActionKind) -> bool:
+def free_left(combatant: Combatant, kind: ActionKind) -> bool:
     """H25: each voluntary FREE action at most once per turn (reactions are not FREE
     actions in this sense: they keep their own limits, S5, S8, S9)."""
-    return kind.value not in c.free_used
+    return kind.value not in combatant.free_used
 
 
 def spell_category(state: BattleState, spell_id: str) -> str:
