@@ -6,7 +6,8 @@ scripted agents; ``random`` half the time, see :data:`RANDOM_SHARE`), and a seed
 from one generator seeded by ``seed``, so a campaign with a battle limit is reproducible.
 Every battle is appended to ``OUT/battles.jsonl`` as it ends. A failure not seen before
 (by signature) is shrunk and written to ``OUT/failures/NN-<kind>-<name>.json`` as a
-replay file with a ``failure`` field that ``fray replay`` re-runs to the failure.
+replay file with a ``failure`` field that ``fray replay`` re-runs to the failure, next to
+``NN-<kind>-<name>.html``, the viewer page of the battle up to the failure.
 """
 
 from __future__ import annotations
@@ -182,14 +183,17 @@ def _pick(rng: np.random.Generator, pool: Sequence[str]) -> str:
 def _shrink_and_write(out: Path, case: Case, outcome: Any, checks: Checks,
                       budget: tuple[float, int], number: int) -> Found:
     """Shrink a new failure (within ``budget``: seconds, runs) and write its replay."""
+    from experiments.viewer import write_page
+
     failure = outcome.failure
     shrunk = None
     if failure.kind != "agent":
         shrunk = shrink(case, outcome.choices, failure, checks, seconds=budget[0],
                         max_tests=budget[1])
     path = out / "failures" / f"{number:02d}-{failure.kind}-{failure.name}.json"
-    if shrunk is not None:
-        failure_replay(shrunk.outcome, shrunk.checks).save(path)
-        return Found(failure, path, outcome.decisions, len(shrunk.choices))
-    failure_replay(outcome, checks).save(path)
-    return Found(failure, path, outcome.decisions, None)
+    replay = (failure_replay(shrunk.outcome, shrunk.checks) if shrunk is not None
+              else failure_replay(outcome, checks))
+    replay.save(path)
+    write_page(replay, path.with_suffix(".html"), partial=True)  # the viewer, up to it
+    return Found(failure, path, outcome.decisions,
+                 None if shrunk is None else len(shrunk.choices))

@@ -102,7 +102,9 @@ def run(args: argparse.Namespace) -> int:
     battle = rerun(replay)
     show(battle, args)
     write_html(replay, args)
-    print(f"\nVerified: all {len(battle.events)} events of '{name}' (seed {battle.seed}) "
+    checked = (f"all {len(battle.events)} events" if replay.events else
+               "its result (a compact replay keeps no events)")
+    print(f"\nVerified: {checked} of '{name}' (seed {battle.seed}) "
           f"match. Result: {battle.winner or 'draw'} after {battle.round} rounds, "
           f"{len(replay.actions)} actions.")
     return 0

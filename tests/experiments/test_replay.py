@@ -94,3 +94,15 @@ def test_a_failure_replay_whose_action_is_no_longer_legal_says_so(
     out = capsys.readouterr().out
     assert "a different failure happens now: invariant replay" in out
     assert "action 1 (STAND_UP) is not legal" in out
+
+
+def test_a_compact_replay_is_verified_by_its_result(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Tournament replays keep no events: the replay checks the result, and says so."""
+    _, replay = play("duel", 5, {"party": "berserker", "monsters": "random"})
+    replay.events = []
+    path = replay.save(tmp_path / "compact.json")
+    assert cli.main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "Verified: its result (a compact replay keeps no events)" in out
+    assert f"{len(replay.actions)} actions" in out

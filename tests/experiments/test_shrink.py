@@ -107,4 +107,7 @@ def test_fuzz_command_exits_1_and_names_the_replay_file(
     out = capsys.readouterr().out
     assert code == 1
     assert "FAILURE invariant" in out and str(tmp_path / "failures") in out
-    assert list((tmp_path / "failures").glob("00-invariant-*.json"))
+    found = list((tmp_path / "failures").glob("00-invariant-*.json"))
+    assert found
+    page = found[0].with_suffix(".html").read_text(encoding="utf-8")  # the viewer page
+    assert "<canvas" in page and Replay.load(found[0]).scenario_name in page
