@@ -384,10 +384,12 @@ def _ride(state: BattleState, actor: Combatant, action: Action, frame: ActFrame)
         actor.riding, m.ridden_by, actor.position = m.id, actor.id, m.position
         state.emit(StatusChanged, actor=actor.id, status=f"riding {m.id}", cause="mounted")
         return
+    if actor.riding is None:  # thrown from the saddle meanwhile (a saddle-fall dodge, H10)
+        return _lost(state, actor, "no longer mounted")
     if action.square is None or action.square in q.occupied(state, exclude=(actor.id,
-                                                                            actor.riding or "")):
+                                                                            actor.riding)):
         return _lost(state, actor, "no room to dismount")
-    m = state.combatants[actor.riding or ""]
+    m = state.combatants[actor.riding]
     actor.riding, m.ridden_by, actor.position = None, None, action.square
     state.emit(StatusChanged, actor=actor.id, status="on foot", cause="dismounted")
 

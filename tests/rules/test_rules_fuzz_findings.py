@@ -97,3 +97,24 @@ def test_H18_a_multi_round_casting_cannot_go_on_at_a_target_out_of_range() -> No
     assert b.round == 2 and b.combatants["m"].casting is not None
     assert not _can_continue(b)
     used_up(b)
+
+
+# ================================================================== S13/H10 saddle fall
+def test_S13_H10_a_failed_dismount_whose_rider_fell_from_the_saddle_is_lost() -> None:
+    """Found by ``fray fuzz`` (tests/fuzz_findings): a DISMOUNT fails its Ride roll and
+    provokes; the rider dodges the Free Attack by falling from the saddle, so when the
+    dismount resumes there is no mount left to get off: the action is lost, no crash."""
+    from pathlib import Path
+
+    from experiments.fuzz import reproduce
+    from experiments.replay import Replay
+
+    path = Path(__file__).parent.parent / "fuzz_findings"
+    replay = Replay.load(path / "failed-dismount-saddle-fall-keyerror-min.json")
+    outcome = reproduce(replay)
+    assert outcome.failure is None
+    battle = outcome.battle
+    dodges = [e for e in battle.events if isinstance(e, ev.DodgeRolled)]
+    assert [d.disadvantage for d in dodges] == ["saddle"]
+    assert str(battle.events[-1]) == "[r1] knight: action lost: no longer mounted"
+    assert battle.combatants["knight"].riding is None
