@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from rules import queries as q
 from rules.actions import Action, ActionKind, DecisionKind
+from rules.combat import attack_chance  # one formula for the engine and the odds
 from rules.dice import Dice, SuccessLevel
 from rules.events import AttackRolled, ParryRolled
 from rules.odds.hit import (
@@ -103,19 +104,6 @@ def _attack_of(b: Battle, action: Action, attacker: str | None = None) -> _Attac
     mode = {K.MELEE_ATTACK: "melee", K.FREE_ATTACK: "free", K.MISSILE_ATTACK: "missile",
             K.FULL_ATTACK: "full_missile" if missile else "full_melee"}[action.kind]
     return _Attack(c.id, t.id, inst.item, mode, attack_chance(b, c, t, w.skill, missile, points))
-
-
-def attack_chance(b: Battle, attacker: Combatant, target: Combatant, skill: str,
-                  missile: bool, points: int) -> int:
-    """H3/H15/H23: the attack skill with its situational modifiers (as rules.combat)."""
-    mods = b.content.ruleset.modifiers
-    factor = 1.0 if q.is_lit(b, target.position) else mods.dark_factor
-    if missile:
-        points += mods.prone_target_missile if target.prone else 0
-    else:
-        points += mods.prone_target_melee if target.prone else 0
-        points += mods.prone_attacker_melee if attacker.prone else 0
-    return attacker.skill(skill, b.round, factor, points)
 
 
 def parry_options(b: Battle, defender: Combatant, missile: bool) -> dict[str, tuple[int, int]]:
