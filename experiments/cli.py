@@ -31,6 +31,19 @@ from experiments.commands.watch import DEFAULT_SCENARIO, play_battle
 __all__ = ["DEFAULT_SCENARIO", "UsageError", "build_parser", "main", "play_battle"]
 
 
+USAGE = """fray: scripted and learned agents fight tactical battles by a d100 ruleset.
+
+examples:
+  fray demo                                   # the main job: a small tactic comparison
+  fray watch duel --seed 3 --party tactician --monsters berserker
+  fray tournament --agents random,tactician --scenarios duel --battles 20 --out runs/t
+  fray fuzz --seconds 60 --out fuzz-out       # invariant checks, shrunk failures
+  fray replay FILE --html battle.html         # verify a replay, write the viewer page
+  fray train duel --opponent tactician --steps 20000 --out runs/duel
+
+Each subcommand has --help with an example. Errors print one line and exit 2."""
+
+
 class UsageError(Exception):
     """A bad argument found after parsing (an unknown agent, a negative seed...)."""
 
@@ -51,7 +64,7 @@ def _version() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="fray", description=__doc__,
+    parser = _Parser(prog="fray", description=USAGE,
                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"fray {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
