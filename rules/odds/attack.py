@@ -10,6 +10,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from rules import queries as q
+from rules import reactions
 from rules.actions import Action, ActionKind, DecisionKind
 from rules.combat import attack_chance  # one formula for the engine and the odds
 from rules.dice import Dice, SuccessLevel
@@ -110,22 +111,17 @@ def parry_options(b: Battle, defender: Combatant, missile: bool) -> dict[str, tu
     """S8/S10/H9: item uid -> (parry chance, AP) for the parries ``defender`` may make now
     (none once its parry for the round is spent, unless Fight Defensively gave another;
     only shields parry missiles)."""
-    rs = b.content.ruleset
-    if not defender.in_action or (defender.parries_used >= rs.defence.parries_per_round
-                                  and defender.extra_parries <= 0):
+    if not reactions.can_parry(b, defender, missile):
         return {}
+    content = b.content
     out = {}
-    for inst in defender.inventory:
-        if inst.state != "ready":
+    for uid in reactions.parry_items(b, defender, missile):
+        inst = defender.item(uid)
+        if inst is None:  # unreachable: parry_items lists held items
             continue
-        if inst.item in b.content.armour:
-            a = b.content.armour[inst.item]
-            if a.slot == "shield" and a.skill and defender.skill_possible(a.skill):
-                out[inst.uid] = (defender.skill(a.skill, b.round), inst.ap or 0)
-        elif inst.item in b.content.weapons and not missile:
-            w = b.content.weapons[inst.item]
-            if w.parry and not w.natural and w.kind == "melee":
-                out[inst.uid] = (defender.skill(w.skill, b.round), inst.ap or 0)
+        skill = (content.armour[inst.item].skill if inst.item in content.armour
+                 else content.weapons[inst.item].skill)
+        out[uid] = (defender.skill(skill or "shield", b.round), inst.ap or 0)
     return out
 
 
