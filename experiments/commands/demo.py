@@ -1,9 +1,9 @@
 """``fray demo``: the main job, a small tactic comparison on the default scenario.
 
 mcts (at a small budget), tactician, berserker and random play a round robin on
-``skirmish`` with the sides swapped: 20 battles per pairing and side, 2 for the mcts
-pairings (an mcts battle costs ~10x a tactician's), 132 battles on all cores, about 64 s
-of CPU, so about 35 s on two idle cores. Agents not registered (yet) are skipped, and
+``skirmish`` with the sides swapped: 40 battles per pairing and side, 2 for the mcts
+pairings (an mcts battle costs ~10x a tactician's), 252 battles on all cores, about 94 s
+of CPU, 47 s of wall time on two cores. Agents not registered (yet) are skipped, and
 the demo says so. It prints the results table (win/draw/loss with Wilson 95% intervals,
 ratings, mean rounds) and writes into one folder (``./fray-demo/`` by default):
 ``battles.jsonl``, ``summary.csv``, ``summary.json``, ``heatmap.png``, ``ratings.png``,
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 DEFAULT_OUT = "fray-demo"
 SCENARIO = "skirmish"
-BATTLES = 20            # per pairing and side
+BATTLES = 40            # per pairing and side
 MCTS_BATTLES = 2        # per pairing and side for the mcts pairings
 # a small search budget: 2-4 s of CPU per skirmish battle (tactician 0.25 s, random 0.1 s)
 MCTS_OPTIONS: dict[str, Any] = {"iterations": 4, "rollout_depth": 4}
