@@ -34,3 +34,11 @@ def test_generated_table_is_current() -> None:
     expected = coverage.render(ROWS)
     actual = (ROOT / "docs" / "coverage.md").read_text(encoding="utf-8")
     assert actual == expected, "docs/coverage.md is stale: run `fray coverage`"
+
+
+def test_the_rules_reference_is_self_contained() -> None:
+    """docs/RULES.md names the original sheet by a path beside it; the file is there."""
+    text = (ROOT / "docs" / "RULES.md").read_text(encoding="utf-8")
+    assert "`seed/actions-rules.txt`" in text
+    sheet = ROOT / "docs" / "seed" / "actions-rules.txt"
+    assert "Free Attack" in sheet.read_text(encoding="utf-8")
