@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import rules
+from experiments.replay import read_json
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN_DIR = ROOT / "tests" / "golden"
@@ -73,13 +74,8 @@ def record(scenario: str, seed: int = SEED) -> Golden:
 
 def load(path: Path) -> Golden:
     """Read a golden file, naming the file and field of anything malformed."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise GoldenError(f"{path}: no golden file; run `fray golden --update`") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise GoldenError(f"{path}: expected a JSON golden file, got unreadable text "
-                          f"({exc})") from None
+    data = read_json(path, "golden", GoldenError,
+                     f"{path}: no golden file; run `fray golden --update`")
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise GoldenError(f"{path}: format: expected '{FORMAT}'")
     if data.get("version") != VERSION:

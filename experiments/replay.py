@@ -51,6 +51,18 @@ def content_hash(content_dir: str | Path | None) -> str:
     return digest.hexdigest()
 
 
+def read_json(path: Path, what: str, error: type[rules.FrayError], missing: str) -> Any:
+    """The JSON in ``path``; a missing file raises ``error(missing)``, unreadable text
+    ``error`` naming the file and ``what`` kind of file was expected."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise error(missing) from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise error(f"{path}: expected a JSON {what} file, got unreadable text "
+                    f"({exc})") from None
+
+
 @dataclass
 class Replay:
     """One battle as data; see the module docstring for the file format."""
@@ -130,13 +142,7 @@ class Replay:
     @classmethod
     def load(cls, path: str | Path) -> Replay:
         path = Path(path)
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise ReplayError(f"{path}: no such replay file") from None
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise ReplayError(f"{path}: expected a JSON replay file, got unreadable "
-                              f"text ({exc})") from None
+        data = read_json(path, "replay", ReplayError, f"{path}: no such replay file")
         return cls.from_dict(data, source=str(path))
 
     # ------------------------------------------------------------ re-simulation
