@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING
 
 from rules import queries as q
@@ -29,6 +30,7 @@ from rules.odds.hit import (
 if TYPE_CHECKING:
     from rules.battle import Battle
     from rules.combatant import Combatant
+    from rules.content.schema import SuccessRules
 
 K = ActionKind
 L = SuccessLevel
@@ -54,17 +56,17 @@ class AttackOdds:
     parry_chance: int | None  # the parry skill used, None without a parry
     dodge_chance: int | None  # the dodge skill used, None without a dodge
 
-    @property
+    @cached_property
     def expected_damage(self) -> Fraction:
         """Mean HP lost by the target."""
         return sum((d * p for d, p in self.damage.items()), Fraction(0))
 
-    @property
+    @cached_property
     def hit(self) -> Fraction:
         """The attack roll succeeds (before any defence)."""
         return sum((p for lv, p in self.levels.items() if lv.succeeded), Fraction(0))
 
-    @property
+    @cached_property
     def wounds(self) -> Fraction:
         """The target loses at least 1 HP."""
         return sum((p for d, p in self.damage.items() if d > 0), Fraction(0))
@@ -171,35 +173,65 @@ class _Defence:
     dodge_chance: int | None = None
 
 
-def _defence(b: Battle, target: Combatant, missile: bool, defence: str,
-             parry_item: str | None, blow: _Blow, level: SuccessLevel) -> _Defence:
-    """The parry and dodge that ``defence`` makes, where the target may make them now;
-    without ``parry_item`` the parry uses the item that lets least damage through."""
+@dataclass(frozen=True)
+class _Rules:
+    """The ruleset numbers the odds use (hashable, so pure results can be cached)."""
+
+    success: SuccessRules
+    parry_factor: int
+    dodge_cuts: tuple[int, int]
+
+
+def _rules_of(b: Battle) -> _Rules:
+    rs = b.content.ruleset
+    d = rs.defence
+    return _Rules(rs.success, d.parry_special_factor,
+                  (d.dodge_success_reduction, d.dodge_special_reduction))
+
+
+@dataclass(frozen=True)
+class _Defences:
+    """The defences the target may make now for one defence choice: the dodge chance
+    (None: no dodge) and the (parry chance, AP) of each item it may parry with."""
+
+    dodge: int | None
+    parries: tuple[tuple[int, int], ...]
+
+
+def _defences(b: Battle, target: Combatant, missile: bool, defence: str,
+              parry_item: str | None) -> _Defences:
+    """What ``defence`` lets the target do now; ``parry_item`` limits the parry to it."""
     if defence not in DEFENCES:
         raise ValueError(f"defence: expected one of {', '.join(DEFENCES)}, got {defence!r}")
-    rules = b.content.ruleset.success
     dodge = dodge_chance(b, target) if defence in ("dodge", "both") else None
-    base = _Defence(dodge=_level_dist(dodge, rules), dodge_chance=dodge)
     if defence not in ("parry", "both"):
-        return base
+        return _Defences(dodge, ())
     options = parry_options(b, target, missile)
     if parry_item is not None:
         options = {parry_item: options[parry_item]} if parry_item in options else {}
+    return _Defences(dodge, tuple(options.values()))
+
+
+def _defence(rules: _Rules, defences: _Defences, blow: _Blow, level: SuccessLevel
+             ) -> _Defence:
+    """The parry and dodge made against a hit at ``level``: the parry uses the item that
+    lets least damage through (the first such)."""
+    dodge = defences.dodge
+    base = _Defence(dodge=_level_dist(dodge, rules.success), dodge_chance=dodge)
     best = base
     best_mean = None
-    for chance, ap in options.values():
-        candidate = _Defence(_level_dist(chance, rules), ap, base.dodge, chance, dodge)
-        mean = _mean(_outcomes(b, blow, level, candidate))
+    for chance, ap in defences.parries:
+        candidate = _Defence(_level_dist(chance, rules.success), ap, base.dodge, chance, dodge)
+        mean = _mean(_outcomes(rules, blow, level, candidate))
         if best_mean is None or mean < best_mean:
             best, best_mean = candidate, mean
     return best
 
 
-def _outcomes(b: Battle, blow: _Blow, level: SuccessLevel, defence: _Defence) -> Outcomes:
-    d = b.content.ruleset.defence
+def _outcomes(rules: _Rules, blow: _Blow, level: SuccessLevel, defence: _Defence
+              ) -> Outcomes:
     return _hit_outcomes(blow, level, defence.parry, defence.ap, defence.dodge,
-                         b.content.ruleset.success, d.parry_special_factor,
-                         (d.dodge_success_reduction, d.dodge_special_reduction))
+                         rules.success, rules.parry_factor, rules.dodge_cuts)
 
 
 def _mean(outcomes: Iterable[tuple[tuple[int, bool, bool], Fraction]]) -> Fraction:
@@ -232,7 +264,10 @@ def attack_odds(battle: Battle, action: Action, defence: str = "none",
 
     ``attacker`` names another combatant to ask "what if it made this attack now" (for
     planning and ``fray odds``): reach is not checked, and a missile out of range is
-    taken at its base-range chance."""
+    taken at its base-range chance.
+
+    The result is shared with later calls that ask the same (results are cached on the
+    numbers that decide them): do not change its dicts."""
     return _odds_for(battle, _attack_of(battle, action, attacker), defence, parry_item)
 
 
@@ -244,8 +279,18 @@ def _odds_for(b: Battle, spec: _Attack, defence: str, parry_item: str | None,
     attacker, target = b.combatants[spec.attacker], b.combatants[spec.target]
     missile = spec.mode in ("missile", "full_missile")
     blow = _blow(b, attacker, target, spec.weapon_id, spec.mode)
+    defences = _defences(b, target, missile, defence, parry_item)
+    return _pure_odds(_rules_of(b), blow, spec.chance, defences, known_level, known_parry)
+
+
+@lru_cache(maxsize=65536)
+def _pure_odds(rules: _Rules, blow: _Blow, chance: int, defences: _Defences,
+               known_level: SuccessLevel | None,
+               known_parry: tuple[SuccessLevel, int] | None) -> AttackOdds:
+    """The odds from the numbers that decide them (cached: the tactician and the search
+    agents ask the same questions many times)."""
     if known_level is None:
-        levels = dict(_levels(spec.chance, b.content.ruleset.success))
+        levels = dict(_levels(chance, rules.success))
     else:
         levels = {lv: (ONE if lv is known_level else Fraction(0)) for lv in L}
     per_level: dict[SuccessLevel, Outcomes] = {}
@@ -253,12 +298,12 @@ def _odds_for(b: Battle, spec: _Attack, defence: str, parry_item: str | None,
     for level in (L.SUCCESS, L.SPECIAL, L.CRITICAL):
         if not levels[level]:
             continue
-        chosen = _defence(b, target, missile, defence, parry_item, blow, level)
+        chosen = _defence(rules, defences, blow, level)
         if known_parry is not None:
             chosen = _Defence(((known_parry[0], ONE),), known_parry[1], chosen.dodge,
                               None, chosen.dodge_chance)
-        per_level[level] = _outcomes(b, blow, level, chosen)
-    return _summarise(blow, spec.chance, levels, per_level, chosen)
+        per_level[level] = _outcomes(rules, blow, level, chosen)
+    return _summarise(blow, chance, levels, per_level, chosen)
 
 
 def _pending(battle: Battle) -> tuple[AttackRolled | None, ParryRolled | None]:

@@ -7,11 +7,22 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING
 
 from rules import queries as q
-from rules.odds.attack import Dist, _blow, _defence, _outcomes, attack_chance
-from rules.odds.hit import ONE, _levels
+from rules.odds.attack import (
+    Dist,
+    _blow,
+    _defence,
+    _Defences,
+    _defences,
+    _outcomes,
+    _Rules,
+    _rules_of,
+    attack_chance,
+)
+from rules.odds.hit import ONE, _Blow, _levels
 
 if TYPE_CHECKING:
     from rules.battle import Battle
@@ -28,7 +39,7 @@ class Risk:
     drops: Fraction  # out of action or dead
     stops: Fraction  # dropped or knocked prone (a move ends there, H13)
 
-    @property
+    @cached_property
     def expected_damage(self) -> Fraction:
         """Mean HP lost by the mover."""
         return sum((d * p for d, p in self.damage.items()), Fraction(0))
@@ -41,14 +52,25 @@ def free_attack_risk(battle: Battle, mover_id: str, enemies: Iterable[str],
     the first attack only (one parry per round and one dodge per turn, S8/S9/H25); the
     attacks stop once it is dropped or knocked prone (a move ends there, H13)."""
     mover = battle.combatants[mover_id]
-    rs = battle.content.ruleset
-    states: dict[tuple[int, bool], Fraction] = {(0, False): ONE}
     provokers = tuple(enemies)
+    attacks = []
     for index, enemy_id in enumerate(provokers):
-        enemy = battle.combatants[enemy_id]
-        odds = _best_free_attack(battle, enemy, mover, defence if index == 0 else "none")
-        if odds is None:
-            continue
+        odds = _best_free_attack(battle, battle.combatants[enemy_id], mover,
+                                 defence if index == 0 else "none")
+        if odds is not None:
+            attacks.append(odds)
+    return _combined_risk(provokers, tuple(attacks), mover.hp,
+                          battle.content.ruleset.hit_points.out_of_action_at)
+
+
+@lru_cache(maxsize=65536)
+def _combined_risk(provokers: tuple[str, ...],
+                   attacks: tuple[tuple[tuple[tuple[int, bool], Fraction], ...], ...],
+                   hp: int, out_at: int) -> Risk:
+    """The Free Attacks' outcomes ((hp lost, knocked prone) -> probability, in order)
+    combined, stopping once the mover is dropped or knocked prone."""
+    states: dict[tuple[int, bool], Fraction] = {(0, False): ONE}
+    for odds in attacks:
         nxt: dict[tuple[int, bool], Fraction] = {}
         for (lost, stopped), p in states.items():
             if stopped:
@@ -56,40 +78,48 @@ def free_attack_risk(battle: Battle, mover_id: str, enemies: Iterable[str],
                 continue
             for (dmg, prone), r in odds:
                 total = lost + dmg
-                stop = prone or mover.hp - total <= rs.hit_points.out_of_action_at
+                stop = prone or hp - total <= out_at
                 nxt[(total, stop)] = nxt.get((total, stop), Fraction(0)) + p * r
         states = nxt
     damage: Dist = {}
     for (lost, _), p in states.items():
         damage[lost] = damage.get(lost, Fraction(0)) + p
-    out_at = rs.hit_points.out_of_action_at
     return Risk(provokers, dict(sorted(damage.items())),
                 sum((p for d, p in damage.items() if d > 0), Fraction(0)),
-                sum((p for d, p in damage.items() if mover.hp - d <= out_at), Fraction(0)),
+                sum((p for d, p in damage.items() if hp - d <= out_at), Fraction(0)),
                 sum((p for (_, s), p in states.items() if s), Fraction(0)))
 
 
 def _best_free_attack(b: Battle, enemy: Combatant, mover: Combatant, defence: str
-                      ) -> list[tuple[tuple[int, bool], Fraction]] | None:
+                      ) -> tuple[tuple[tuple[int, bool], Fraction], ...] | None:
     """(hp lost, knocked prone) -> probability for ``enemy``'s Free Attack with the ready
     melee weapon reaching ``mover`` that does most damage on average."""
-    best: tuple[Fraction, dict[tuple[int, bool], Fraction]] | None = None
+    rules = _rules_of(b)
+    defences = _defences(b, mover, False, defence, None)
+    best: tuple[Fraction, tuple[tuple[tuple[int, bool], Fraction], ...]] | None = None
     for inst, w in enemy.ready_melee():
         if not q.weapon_reaches(b, enemy, w.reach, mover.position):
             continue
-        levels = _levels(attack_chance(b, enemy, mover, w.skill, False, 0),
-                         b.content.ruleset.success)
+        chance = attack_chance(b, enemy, mover, w.skill, False, 0)
         blow = _blow(b, enemy, mover, inst.item, "free")
-        out: dict[tuple[int, bool], Fraction] = {}
-        for level, p_level in levels.items():
-            hits = _outcomes(b, blow, level, _defence(b, mover, False, defence, None, blow,
-                                                      level)) if level.succeeded else ()
-            for (dmg, _bleeds, prone), p in hits or (((0, False, False), ONE),):
-                out[(dmg, prone)] = out.get((dmg, prone), Fraction(0)) + p_level * p
-        mean = sum((d * p for (d, _), p in out.items()), Fraction(0))
+        mean, out = _free_attack_outcomes(rules, blow, chance, defences)
         if best is None or mean > best[0]:
             best = (mean, out)
-    return None if best is None else list(best[1].items())
+    return None if best is None else best[1]
+
+
+@lru_cache(maxsize=65536)
+def _free_attack_outcomes(rules: _Rules, blow: _Blow, chance: int, defences: _Defences
+                          ) -> tuple[Fraction, tuple[tuple[tuple[int, bool], Fraction], ...]]:
+    """(mean HP lost, (hp lost, knocked prone) -> probability) of one Free Attack."""
+    out: dict[tuple[int, bool], Fraction] = {}
+    for level, p_level in _levels(chance, rules.success).items():
+        hits = _outcomes(rules, blow, level, _defence(rules, defences, blow, level)
+                         ) if level.succeeded else ()
+        for (dmg, _bleeds, prone), p in hits or (((0, False, False), ONE),):
+            out[(dmg, prone)] = out.get((dmg, prone), Fraction(0)) + p_level * p
+    mean = sum((d * p for (d, _), p in out.items()), Fraction(0))
+    return mean, tuple(out.items())
 
 
 def route_risk(battle: Battle, combatant_id: str, square: tuple[int, int],
