@@ -7,7 +7,6 @@ from that data on demand, so it can never go stale.
 
 from __future__ import annotations
 
-import copy
 import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -38,6 +37,12 @@ class ItemInstance:
     nocked: bool = False  # bows and slings: ammunition nocked (H16)
     loaded: bool = False  # crossbows: wound and loaded (H16)
     square: tuple[int, int] | None = None  # where it lies, for items on the ground
+
+    def copy(self) -> ItemInstance:
+        """An independent copy (every field holds an immutable value)."""
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        return new
 
 
 @dataclass
@@ -279,15 +284,17 @@ class Combatant:
         return self.in_action and not self.prone and self.reach > 0
 
     def copy(self) -> Combatant:
-        """An independent copy (mutable parts copied, content shared)."""
-        new = copy.copy(self)
-        new.inventory = [copy.copy(i) for i in self.inventory]
-        new.characteristics = dict(self.characteristics)
-        new.base_skills = dict(self.base_skills)
-        new.buffs = list(self.buffs)
-        new.casting = None if self.casting is None else dict(self.casting)
-        new.actions_used = list(self.actions_used)
-        new.free_used = list(self.free_used)
+        """An independent copy (mutable parts copied, content shared), field by field."""
+        new = object.__new__(type(self))
+        fields = new.__dict__
+        fields.update(self.__dict__)
+        fields["inventory"] = [item.copy() for item in self.inventory]
+        fields["characteristics"] = dict(self.characteristics)
+        fields["base_skills"] = dict(self.base_skills)
+        fields["buffs"] = list(self.buffs)
+        fields["casting"] = None if self.casting is None else dict(self.casting)
+        fields["actions_used"] = list(self.actions_used)
+        fields["free_used"] = list(self.free_used)
         return new
 
     def to_dict(self) -> dict[str, Any]:

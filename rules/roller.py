@@ -32,13 +32,35 @@ import numpy as np
 from rules.dice import Dice
 from rules.errors import ForcedDiceError
 
+#: Seeds the throw-away initial state of a generator whose real state is set next.
+_PLACEHOLDER_SEEDS = np.random.SeedSequence(0)
+
 
 class Roller:
-    """One seeded generator per battle, and the queue of forced faces."""
+    """One seeded generator per battle, and the queue of forced faces.
+
+    A copy (:meth:`copy`, what ``Battle.clone`` uses) keeps only the generator's state
+    and builds its own generator on the first roll: building one costs more than the
+    rest of a clone, and a search that re-seeds its clone never needs it."""
 
     def __init__(self, seed: int | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
+        self._rng: np.random.Generator | None = np.random.default_rng(seed)
+        self._pending: dict[str, Any] | None = None  # the state of a generator not built
         self.forced: list[int] = []
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The numpy generator (built on first use in a copy)."""
+        rng = self._rng
+        if rng is None:
+            rng = np.random.Generator(np.random.PCG64(_PLACEHOLDER_SEEDS))
+            rng.bit_generator.state = self._pending
+            self._rng, self._pending = rng, None
+        return rng
+
+    @rng.setter
+    def rng(self, rng: np.random.Generator) -> None:
+        self._rng, self._pending = rng, None
 
     def force(self, *faces: int) -> None:
         """Queue die faces for the next rolls (any die: d100, d6, d12, ...); unscoped."""
@@ -102,9 +124,27 @@ class Roller:
         """A seeded draw in [0, 1) for tie-breaks (never forced)."""
         return float(self.rng.random())
 
+    def _generator_state(self) -> dict[str, Any]:
+        """A fresh dict of the generator's state (the numpy ``bit_generator.state``)."""
+        if self._rng is not None:
+            return self._rng.bit_generator.state
+        pending = dict(self._pending or {})
+        if isinstance(pending.get("state"), dict):
+            pending["state"] = dict(pending["state"])
+        return pending
+
     def state(self) -> dict[str, Any]:
         """The generator's state and the forced queue, JSON-able."""
-        return {"bit_generator": self.rng.bit_generator.state, "forced": list(self.forced)}
+        return {"bit_generator": self._generator_state(), "forced": list(self.forced)}
+
+    def copy(self) -> Roller:
+        """An independent roller that rolls exactly what this one would next."""
+        new = Roller.__new__(Roller)
+        new._rng = None
+        # a live generator's state is a fresh dict; a pending one is never mutated
+        new._pending = self._pending if self._rng is None else self._rng.bit_generator.state
+        new.forced = list(self.forced)
+        return new
 
     @classmethod
     def from_state(cls, state: dict[str, Any]) -> Roller:

@@ -13,7 +13,6 @@ driver (:class:`rules.battle.Battle`) honours it.
 
 from __future__ import annotations
 
-import copy
 from typing import TYPE_CHECKING, Any
 
 from rules.combatant import Combatant, ItemInstance
@@ -103,9 +102,9 @@ class BattleState:
         new = BattleState.__new__(BattleState)
         for name in BattleState.__slots__:
             setattr(new, name, getattr(self, name))
-        new.dice = Roller.from_state(self.dice.state())
+        new.dice = self.dice.copy()
         new.combatants = {cid: combatant.copy() for cid, combatant in self.combatants.items()}
-        new.ground = [copy.copy(item) for item in self.ground]
+        new.ground = [item.copy() for item in self.ground]
         new.initiative_order = list(self.initiative_order)
         new.stack = [frame.copy() for frame in self.stack]
         new.events = list(self.events)
