@@ -82,8 +82,9 @@ class Battle:
         self.state = BattleState(content, scenario, Roller(seed))
         self.dice.force(*force)  # test hook: faces for the very first rolls (initiative)
         self._decision: Decision | None = None
-        self._legal: list[Action] | None = None
-        self._legal_set: frozenset[Action] = frozenset()
+        self._legal: list[Action] | None = None  # this decision's, once asked for
+        self._legal_set: frozenset[Action] | None = None  # the same, built when needed
+        self._legal_ids: frozenset[int] | None = None  # their ids, built when needed
         if _restoring:
             return
         for spec in scenario.units:
@@ -223,11 +224,26 @@ class Battle:
         """Every legal action for the current decision, in a deterministic order."""
         if self.is_over or self._decision is None:
             return []
-        if self._legal is None:
-            acts = legal.actions_for(self.state, self._decision)
-            self._legal = acts
-            self._legal_set = frozenset(acts)
-        return list(self._legal)
+        return list(self._current_legal())
+
+    def _current_legal(self) -> list[Action]:
+        """This decision's legal actions (computed once per decision, shared by clones)."""
+        acts = self._legal
+        if acts is None:
+            acts = self._legal = legal.actions_for(self.state, self._decision)
+            self._legal_set = self._legal_ids = None
+        return acts
+
+    def _is_listed(self, action: Action) -> bool:
+        """Whether ``action`` is one of the very objects ``legal_actions()`` listed (what
+        agents pass back): such an action is well-formed and legal, nothing to check."""
+        if self.is_over or self._decision is None:
+            return False
+        acts = self._current_legal()
+        ids = self._legal_ids
+        if ids is None:
+            ids = self._legal_ids = frozenset(map(id, acts))
+        return id(action) in ids
 
     def apply(self, action: Action, reason: str | None = None) -> list[Event]:
         """Apply a legal action and run until the next decision; return the new events.
@@ -237,20 +253,8 @@ class Battle:
         ``legal_actions()``, malformed actions included; numpy integers in an action
         become plain ints (``rules.inputs``).
         """
-        action = plain_action(action)
-        extra = undeclared_field(action)
-        if extra is not None:
-            carried = ", ".join(ACTION_SPECS[action.kind].fields) or "no field"
-            raise IllegalActionError(f"{action}: a {action.kind.name} carries no {extra} "
-                                     f"(it carries {carried})")
-        if self.is_over:
-            raise IllegalActionError(f"the battle is over; {action} cannot be applied")
-        acts = self.legal_actions()
-        if action not in self._legal_set:
-            kinds = sorted({a.kind.name for a in acts})
-            raise IllegalActionError(
-                f"{action} is not legal for {self._decision}; legal kinds: {', '.join(kinds)}"
-            )
+        if not self._is_listed(action):
+            action = self._checked(action)
         start = len(self.events)
         decision = self._decision
         if decision is None:  # unreachable: legal_actions() is empty without a decision
@@ -264,6 +268,28 @@ class Battle:
             frames.answer(self.state, self.stack[-1], action)
         self._run()
         return self.events[start:]
+
+    def _checked(self, action: object) -> Action:
+        """``action`` (any object) in plain values (``plain_action``) if it is legal now,
+        else ``IllegalActionError``."""
+        action = plain_action(action)
+        extra = undeclared_field(action)
+        if extra is not None:
+            carried = ", ".join(ACTION_SPECS[action.kind].fields) or "no field"
+            raise IllegalActionError(f"{action}: a {action.kind.name} carries no {extra} "
+                                     f"(it carries {carried})")
+        if self.is_over:
+            raise IllegalActionError(f"the battle is over; {action} cannot be applied")
+        acts = self.legal_actions()
+        legal_set = self._legal_set
+        if legal_set is None:
+            legal_set = self._legal_set = frozenset(acts)
+        if action not in legal_set:
+            kinds = sorted({a.kind.name for a in acts})
+            raise IllegalActionError(
+                f"{action} is not legal for {self._decision}; legal kinds: {', '.join(kinds)}"
+            )
+        return action
 
     # ---------------------------------------------------------------- loop
     def _run(self) -> None:
@@ -374,6 +400,7 @@ class Battle:
         new._decision = self._decision
         new._legal = self._legal
         new._legal_set = self._legal_set
+        new._legal_ids = self._legal_ids
         return new
 
     def to_dict(self) -> dict[str, Any]:

@@ -68,6 +68,7 @@ class GridMap:
     _drop_depths: Mapping[Square, int] = field(
         init=False, repr=False, compare=False, hash=False, default_factory=dict
     )
+    _hash: int = field(init=False, repr=False, compare=False, hash=False, default=0)
 
     def __post_init__(self) -> None:
         # Accept any iterables (and a mapping for drops), store immutable canonical forms.
@@ -76,6 +77,13 @@ class GridMap:
         drops = self.drops.items() if isinstance(self.drops, Mapping) else self.drops
         object.__setattr__(self, "drops", tuple(sorted((tuple(sq), d) for sq, d in drops)))
         object.__setattr__(self, "_drop_depths", dict(self.drops))
+        # the dataclass hash of the compared fields, computed once: maps key every cache
+        object.__setattr__(self, "_hash", hash((
+            self.width, self.height, self.walls, self.closed_doors, self.open_doors,
+            self.difficult, self.dark, self.drops)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     # ----------------------------------------------------------------- queries
     @property

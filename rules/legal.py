@@ -17,12 +17,44 @@ from typing import TYPE_CHECKING
 from rules import queries as q
 from rules.actions import ACTION_SPECS, Action, ActionKind, Decision, DecisionKind
 from rules.combatant import Combatant
-from rules.grid import KING_STEPS_BY_ROW, chebyshev
+from rules.grid import KING_STEPS_BY_ROW, Square, chebyshev
+from rules.routes import Reach
+from rules.threat_zones import threatened_squares
 
 if TYPE_CHECKING:
     from rules.state import BattleState
 
 K = ActionKind
+#: How many distinct actions of one kind are kept for sharing before starting afresh.
+_SHARED_LIMIT = 100_000
+
+
+class _Shared(dict):
+    """The actions of one kind by their fields ``(target, square, item)``, each built once
+    and shared: actions are immutable, and a TURN lists up to hundreds of them, so
+    finding one costs less than building it again."""
+
+    __slots__ = ("kind",)
+
+    def __init__(self, kind: ActionKind) -> None:
+        super().__init__()
+        self.kind = kind
+
+    def __missing__(self, fields: tuple[str | None, Square | None, str | None]) -> Action:
+        if len(self) >= _SHARED_LIMIT:
+            self.clear()
+        action = self[fields] = Action(self.kind, *fields)
+        return action
+
+
+_MOVE, _FULL_MOVE, _DISENGAGE, _SHIFT = (_Shared(kind) for kind in (
+    K.MOVE, K.FULL_MOVE, K.DISENGAGE, K.SHIFT))
+_MELEE, _MISSILE, _FULL_ATTACK = (_Shared(kind) for kind in (
+    K.MELEE_ATTACK, K.MISSILE_ATTACK, K.FULL_ATTACK))
+_UNARMED, _GRAPPLE, _TRIP, _DISARM, _COUP_DE_GRACE = (_Shared(kind) for kind in (
+    K.UNARMED_ATTACK, K.GRAPPLE, K.TRIP, K.DISARM, K.COUP_DE_GRACE))
+_END_TURN = Action(K.END_TURN)
+_FIGHT_DEFENSIVELY = Action(K.FIGHT_DEFENSIVELY)
 
 
 def can_spend(combatant: Combatant, category: str) -> bool:
@@ -78,7 +110,7 @@ def _may_move(actor: Combatant) -> bool:
 
 def _end_turn(state: BattleState, actor: Combatant) -> list[Action]:
     """S2: the turn owner may always end its turn."""
-    return [Action(K.END_TURN)]
+    return [_END_TURN]
 
 
 def _walk(state: BattleState, actor: Combatant) -> list[Action]:
@@ -86,19 +118,31 @@ def _walk(state: BattleState, actor: Combatant) -> list[Action]:
     any the whole rate reaches."""
     if not _may_move(actor):
         return []
+    move, full = can_spend(actor, "move"), can_spend(actor, "full")
+    if not (move or full):
+        return []
     out: list[Action] = []
     # Where a mover can end does not depend on threats, only which route it takes there
     # does (H13), so the destinations come from the plain search; the provocation-aware
     # route is chosen when the move is applied.
-    half = sorted(q.routes(state, actor, q.move_budget(state, actor, False), False)) if (
-        can_spend(actor, "move") or can_spend(actor, "full")) else []
-    if can_spend(actor, "move"):
-        out += [Action(K.MOVE, square=square) for square in half]
-    if can_spend(actor, "full"):
-        full = sorted(q.routes(state, actor, q.move_budget(state, actor, True), False))
-        out += [Action(K.FULL_MOVE, square=square) for square in full]
-        out += [Action(K.DISENGAGE, square=square) for square in half]
+    half = q.routes(state, actor, q.move_budget(state, actor, False), False)
+    if move:
+        out += _destinations(half, _MOVE)
+    if full:
+        out += _destinations(q.routes(state, actor, q.move_budget(state, actor, True), False),
+                             _FULL_MOVE)
+        out += _destinations(half, _DISENGAGE)
     return out
+
+
+def _destinations(reach: Reach, shared: _Shared) -> tuple[Action, ...]:
+    """One action of ``shared``'s kind to each destination of ``reach``, by square (kept
+    with the query result, which the reach graph caches per query)."""
+    actions = reach.memo.get(shared.kind)
+    if actions is None:
+        actions = reach.memo[shared.kind] = tuple(
+            shared[None, square, None] for square in sorted(reach))
+    return actions
 
 
 def _shift(state: BattleState, actor: Combatant) -> list[Action]:
@@ -107,22 +151,40 @@ def _shift(state: BattleState, actor: Combatant) -> list[Action]:
     if not _may_move(actor) or actor.moved_this_round or not free_left(actor, K.SHIFT) \
             or actor.riding is not None:
         return []
-    return [Action(K.SHIFT, square=square) for square in q.free_adjacent(state, actor)
+    return [_SHIFT[None, square, None] for square in q.free_adjacent(state, actor)
             if not state.grid.is_difficult(square)]
 
 
 def melee_targets(state: BattleState, actor: Combatant) -> list[tuple[Combatant, str]]:
     """(enemy, weapon uid) pairs: in-action enemies within a ready melee weapon's reach."""
-    out = []
-    for enemy in q.enemies(state, actor):
-        for inst, weapon in actor.ready_melee():
-            if q.weapon_reaches(state, actor, weapon.reach, enemy.position):
-                out.append((enemy, inst.uid))
-    return out
+    return _melee_targets(state, actor, q.enemies(state, actor))
+
+
+def _melee_zones(state: BattleState, actor: Combatant) -> list[tuple[str, frozenset[Square]]]:
+    """(weapon uid, squares it reaches) per ready melee weapon of ``actor`` (H12)."""
+    table = state.content.ruleset.misc.reach_squares
+    grid, origin = state.grid, actor.position
+    return [(inst.uid, threatened_squares(grid, origin, table[weapon.reach]))
+            for inst, weapon in actor.ready_melee()]
+
+
+def _melee_targets(state: BattleState, actor: Combatant, foes: list[Combatant],
+                   zones: list[tuple[str, frozenset[Square]]] | None = None,
+                   ) -> list[tuple[Combatant, str]]:
+    """``melee_targets`` among ``foes`` (``q.enemies``), given the weapons' zones."""
+    if zones is None:
+        zones = _melee_zones(state, actor)
+    return [(enemy, uid) for enemy in foes for uid, zone in zones if enemy.position in zone]
 
 
 def missile_targets(state: BattleState, actor: Combatant) -> list[tuple[Combatant, str]]:
     """H16: enemies in range and sight of a ready, loaded/nocked missile weapon."""
+    return _missile_targets(state, actor, q.enemies(state, actor))
+
+
+def _missile_targets(state: BattleState, actor: Combatant,
+                     foes: list[Combatant]) -> list[tuple[Combatant, str]]:
+    """``missile_targets`` among ``foes`` (``q.enemies``)."""
     out = []
     for inst, weapon in actor.ready_weapons():
         if weapon.kind != "missile" or not actor.skill_possible(weapon.skill):
@@ -130,15 +192,17 @@ def missile_targets(state: BattleState, actor: Combatant) -> list[tuple[Combatan
         if (weapon.reload == "nock" and not inst.nocked) or (
                 weapon.reload == "wind" and not inst.loaded):
             continue
-        for enemy in q.enemies(state, actor):
+        for enemy in foes:
             if q.in_range(state, actor, enemy, weapon.range) is not None:
                 out.append((enemy, inst.uid))
     return out
 
 
-def _adjacent_enemies(state: BattleState, actor: Combatant) -> list[Combatant]:
-    """In-action enemies one step away, with no wall corner between (H19 manoeuvres)."""
-    return [enemy for enemy in q.enemies(state, actor)
+def _adjacent_enemies(state: BattleState, actor: Combatant,
+                      foes: list[Combatant]) -> list[Combatant]:
+    """In-action enemies (of ``foes``) one step away, with no wall corner between (H19
+    manoeuvres)."""
+    return [enemy for enemy in foes
             if chebyshev(actor.position, enemy.position) == 1
             and state.grid.step_allowed(actor.position, enemy.position)]
 
@@ -146,31 +210,34 @@ def _adjacent_enemies(state: BattleState, actor: Combatant) -> list[Combatant]:
 def _attacks(state: BattleState, actor: Combatant) -> list[Action]:
     """S15 ATTACK actions, then the FULL_ATTACK and COUP_DE_GRACE of S14 (they share the
     weapon targets)."""
+    attack, full = can_spend(actor, "attack"), can_spend(actor, "full")
+    if not (attack or full):
+        return []
     out: list[Action] = []
-    melee = melee_targets(state, actor)
-    missile = missile_targets(state, actor)
-    if can_spend(actor, "attack"):
-        out += [Action(K.MELEE_ATTACK, target=enemy.id, item=uid) for enemy, uid in melee]
-        out += [Action(K.MISSILE_ATTACK, target=enemy.id, item=uid) for enemy, uid in missile]
-        out.append(Action(K.FIGHT_DEFENSIVELY))
-        adjacent = _adjacent_enemies(state, actor)
+    foes = q.enemies(state, actor)
+    zones = _melee_zones(state, actor)
+    melee = _melee_targets(state, actor, foes, zones)
+    missile = _missile_targets(state, actor, foes)
+    if attack:
+        out += [_MELEE[enemy.id, None, uid] for enemy, uid in melee]
+        out += [_MISSILE[enemy.id, None, uid] for enemy, uid in missile]
+        out.append(_FIGHT_DEFENSIVELY)
+        adjacent = _adjacent_enemies(state, actor, foes)
         if actor.skill_possible(q.UNARMED_SKILL):
-            out += [Action(K.UNARMED_ATTACK, target=enemy.id) for enemy in adjacent]
+            out += [_UNARMED[enemy.id, None, None] for enemy in adjacent]
         for enemy in adjacent:
             if actor.grappled_by == enemy.id or enemy.grappled_by is None:
-                out.append(Action(K.GRAPPLE, target=enemy.id))
-        out += [Action(K.TRIP, target=enemy.id) for enemy in adjacent
+                out.append(_GRAPPLE[enemy.id, None, None])
+        out += [_TRIP[enemy.id, None, None] for enemy in adjacent
                 if not enemy.prone and enemy.riding is None]
-        out += [Action(K.DISARM, target=enemy.id) for enemy in adjacent
+        out += [_DISARM[enemy.id, None, None] for enemy in adjacent
                 if any(not weapon.natural for _, weapon in enemy.ready_weapons())]
-    if can_spend(actor, "full"):
-        out += [Action(K.FULL_ATTACK, target=enemy.id, item=uid)
-                for enemy, uid in melee + missile]
+    if full:
+        out += [_FULL_ATTACK[enemy.id, None, uid] for enemy, uid in melee + missile]
         for other in state.combatants.values():
             if other.status == "out" and other.team != actor.team and any(
-                    q.weapon_reaches(state, actor, weapon.reach, other.position)
-                    for _, weapon in actor.ready_melee()):
-                out.append(Action(K.COUP_DE_GRACE, target=other.id))
+                    other.position in zone for _, zone in zones):
+                out.append(_COUP_DE_GRACE[other.id, None, None])
     return out
 
 

@@ -40,8 +40,9 @@ def walk_distance(state: BattleState, start: Square, end: Square) -> int:
 
 def enemies(state: BattleState, combatant: Combatant) -> list[Combatant]:
     """In-action combatants of other teams, in initiative order."""
-    return [state.combatants[i] for i in state.initiative_order
-            if state.combatants[i].in_action and state.combatants[i].team != combatant.team]
+    team = combatant.team
+    return [other for other in map(state.combatants.__getitem__, state.initiative_order)
+            if other.status == "active" and other.team != team]  # in action (H5)
 
 
 def threat_squares(state: BattleState, combatant: Combatant,

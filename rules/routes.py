@@ -41,7 +41,7 @@ class Reach(Mapping[Square, Route]):
 
     __slots__ = ("_best", "_budget", "_cost_of", "_front", "_graph", "_mask_of",
                  "_no_end", "_node_of", "_paths", "_pred_of", "_routes", "_settled",
-                 "_source", "_threats", "slots")
+                 "_source", "_threats", "memo", "slots")
 
     def __init__(
         self,
@@ -67,6 +67,9 @@ class Reach(Mapping[Square, Route]):
         self._best: dict[Square, None] | None = None
         self._paths: dict[int, tuple[Square, ...]] = {}
         self._routes: dict[Square, Route] = {}
+        #: what callers derive from this result and keep with it (the legal moves it
+        #: gives), since equal queries return this same cached object
+        self.memo: dict[object, object] = {}
         #: how many search entries this result holds (the query cache bounds their sum)
         self.slots = len(self._cost_of) + len(self._pred_of)
 
