@@ -8,6 +8,9 @@ EXAMPLE = """example:
   fray train duel --team monsters --opponent berserker,self --steps 200000 --out runs/duel \\
       --envs 2 --eval-every 50000 --eval-battles 200 --checkpoint-every 20000
   fray train duel --out runs/duel --steps 300000 --resume      # continue to 300k steps
+  fray train skirmish --opponent tactician,berserker --imitate tactician \
+      --imitate-battles 300 --steps 60000 --learning-rate 5e-5 --clip-range 0.1 \
+      --ent-coef 0 --out runs/sk            # behaviour cloning, then PPO fine-tuning
   agents.make("learned:runs/duel/checkpoints/step_0000200000.zip") plays the result
   fray train duel --backend rllib --steps 4000 --out runs/duel-rllib [--address ray://HOST:10001]
 """
@@ -23,7 +26,7 @@ def _positive(name: str, value: int, minimum: int = 1) -> None:
 def run(args: argparse.Namespace) -> int:
     import rules
     from experiments.cli import UsageError
-    from experiments.train.opponents import parse_pool
+    from experiments.train.opponents import SELF, parse_pool
 
     _positive("--steps", args.steps)
     _positive("--envs", args.envs)
@@ -31,6 +34,18 @@ def run(args: argparse.Namespace) -> int:
     _positive("--eval-every", args.eval_every, 0)
     _positive("--checkpoint-every", args.checkpoint_every, 0)
     _positive("--seed", args.seed, 0)
+    _positive("--imitate-battles", args.imitate_battles)
+    _positive("--imitate-epochs", args.imitate_epochs)
+    _positive("--imitate-rounds", args.imitate_rounds, 0)
+    _positive("--imitate-keep", args.imitate_keep, 0)
+    _positive("--imitate-keep-steps", args.imitate_keep_steps, 0)
+    _positive("--n-epochs", args.n_epochs)
+    for name, value in (("--learning-rate", args.learning_rate),
+                        ("--clip-range", args.clip_range)):
+        if not value > 0:
+            raise UsageError(f"{name}: expected a number > 0, got {value}")
+    if args.ent_coef < 0:
+        raise UsageError(f"--ent-coef: expected a number >= 0, got {args.ent_coef}")
     scenario = rules.load_scenario(args.scenario, rules.default_content())
     if args.team not in scenario.teams:
         raise UsageError(f"--team: {args.team!r} is not a team of {scenario.name!r} "
@@ -39,6 +54,14 @@ def run(args: argparse.Namespace) -> int:
         opponents = parse_pool(args.opponent)
     except ValueError as exc:
         raise UsageError(f"--opponent: {exc}") from None
+    imitate: list[str] = []
+    if args.imitate is not None:
+        try:
+            imitate = parse_pool(args.imitate)
+        except ValueError as exc:
+            raise UsageError(f"--imitate: {exc}") from None
+        if SELF in imitate:
+            raise UsageError("--imitate: expected agent names to learn from, got 'self'")
     if args.backend == "rllib":
         from experiments.train.rllib import RllibConfig, train_rllib
 
@@ -57,7 +80,13 @@ def run(args: argparse.Namespace) -> int:
                          opponents=opponents, steps=args.steps, envs=args.envs,
                          eval_every=args.eval_every, eval_battles=args.eval_battles,
                          checkpoint_every=args.checkpoint_every, seed=args.seed,
-                         policy=args.policy, damage_reward=args.damage_reward)
+                         policy=args.policy, damage_reward=args.damage_reward,
+                         learning_rate=args.learning_rate, clip_range=args.clip_range,
+                         ent_coef=args.ent_coef, n_epochs=args.n_epochs, imitate=imitate,
+                         imitate_battles=args.imitate_battles,
+                         imitate_epochs=args.imitate_epochs,
+                         imitate_rounds=args.imitate_rounds, imitate_keep=args.imitate_keep,
+                         imitate_keep_steps=args.imitate_keep_steps)
     final = train(config, resume=args.resume)
     print(f"checkpoint: {final}\nplay it with agents.make('learned:{final}')")
     return 0
@@ -88,6 +117,27 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         help="fray: CNN + per-unit encoder; mlp: sb3's MultiInputPolicy")
     parser.add_argument("--damage-reward", type=float, default=0.5,
                         help="weight of the env's damage shaping (0 = outcome only)")
+    parser.add_argument("--learning-rate", type=float, default=3e-4,
+                        help="PPO's Adam learning rate (also the kept cloning loss's)")
+    parser.add_argument("--clip-range", type=float, default=0.2, help="PPO's clip range")
+    parser.add_argument("--ent-coef", type=float, default=0.01, help="PPO's entropy bonus")
+    parser.add_argument("--n-epochs", type=int, default=4,
+                        help="PPO epochs over each rollout")
+    parser.add_argument("--imitate", default=None, metavar="AGENT[,AGENT]",
+                        help="warm start: behaviour cloning of these agents playing --team "
+                             "against the named --opponent agents, before PPO")
+    parser.add_argument("--imitate-battles", type=int, default=200,
+                        help="demonstration battles (cycling through demonstrators and "
+                             "opponents)")
+    parser.add_argument("--imitate-epochs", type=int, default=8,
+                        help="behaviour cloning epochs over the demonstrations")
+    parser.add_argument("--imitate-rounds", type=int, default=0,
+                        help="DAgger rounds after cloning: the policy plays half as many "
+                             "battles, the demonstrator labels its decisions (0 = none)")
+    parser.add_argument("--imitate-keep", type=int, default=0,
+                        help="cloning minibatches kept before each PPO update (0 = none)")
+    parser.add_argument("--imitate-keep-steps", type=int, default=0,
+                        help="PPO steps over which --imitate-keep decays to zero")
     parser.add_argument("--backend", choices=("sb3", "rllib"), default="sb3")
     parser.add_argument("--address", default=None,
                         help="rllib: address of a running Ray cluster (default: local)")

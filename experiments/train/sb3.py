@@ -25,7 +25,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from experiments.train.opponents import SELF, OpponentPool, OpponentPoolWrapper
+from experiments.train.opponents import SELF, SELF_FALLBACK, OpponentPool, OpponentPoolWrapper
 
 POLICIES = ("fray", "mlp")
 
@@ -51,7 +51,14 @@ class TrainConfig:
     n_epochs: int = 4
     learning_rate: float = 3e-4
     ent_coef: float = 0.01
+    clip_range: float = 0.2
     gamma: float = 0.99
+    imitate: list[str] = field(default_factory=list)
+    imitate_battles: int = 200
+    imitate_epochs: int = 8
+    imitate_rounds: int = 0
+    imitate_keep: int = 0
+    imitate_keep_steps: int = 0
     progress: bool = True
 
     @property
@@ -116,7 +123,7 @@ def policy_spec(name: str) -> tuple[str, dict[str, Any]]:
     raise ValueError(f"--policy: expected one of {', '.join(POLICIES)}, got {name!r}")
 
 
-def _callback(config: TrainConfig, total: int) -> Any:
+def _callback(config: TrainConfig, total: int, cloning: Any = None) -> Any:
     from stable_baselines3.common.callbacks import BaseCallback
 
     from experiments.train.evaluation import FIELDS, evaluate, row
@@ -133,6 +140,11 @@ def _callback(config: TrainConfig, total: int) -> Any:
             self.recent: deque[bool] = deque(maxlen=200)
             self.last_checkpoint = self.num_timesteps
             self.last_eval = self.num_timesteps
+            self.first_step = self.num_timesteps
+
+        def _on_rollout_end(self) -> None:
+            if cloning is not None:
+                cloning.update(self.num_timesteps - self.first_step)
 
         def _on_step(self) -> bool:
             for info, done in zip(self.locals["infos"], self.locals["dones"], strict=True):
@@ -186,6 +198,53 @@ def _callback(config: TrainConfig, total: int) -> Any:
     return FrayCallback()
 
 
+def warm_start(model: Any, config: TrainConfig) -> Any:
+    """Behaviour cloning of ``config.imitate`` before PPO (``experiments.train.imitation``),
+    then ``imitate_rounds`` DAgger rounds (the policy plays ``imitate_battles // 2``
+    battles, the demonstrator labels them, cloning goes on over everything for half the
+    epochs); writes ``imitation.csv`` (one row per epoch) and the checkpoint at step 0;
+    returns the cloning regulariser for PPO, or None without ``imitate_keep``."""
+    from experiments.train.imitation import BehaviourCloning, collect, pretrain
+
+    named = [name for name in config.opponents if name != SELF] or [SELF_FALLBACK]
+    demos = collect(config.scenario, config.team, config.imitate, named,
+                    config.imitate_battles, seed=config.seed * 10**6,
+                    damage_reward=config.damage_reward, gamma=config.gamma,
+                    workers=config.envs, progress=config.progress)
+    tqdm.write(f"demonstrations: {config.imitate_battles} battles, {len(demos)} decisions, "
+               f"the demonstrator won {demos.wins}")
+    history = pretrain(model.policy, demos, epochs=config.imitate_epochs,
+                       batch_size=config.batch_size, seed=config.seed,
+                       progress=config.progress)
+    for row in history:
+        row["round"] = 0
+    for round_number in range(1, config.imitate_rounds + 1):
+        # DAgger: the policy plays, the demonstrator labels the states it reaches
+        model.save(checkpoint_path(config, 0))
+        demos = demos + collect(
+            config.scenario, config.team, config.imitate, named,
+            max(1, config.imitate_battles // 2),
+            seed=config.seed * 10**6 + round_number * 10**5,
+            damage_reward=config.damage_reward, gamma=config.gamma, workers=config.envs,
+            driver=f"learned:{checkpoint_path(config, 0)}", progress=config.progress)
+        tqdm.write(f"DAgger round {round_number}: {len(demos)} decisions in all")
+        more = pretrain(model.policy, demos, epochs=max(1, config.imitate_epochs // 2),
+                        batch_size=config.batch_size, seed=config.seed + round_number,
+                        progress=config.progress)
+        history += [{**row, "round": round_number} for row in more]
+    with (Path(config.out) / "imitation.csv").open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, ("round", "epoch", "loss", "train_accuracy",
+                                         "held_out_accuracy"))
+        writer.writeheader()
+        writer.writerows(history)
+    model.save(checkpoint_path(config, 0))
+    if not config.imitate_keep:
+        return None
+    return BehaviourCloning(model.policy, demos, config.imitate_keep,
+                            config.imitate_keep_steps, batch_size=config.batch_size,
+                            learning_rate=config.learning_rate, seed=config.seed)
+
+
 def train(config: TrainConfig, resume: bool = False) -> Path:
     """Train (or resume) a run; returns the final checkpoint's path."""
     import torch
@@ -198,6 +257,7 @@ def train(config: TrainConfig, resume: bool = False) -> Path:
     vec = make_vec_env(config)
     tensorboard = str(out / "tb") if importlib.util.find_spec("tensorboard") else None
     start = latest_checkpoint(out) if resume else None
+    cloning = None
     try:
         if start is not None:
             model = MaskablePPO.load(start, env=vec, device="cpu",
@@ -207,10 +267,13 @@ def train(config: TrainConfig, resume: bool = False) -> Path:
             model = MaskablePPO(policy, vec, policy_kwargs=kwargs, n_steps=config.n_steps,
                                 batch_size=config.batch_size, n_epochs=config.n_epochs,
                                 learning_rate=config.learning_rate, ent_coef=config.ent_coef,
-                                gamma=config.gamma, seed=config.seed, device="cpu",
+                                clip_range=config.clip_range, gamma=config.gamma,
+                                seed=config.seed, device="cpu",
                                 tensorboard_log=tensorboard, verbose=0)
+            if config.imitate:
+                cloning = warm_start(model, config)
         remaining = config.steps - model.num_timesteps
-        callback = _callback(config, config.steps)
+        callback = _callback(config, config.steps, cloning)
         if remaining > 0:
             model.learn(total_timesteps=remaining, callback=callback,
                         reset_num_timesteps=start is None, tb_log_name="ppo")
