@@ -55,6 +55,7 @@ class _Game:
         self.rng: np.random.Generator | None = None
         self.battle: Battle | None = None
         self.mask = np.zeros(self.setup.n, dtype=np.int8)
+        self.legal_by_index: dict[int, Any] = {}  # the mask's legal actions by index
 
     def spaces_for(self, agents: list[str]) -> tuple[dict, dict]:
         obs, act = {}, {}
@@ -76,8 +77,9 @@ class _Game:
     def refresh_mask(self) -> None:
         b = self.battle
         assert b is not None
+        self.legal_by_index = {} if b.is_over else self.setup.codec.legal_by_index(b)
         self.mask = (np.zeros(self.setup.n, dtype=np.int8) if b.is_over
-                     else self.setup.codec.mask(b))
+                     else self.setup.codec.mask_of(self.legal_by_index))
 
     def apply_index(self, action: Any) -> bool:
         """Apply the decider's action; False (and nothing changed) if it was illegal under
@@ -89,7 +91,9 @@ class _Game:
             if self.illegal_action == "raise":
                 raise IllegalActionError(illegal_message(self.setup, b, action))
             return False
-        act = self.setup.codec.decode(b, b.decision.actor, index)
+        act = self.legal_by_index.get(index)  # what decode gives, as the battle listed it
+        if act is None:
+            act = self.setup.codec.decode(b, b.decision.actor, index)
         assert act is not None
         b.apply(act)
         return True

@@ -161,6 +161,7 @@ class SkirmishEnv(gym.Env):
         self.battle: Battle | None = None
         self.opponent: Policy | None = None
         self._mask = np.zeros(self.setup.n, dtype=np.int8)
+        self._legal_by_index: dict[int, Any] = {}  # the mask's legal actions by index
 
     # ------------------------------------------------------------ gymnasium API
     def reset(self, *, seed: int | None = None,
@@ -194,7 +195,9 @@ class SkirmishEnv(gym.Env):
             return self._obs(), self.illegal_penalty, False, False, self._info(True)
         assert index is not None and b.decision is not None
         before = team_health(b) if self.damage_reward else None
-        act = self.codec.decode(b, b.decision.actor, index)
+        act = self._legal_by_index.get(index)  # what decode gives, as the battle listed it
+        if act is None:
+            act = self.codec.decode(b, b.decision.actor, index)
         assert act is not None  # the mask only holds decodable indices
         b.apply(act)
         self._play_opponent()
@@ -252,8 +255,10 @@ class SkirmishEnv(gym.Env):
         if b.is_over:
             self._mask = np.zeros(self.setup.n, dtype=np.int8)
             self._mask[0] = 1
+            self._legal_by_index = {}
         else:
-            self._mask = self.codec.mask(b)
+            self._legal_by_index = self.codec.legal_by_index(b)
+            self._mask = self.codec.mask_of(self._legal_by_index)
 
     def _obs(self) -> dict[str, np.ndarray]:
         b = self.battle

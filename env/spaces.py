@@ -33,7 +33,7 @@ and every legal action of every unit has an index (``ActionCodec.mask`` raises
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -390,14 +390,15 @@ class ActionCodec:
             parts.append(f"{p.name}={i}")
         return " ".join([block.kind.name, *reversed(parts)])
 
-    def legal_indices(self, battle: Battle) -> list[int]:
-        """Indices of ``battle.legal_actions()`` in order; raises EncodingError if one
-        has no index or two share one."""
+    def legal_by_index(self, battle: Battle) -> dict[int, Action]:
+        """``battle.legal_actions()`` by their indices, in order; raises EncodingError if
+        one has no index or two share one. ``decode`` of an index gives an action equal to
+        the one listed here; an env applies the listed object itself, which the battle
+        recognises as one of its own legal actions without checking it again."""
         d = battle.decision
         if d is None:
-            return []
-        out = []
-        seen: set[int] = set()
+            return {}
+        out: dict[int, Action] = {}
         c = battle.combatants[d.actor]
         ctx = _Context(self, battle)
         for a in battle.legal_actions():
@@ -405,16 +406,24 @@ class ActionCodec:
             if i is None:
                 raise EncodingError(f"legal action {a} of {d.actor} has no index "
                                     f"(scenario {battle.scenario.name!r})")
-            if i in seen:
+            if i in out:
                 raise EncodingError(f"legal action {a} of {d.actor} shares index {i}")
-            seen.add(i)
-            out.append(i)
+            out[i] = a
         return out
+
+    def legal_indices(self, battle: Battle) -> list[int]:
+        """Indices of ``battle.legal_actions()`` in order; raises EncodingError if one
+        has no index or two share one."""
+        return list(self.legal_by_index(battle))
 
     def mask(self, battle: Battle) -> np.ndarray:
         """int8 mask over the ``n`` indices: 1 exactly for the legal actions."""
+        return self.mask_of(self.legal_indices(battle))
+
+    def mask_of(self, indices: Iterable[int]) -> np.ndarray:
+        """int8 mask over the ``n`` indices: 1 exactly at ``indices``."""
         m = np.zeros(self.n, dtype=np.int8)
-        idx = self.legal_indices(battle)
+        idx = list(indices)
         if idx:
             m[idx] = 1
         return m

@@ -137,14 +137,25 @@ class Combatant:
     @property
     def load_stones(self) -> float:
         """Everything carried or worn, in stones (ground items excluded)."""
+        content = self.c
+        weapons, armour, items = content.weapons, content.armour, content.items
         total = 0.0
         if self.armour is not None:
-            total += self.c.armour[self.armour].weight
-        for inst in self.inventory:
-            kind = self.c.kind_of(inst.item)
-            if kind == "weapon" and self.c.weapons[inst.item].natural:
-                continue
-            total += self.c.weight_of(inst.item) * inst.count
+            total += armour[self.armour].weight
+        for inst in self.inventory:  # Content.weight_of, with its tables at hand
+            item = inst.item
+            weapon = weapons.get(item)
+            if weapon is not None:
+                if weapon.natural:
+                    continue
+                weight = weapon.weight
+            elif item in armour:
+                weight = armour[item].weight
+            elif item in items:
+                weight = items[item].weight
+            else:
+                raise KeyError(item)
+            total += weight * inst.count
         # S19: "over half" is exact; drop float noise from summing decimal weights
         return round(total, 9)
 
@@ -259,10 +270,11 @@ class Combatant:
         return None
 
     def ready_weapons(self) -> list[tuple[ItemInstance, Weapon]]:
+        weapons = self.c.weapons
         return [
-            (inst, self.c.weapons[inst.item])
+            (inst, weapons[inst.item])
             for inst in self.inventory
-            if inst.state == "ready" and inst.item in self.c.weapons
+            if inst.state == "ready" and inst.item in weapons
         ]
 
     def ready_melee(self) -> list[tuple[ItemInstance, Weapon]]:
@@ -275,8 +287,15 @@ class Combatant:
     @property
     def reach(self) -> int:
         """H12: squares threatened by the longest ready melee weapon (0 if none)."""
-        table = self.c.ruleset.misc.reach_squares
-        return max((table[w.reach] for _, w in self.ready_melee()), default=0)
+        content = self.c
+        table, weapons = content.ruleset.misc.reach_squares, content.weapons
+        best = None
+        for inst in self.inventory:  # the ready melee weapons (ready_melee)
+            if inst.state == "ready" and inst.item in weapons:
+                weapon = weapons[inst.item]
+                if weapon.kind == "melee" and (best is None or table[weapon.reach] > best):
+                    best = table[weapon.reach]
+        return 0 if best is None else best
 
     @property
     def threatens(self) -> bool:

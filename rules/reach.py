@@ -225,11 +225,14 @@ class ReachGraph:
         """``(cost, parity after)`` of one step from ``a`` to ``b``, or None if illegal."""
         if not self.grid.in_bounds(a) or self.grid.blocks_movement(a) or parity not in (0, 1):
             return None
-        self._edges(self.index((*a, parity)))
+        edges = self._edges(self.index((*a, parity)))  # the node's edges in the graph
+        if not self.grid.in_bounds(b):
+            return None
+        square = self.index((*b, 0))
         for after in (1 - parity, parity):  # a diagonal flips the parity, a straight step not
-            data = self._graph.get_edge_data((*a, parity), (*b, after))
-            if data is not None:
-                return data["cost"], after
+            for target, cost in edges:
+                if target == square + after:
+                    return cost, after
         return None
 
     def path_cost(self, path: tuple[Square, ...], parity: int) -> tuple[int, int]:

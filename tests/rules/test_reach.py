@@ -548,3 +548,22 @@ def test_a_far_off_blocker_reuses_the_search_h13() -> None:
     assert len(reach._searches) == 1  # one search answered both
     cut = reach.reachable((0, 0), 0, 3, blocked=frozenset({(2, 0)}))
     assert set(cut) == {(1, 0)} and len(reach._searches[(0, 3, frozenset())]) == 2
+
+
+@settings(max_examples=200, deadline=None)
+@given(reach_cases(), st.integers(0, 1), st.integers(-1, 1), st.integers(-1, 1))
+def test_single_steps_read_the_networkx_graph_s18_h13(case, parity, dx, dy) -> None:
+    """``step`` (the compiled edges MoveFrame's path costs use) answers exactly what the
+    networkx graph says about the edge: its cost and the parity after, or None."""
+    g, origin, _ = case
+    reach = ReachGraph(g)
+    target = (origin[0] + dx, origin[1] + dy)
+    expected = None
+    if not g.blocks_movement(origin):
+        graph = reach.graph
+        for after in (1 - parity, parity):
+            data = graph.get_edge_data((*origin, parity), (*target, after))
+            if data is not None:
+                expected = (data["cost"], after)
+                break
+    assert reach.step(origin, target, parity) == expected
