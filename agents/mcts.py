@@ -1,14 +1,12 @@
-"""MCTS on the forward model: determinized open-loop UCT over ``Battle.clone()``.
+"""MCTS on the forward model: determinized open-loop search over ``Battle.clone()``.
 
 Every iteration clones the battle and re-seeds the clone's dice
 (``clone.dice.reseed(iteration_seed)``), so the search never sees the real battle's future
-dice: chance is sampled afresh each iteration and the tree is *open loop* — a node is a
+dice: chance is sampled afresh each iteration and the search is *open loop* — a node is a
 sequence of decisions, not a state. Each node is a decision of whoever decides there (turn
 owners and reacting combatants of either team: reactions are decisions like any other);
 values are always from the searching agent's team's point of view, maximised where that
-team decides and minimised where the other does. Because chance changes what is legal
-from one iteration to the next, selection uses availability counts (as information-set
-MCTS does): a child's exploration term counts the iterations in which it was available.
+team decides and minimised where the other does.
 
 - Candidates (action grouping): reactions are searched in full except that dodges to
   squares are cut to the two extremes; on a turn, moves are cut to a few destinations per
@@ -20,17 +18,30 @@ MCTS does): a child's exploration term counts the iterations in which it was ava
   root candidate is searched once under the *same* re-seeded dice, so candidates are
   compared on paired samples; after each of ceil(log2(candidates)) equal phases of the
   budget the worse half (by mean value) is dropped, except the prior's choice, which
-  stays to the end and gets a bonus (``prior_bonus``): the search leaves it only when a
-  candidate beats it by that much on the same samples. Below the root the
-  search is UCT as above. (Plain UCT at the root lost to the tactician at this budget;
-  see docs/agents.md.)
+  stays to the end.
+- The pick: the best survivor replaces the prior's choice only when, over the last
+  phase's fresh paired samples, it beats it by more than ``prior_bonus`` and by more than
+  ``confidence`` standard errors of the paired difference (a one-sided test). Without
+  it the search left the prior's choice on noise: the best of several noisy means beats
+  the prior by chance (the winner's curse), and plain UCT or halving alone lost to the
+  tactician (docs/agents.md).
+- Below the root (``tree=True``): UCT with availability counts, as information-set MCTS
+  does (chance changes what is legal from one iteration to the next, so a child's
+  exploration term counts the iterations in which it was available). By default
+  (``tree=False``) the search is flat: the root candidate is followed by the rollout
+  at once. At this budget a tree below the root spends its few visits on follow-ups
+  nobody would play (an attack followed by every other candidate in turn), while a
+  rollout by the tactician answers each candidate the way a good player would: this
+  is the rollout algorithm (policy improvement over the rollout policy), with the
+  tactician as the base policy.
 - Rollouts: a configurable policy (``"random"`` or any registered agent name; default the
-  berserker, which is fast) plays both teams for ``rollout_depth`` decisions; the leaf value
-  is the HP balance: 0.5 + (share of own team's HP standing - share of the other's) / 2;
-  a finished battle is worth 1 (won), 0 (lost) or 0.5 (draw).
+  tactician, the opponent it is measured against) plays both teams for
+  ``rollout_depth`` decisions; the leaf value is the HP balance: 0.5 + (share of own
+  team's HP standing - share of the other's) / 2; a finished battle is worth 1 (won), 0
+  (lost) or 0.5 (draw).
 - Budget: ``iterations`` (default :data:`DEFAULT_ITERATIONS`) or ``seconds``; with
-  iterations only, a seed fixes every decision (deterministic). A decision with one
-  candidate is taken without search.
+  iterations only, a seed fixes every decision (deterministic: the scripted agents draw
+  no random numbers). A decision with one candidate is taken without search.
 """
 
 from __future__ import annotations
@@ -48,9 +59,10 @@ from rules.reach import threatened_squares
 
 K = ActionKind
 DEFAULT_ITERATIONS = 64
-DEFAULT_ROLLOUT_DEPTH = 10
+DEFAULT_ROLLOUT_DEPTH = 12
 EXPLORATION = 0.7
 PRIOR_BONUS = 0.05  # value credited to the prior agent's choice at the root
+CONFIDENCE = 1.645  # standard errors by which a candidate must beat the prior (one-sided 95%)
 SEARCHED_TURN_KINDS = frozenset({
     K.MELEE_ATTACK, K.MISSILE_ATTACK, K.FULL_ATTACK, K.FIGHT_DEFENSIVELY, K.COUP_DE_GRACE,
     K.FIRST_AID, K.CAST_SPELL, K.USE_ITEM, K.STAND_UP, K.READY_WEAPON, K.PICK_UP,
@@ -141,9 +153,10 @@ class MCTS(SeededAgent):
     name = "mcts"
 
     def __init__(self, seed: int | None = None, iterations: int | None = DEFAULT_ITERATIONS,
-                 seconds: float | None = None, rollout: str = "berserker",
+                 seconds: float | None = None, rollout: str = "tactician",
                  rollout_depth: int = DEFAULT_ROLLOUT_DEPTH, prior: str | None = "tactician",
-                 exploration: float = EXPLORATION, prior_bonus: float = PRIOR_BONUS) -> None:
+                 exploration: float = EXPLORATION, prior_bonus: float = PRIOR_BONUS,
+                 tree: bool = False, confidence: float = CONFIDENCE) -> None:
         super().__init__(seed)
         if iterations is None and seconds is None:
             raise ValueError("mcts: give an iteration budget or a time budget (seconds)")
@@ -157,6 +170,8 @@ class MCTS(SeededAgent):
         self.rollout_depth = rollout_depth
         self.exploration = exploration
         self.prior_bonus = prior_bonus
+        self.tree = tree
+        self.confidence = confidence
         self.rollout_policy = registry.make(rollout, seed=seed)
         self.prior = registry.make(prior, seed=seed) if prior else None
         self.reason: str | None = None
@@ -182,23 +197,25 @@ class MCTS(SeededAgent):
         start = time.perf_counter()
         done = 0
         alive = list(options)
+        samples: dict[Action, dict[int, float]] = {a: {} for a in options}
         phases = max(1, math.ceil(math.log2(len(alive))))
+        last_phase: list[int] = []
         for phase in range(phases):
             rounds = 0
             while True:
                 seed = int(self.rng.integers(2**63))  # one determinization for all
                 for action in alive:
-                    self._iterate(battle, root, team, [action], seed)
-                    done += 1
+                    samples[action][done] = self._iterate(battle, root, team, [action], seed)
+                if phase == phases - 1:
+                    last_phase.append(done)
+                done += len(alive)
                 rounds += 1
                 if self._phase_over(phase, phases, len(alive), rounds, start):
                     break
             if len(alive) > 1 and phase < phases - 1:
                 alive = self._halve(root, alive, prior)
         self.last_iterations = done
-        best = max(alive, key=lambda a: (self._mean(root, a) + (self.prior_bonus if a == prior
-                                                                  else 0.0),
-                                         -options.index(a)))
+        best = self._pick(root, alive, options, prior, samples, last_phase)
         child = root.children[best]
         self.reason = (f"mcts: {child.visits}/{done} iterations, value "
                        f"{self._mean(root, best):.2f} for {team}"
@@ -206,6 +223,25 @@ class MCTS(SeededAgent):
                           f" (prior {self._mean(root, prior):.2f})" if prior in root.children
                           else ""))
         return best
+
+    def _pick(self, root: Node, alive: list[Action], options: list[Action],
+              prior: Action | None, samples: dict[Action, dict[int, float]],
+              last_phase: list[int]) -> Action:
+        """The best survivor by mean value; it replaces the prior's choice only when it
+        beats it by more than ``prior_bonus`` and by more than ``confidence`` standard
+        errors of the paired difference over the last phase's fresh samples (both were
+        searched under the same dice there), so noise and the winner's curse of the
+        earlier phases do not move the search off the prior."""
+        best = max(alive, key=lambda a: (self._mean(root, a), -options.index(a)))
+        if prior is None or best == prior or prior not in alive:
+            return best
+        diffs = [samples[best][k] - samples[prior][k] for k in last_phase]
+        if len(diffs) < 2:
+            return prior
+        mean = sum(diffs) / len(diffs)
+        spread = math.sqrt(sum((x - mean) ** 2 for x in diffs) / (len(diffs) - 1))
+        margin = max(self.prior_bonus, self.confidence * spread / math.sqrt(len(diffs)))
+        return best if mean > margin else prior
 
     def _phase_over(self, phase: int, phases: int, alive: int, rounds: int, start: float
                     ) -> bool:
@@ -237,12 +273,12 @@ class MCTS(SeededAgent):
         return choice if choice in legal else None
 
     def _iterate(self, root_battle: Battle, root: Node, team: str, root_options: list[Action],
-                 seed: int) -> None:
+                 seed: int) -> float:
         b = root_battle.clone()
         b.dice.reseed(seed)  # never the real battle's future dice
         node, path = root, [root]
         options = root_options
-        while not b.is_over:
+        while not b.is_over and (self.tree or node is root):
             d = b.decision
             assert d is not None
             maximise = b.combatants[d.actor].team == team
@@ -267,6 +303,7 @@ class MCTS(SeededAgent):
         for n in path:
             n.visits += 1
             n.value += value
+        return value
 
     def _ucb(self, child: Node, maximise: bool) -> float:
         mean = child.value / child.visits
