@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from rules import Battle, Combatant, DecisionKind
+from rules import ActionKind, Battle, Combatant, DecisionKind
 from rules import queries as q
 from rules.legal import can_spend
 
@@ -138,7 +138,9 @@ _P = {name: i for i, name in enumerate(PLANES)}
     _P[name] for name in ("open_door", "closed_door", "lit", "ally", "enemy", "down",
                           "decider", "self", "enemy_threat", "ally_threat", "reachable",
                           "ground_item"))
-_MOVE_KINDS = {"move", "full_move", "disengage", "shift", "dodge"}
+#: Kinds whose square is a destination (a tuple: Enum members compare by identity in C).
+_MOVE_KINDS = (ActionKind.MOVE, ActionKind.FULL_MOVE, ActionKind.DISENGAGE, ActionKind.SHIFT,
+               ActionKind.DODGE)
 
 
 class ObservationBuilder:
@@ -233,7 +235,9 @@ class ObservationBuilder:
                 channels.append(_SELF)
                 ys.append(y)
                 xs.append(x)
-            view.ready, view.reach, view.threatens, view.lit = ready, reach_sq, threatens, lit[y, x]
+            # a Python float (lit is 0 or 1): numpy scalars make the row slow to convert
+            view.ready, view.reach, view.threatens = ready, reach_sq, threatens
+            view.lit = float(lit[y, x])
             view.derived = self._derived(b, c)
             rows.append([value(c, view) for value in _UNIT_VALUES])
         for inst in b.ground:
@@ -243,7 +247,7 @@ class ObservationBuilder:
                 xs.append(inst.square[0])
         if show_reachable and d is not None:
             for a in b.legal_actions():
-                if a.square is not None and a.kind.value in _MOVE_KINDS:
+                if a.square is not None and a.kind in _MOVE_KINDS:
                     channels.append(_REACHABLE)
                     ys.append(a.square[1])
                     xs.append(a.square[0])

@@ -49,6 +49,10 @@ KING_STEPS_BY_ROW: tuple[tuple[int, int], ...] = tuple(
     sorted(KING_STEPS, key=lambda step: (step[1], step[0])))
 
 
+#: Door states of one map kept for sharing (``GridMap.with_door``).
+_MAX_VARIANTS = 256
+
+
 @dataclass(frozen=True)
 class GridMap:
     """An immutable, hashable battle map.
@@ -69,6 +73,11 @@ class GridMap:
         init=False, repr=False, compare=False, hash=False, default_factory=dict
     )
     _hash: int = field(init=False, repr=False, compare=False, hash=False, default=0)
+    #: (closed doors, open doors) -> the map in that door state, shared by every door
+    #: state of one map, so opening and closing a door gives back the same object
+    #: (what caches keyed on the map then find by identity)
+    _variants: dict = field(init=False, repr=False, compare=False, hash=False,
+                            default_factory=dict)
 
     def __post_init__(self) -> None:
         # Accept any iterables (and a mapping for drops), store immutable canonical forms.
@@ -81,6 +90,7 @@ class GridMap:
         object.__setattr__(self, "_hash", hash((
             self.width, self.height, self.walls, self.closed_doors, self.open_doors,
             self.difficult, self.dark, self.drops)))
+        self._variants[self.closed_doors, self.open_doors] = self
 
     def __hash__(self) -> int:
         return self._hash
@@ -157,7 +167,15 @@ class GridMap:
             opened = opened | {sq}
         else:
             closed = closed | {sq}
-        return replace(self, closed_doors=closed, open_doors=opened)
+        variants = self._variants
+        found = variants.get((closed, opened))
+        if found is None:
+            if len(variants) >= _MAX_VARIANTS:
+                variants.clear()
+            found = replace(self, closed_doors=closed, open_doors=opened)
+            object.__setattr__(found, "_variants", variants)
+            variants[closed, opened] = found
+        return found
 
     def to_text(self, *, drop_depth_ft: int = 10) -> str:
         """The map in :data:`LEGEND` glyphs; ``parse_map`` of it gives an equal map.

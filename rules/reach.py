@@ -174,6 +174,7 @@ class ReachGraph:
         if node not in graph:
             self._add_node(node)
         diagonal = self.diagonal_costs[parity]
+        compiled = []
         for tx, ty in grid.neighbours((x, y)):
             factor = self.difficult_multiplier if grid.is_difficult((tx, ty)) else 1
             if tx != x and ty != y:
@@ -183,7 +184,10 @@ class ReachGraph:
             if target not in graph:
                 self._add_node(target)
             graph.add_edge(node, target, cost=cost)
-        return tuple((self.index(v), d["cost"]) for v, d in graph.adj[node].items())
+            # the node's edges enter the graph only here, once, so graph.adj[node] lists
+            # exactly these, in this order
+            compiled.append((self.index(target), cost))
+        return tuple(compiled)
 
     @property
     def graph(self) -> nx.DiGraph:
