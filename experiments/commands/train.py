@@ -40,6 +40,7 @@ def run(args: argparse.Namespace) -> int:
     _positive("--imitate-keep", args.imitate_keep, 0)
     _positive("--imitate-keep-steps", args.imitate_keep_steps, 0)
     _positive("--n-epochs", args.n_epochs)
+    _positive("--n-steps", args.n_steps, 2)
     for name, value in (("--learning-rate", args.learning_rate),
                         ("--clip-range", args.clip_range)):
         if not value > 0:
@@ -82,10 +83,12 @@ def run(args: argparse.Namespace) -> int:
                          checkpoint_every=args.checkpoint_every, seed=args.seed,
                          policy=args.policy, damage_reward=args.damage_reward,
                          learning_rate=args.learning_rate, clip_range=args.clip_range,
-                         ent_coef=args.ent_coef, n_epochs=args.n_epochs, imitate=imitate,
+                         ent_coef=args.ent_coef, n_epochs=args.n_epochs,
+                         n_steps=args.n_steps, imitate=imitate,
                          imitate_battles=args.imitate_battles,
                          imitate_epochs=args.imitate_epochs,
-                         imitate_rounds=args.imitate_rounds, imitate_keep=args.imitate_keep,
+                         imitate_rounds=args.imitate_rounds, imitate_data=args.imitate_data,
+                         imitate_keep=args.imitate_keep,
                          imitate_keep_steps=args.imitate_keep_steps)
     final = train(config, resume=args.resume)
     print(f"checkpoint: {final}\nplay it with agents.make('learned:{final}')")
@@ -123,6 +126,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--ent-coef", type=float, default=0.01, help="PPO's entropy bonus")
     parser.add_argument("--n-epochs", type=int, default=4,
                         help="PPO epochs over each rollout")
+    parser.add_argument("--n-steps", type=int, default=512,
+                        help="PPO rollout length per env between updates")
     parser.add_argument("--imitate", default=None, metavar="AGENT[,AGENT]",
                         help="warm start: behaviour cloning of these agents playing --team "
                              "against the named --opponent agents, before PPO")
@@ -131,6 +136,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                              "opponents)")
     parser.add_argument("--imitate-epochs", type=int, default=8,
                         help="behaviour cloning epochs over the demonstrations")
+    parser.add_argument("--imitate-data", default=None, metavar="FILE.npz",
+                        help="demonstrations cache: loaded when the file exists, else "
+                             "collected and written there")
     parser.add_argument("--imitate-rounds", type=int, default=0,
                         help="DAgger rounds after cloning: the policy plays half as many "
                              "battles, the demonstrator labels its decisions (0 = none)")

@@ -57,6 +57,7 @@ class TrainConfig:
     imitate_battles: int = 200
     imitate_epochs: int = 8
     imitate_rounds: int = 0
+    imitate_data: str | None = None
     imitate_keep: int = 0
     imitate_keep_steps: int = 0
     progress: bool = True
@@ -198,19 +199,38 @@ def _callback(config: TrainConfig, total: int, cloning: Any = None) -> Any:
     return FrayCallback()
 
 
+def demonstration_seed(config: TrainConfig) -> int:
+    """The first demonstration battle's seed: ``10**6 * seed + 1000`` (battle ``i`` of the
+    set has ``+ i``; DAgger round ``r`` adds ``r * 10**5``)."""
+    return 10**6 * config.seed + 1000
+
+
 def warm_start(model: Any, config: TrainConfig) -> Any:
-    """Behaviour cloning of ``config.imitate`` before PPO (``experiments.train.imitation``),
+    """Behaviour cloning of ``config.imitate`` before PPO (``experiments.train.imitation``)
+    on demonstrations collected here, or loaded from ``imitate_data`` when that file
+    exists (written there after collecting otherwise),
     then ``imitate_rounds`` DAgger rounds (the policy plays ``imitate_battles // 2``
     battles, the demonstrator labels them, cloning goes on over everything for half the
     epochs); writes ``imitation.csv`` (one row per epoch) and the checkpoint at step 0;
     returns the cloning regulariser for PPO, or None without ``imitate_keep``."""
-    from experiments.train.imitation import BehaviourCloning, collect, pretrain
+    from experiments.train.imitation import (
+        BehaviourCloning,
+        Demonstrations,
+        collect,
+        pretrain,
+    )
 
     named = [name for name in config.opponents if name != SELF] or [SELF_FALLBACK]
-    demos = collect(config.scenario, config.team, config.imitate, named,
-                    config.imitate_battles, seed=config.seed * 10**6,
-                    damage_reward=config.damage_reward, gamma=config.gamma,
-                    workers=config.envs, progress=config.progress)
+    cached = Path(config.imitate_data) if config.imitate_data else None
+    if cached is not None and cached.is_file():
+        demos = Demonstrations.load(cached)
+    else:
+        demos = collect(config.scenario, config.team, config.imitate, named,
+                        config.imitate_battles, seed=demonstration_seed(config),
+                        damage_reward=config.damage_reward, gamma=config.gamma,
+                        workers=config.envs, progress=config.progress)
+        if cached is not None:
+            demos.save(cached)
     tqdm.write(f"demonstrations: {config.imitate_battles} battles, {len(demos)} decisions, "
                f"the demonstrator won {demos.wins}")
     history = pretrain(model.policy, demos, epochs=config.imitate_epochs,
@@ -224,7 +244,7 @@ def warm_start(model: Any, config: TrainConfig) -> Any:
         demos = demos + collect(
             config.scenario, config.team, config.imitate, named,
             max(1, config.imitate_battles // 2),
-            seed=config.seed * 10**6 + round_number * 10**5,
+            seed=demonstration_seed(config) + round_number * 10**5,
             damage_reward=config.damage_reward, gamma=config.gamma, workers=config.envs,
             driver=f"learned:{checkpoint_path(config, 0)}", progress=config.progress)
         tqdm.write(f"DAgger round {round_number}: {len(demos)} decisions in all")

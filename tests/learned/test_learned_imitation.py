@@ -17,6 +17,7 @@ from env.observation import DECISION_KINDS
 from experiments.cli import main
 from experiments.train.imitation import (
     BehaviourCloning,
+    Demonstrations,
     accuracy,
     collect,
     discounted,
@@ -100,7 +101,7 @@ def test_warm_started_training_writes_step_zero_and_plays_legally(tmp_path: Path
                          steps=128, n_steps=64, batch_size=64, n_epochs=1,
                          checkpoint_every=0, imitate=["tactician"], imitate_battles=3,
                          imitate_epochs=2, imitate_rounds=1, imitate_keep=2,
-                         imitate_keep_steps=100,
+                         imitate_keep_steps=100, imitate_data=str(tmp_path / "demos.npz"),
                          learning_rate=5e-5, clip_range=0.1, ent_coef=0.0, progress=False)
     final = train(config)
     assert final == latest_checkpoint(tmp_path) and load_model(final).num_timesteps == 128
@@ -108,6 +109,8 @@ def test_warm_started_training_writes_step_zero_and_plays_legally(tmp_path: Path
     with (tmp_path / "imitation.csv").open() as handle:
         rows = [(row["round"], row["epoch"]) for row in csv.DictReader(handle)]
     assert rows == [("0", "1"), ("0", "2"), ("1", "1")]
+    cached = Demonstrations.load(tmp_path / "demos.npz")  # the first set, before DAgger
+    assert cached.battles == 3 and len(cached) > 0
     chosen = []
     for _ in range(2):
         battle = rules.Battle.from_scenario("duel", seed=4)
