@@ -125,12 +125,13 @@ def _walk(state: BattleState, actor: Combatant) -> list[Action]:
     # Where a mover can end does not depend on threats, only which route it takes there
     # does (H13), so the destinations come from the plain search; the provocation-aware
     # route is chosen when the move is applied.
+    # the whole rate's search first: the half rate's is cut from it (ReachGraph._narrowed)
+    whole = q.routes(state, actor, q.move_budget(state, actor, True), False) if full else None
     half = q.routes(state, actor, q.move_budget(state, actor, False), False)
     if move:
         out += _destinations(half, _MOVE)
-    if full:
-        out += _destinations(q.routes(state, actor, q.move_budget(state, actor, True), False),
-                             _FULL_MOVE)
+    if whole is not None:
+        out += _destinations(whole, _FULL_MOVE)
         out += _destinations(half, _DISENGAGE)
     return out
 

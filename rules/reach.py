@@ -31,6 +31,7 @@ Choices the sheet leaves open (documented in the rules docs):
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Callable
 from itertools import pairwise
@@ -343,6 +344,8 @@ class ReachGraph:
         # one not on blocked squares it never comes near: share it (see _unaffected).
         key = (source, budget, threats)
         search = self._stored(key, budget, blocked, not threats)
+        if search is None and not threats:
+            search = self._narrowed(source, budget, blocked)
         if search is None:
             forbidden = [(y * width + x) * 2 for x, y in blocked
                          if 0 <= x < width and 0 <= y < height]
@@ -371,6 +374,22 @@ class ReachGraph:
             if old == blocked or (plain and self._unaffected(search[2], budget, old,
                                                               blocked)):
                 return search
+        return None
+
+    def _narrowed(self, source: int, budget: int, blocked: frozenset[Square]) -> tuple | None:
+        """A stored plain search from ``source`` with a larger budget, cut down to
+        ``budget`` (a MOVE's search from the FULL_MOVE's), or None.
+
+        Dial's search settles buckets in cost order and a larger budget only adds work
+        beyond the smaller one: every cost and predecessor up to ``budget`` and the order
+        nodes are settled in are those of the smaller search, so the smaller search is
+        the larger one's settled prefix read with the smaller budget."""
+        for wider in range(budget + 1, 2 * budget + 2):  # FULL_MOVE budget: MOV, MOVE's x2
+            search = self._stored((source, wider, _EMPTY), budget, blocked, True)
+            if search is not None:
+                settled, node_of, dist, pred = search
+                end = bisect_right(settled, budget, key=dist.__getitem__)
+                return settled[:end], node_of, dist, pred
         return None
 
     def _store(self, key: tuple, blocked: frozenset[Square], search: tuple) -> None:

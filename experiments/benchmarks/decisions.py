@@ -17,7 +17,7 @@ import numpy as np
 import agents
 import rules
 from experiments.benchmarks import maps
-from experiments.benchmarks.measure import Figure, per_call_us, unavailable
+from experiments.benchmarks.measure import Figure, per_call_cpu_us, per_call_us, unavailable
 
 SCENARIOS = ("duel", "skirmish", "horde")
 
@@ -71,11 +71,14 @@ def mid_battle(scenario: str, decisions: int = 60, seed: int = 1) -> rules.Battl
 
 
 def state_costs(scenario: str, calls: int, repeats: int) -> list[Figure]:
-    """µs per ``clone()`` and per JSON round trip (``from_json(to_json())``) mid-battle."""
+    """µs per ``clone()`` (wall clock and CPU time) and per JSON round trip
+    (``from_json(to_json())``) mid-battle."""
     battle = mid_battle(scenario)
     return [
         Figure(f"clone.{scenario}", f"clone() {scenario}", "µs",
                per_call_us(battle.clone, calls, repeats)),
+        Figure(f"clone_cpu.{scenario}", f"clone() {scenario}, CPU time", "µs",
+               per_call_cpu_us(battle.clone, calls * 5, repeats)),
         Figure(f"json.{scenario}", f"JSON round trip {scenario}", "µs",
                per_call_us(lambda: rules.Battle.from_json(battle.to_json()),
                            max(1, calls // 20), repeats)),

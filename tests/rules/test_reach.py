@@ -567,3 +567,25 @@ def test_single_steps_read_the_networkx_graph_s18_h13(case, parity, dx, dy) -> N
                 expected = (data["cost"], after)
                 break
     assert reach.step(origin, target, parity) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(scenarios(), st.integers(1, 8), st.lists(st.integers(0, 35), max_size=3))
+def test_a_narrower_search_cut_from_a_wider_one_is_the_fresh_search(case, extra, moved) -> None:
+    """A plain query answered from a stored search with a larger budget (a MOVE's from
+    the FULL_MOVE's, possibly with other blocked squares) lists the same destinations in
+    the same order with the same routes as a fresh search (S17, S18, H13, H14)."""
+    g, start, parity, budget, blocked, no_end, _, costs = case
+    (d0, d1), multiplier, orthogonal = costs
+    squares = list(g.squares())
+    other = frozenset(blocked ^ {squares[i % len(squares)] for i in moved}) - {start}
+
+    def answer(reach: ReachGraph, block: frozenset[Square]) -> list:
+        found = reach.reachable(start, parity, budget, blocked=block, no_end=no_end)
+        return [(sq, r.cost, r.path, r.provokers, r.end_parity) for sq, r in found.items()]
+
+    for block in (blocked, other):
+        shared = ReachGraph(g, (d0, d1), multiplier, orthogonal_cost=orthogonal)
+        shared.reachable(start, parity, budget + extra, blocked=blocked, no_end=no_end)
+        fresh = ReachGraph(g, (d0, d1), multiplier, orthogonal_cost=orthogonal)
+        assert answer(shared, block) == answer(fresh, block)
