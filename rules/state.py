@@ -13,6 +13,7 @@ driver (:class:`rules.battle.Battle`) honours it.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 from rules.combatant import Combatant, ItemInstance
@@ -111,7 +112,9 @@ class BattleState:
         return new
 
 
-_GRAPH_CACHE: dict[tuple[GridMap, tuple[int, ...], int], ReachGraph] = {}
+_GRAPH_CACHE: OrderedDict[tuple[GridMap, tuple[int, ...], int], ReachGraph] = OrderedDict()
+#: Reach graphs kept (door states of the maps in use); the least recently used goes first.
+_GRAPHS_KEPT = 16
 
 
 def _graph_for(grid: GridMap, diagonal_costs: tuple[int, ...], multiplier: int) -> ReachGraph:
@@ -119,9 +122,11 @@ def _graph_for(grid: GridMap, diagonal_costs: tuple[int, ...], multiplier: int) 
     key = (grid, diagonal_costs, multiplier)
     graph = _GRAPH_CACHE.get(key)
     if graph is None:
-        if len(_GRAPH_CACHE) >= 16:
-            _GRAPH_CACHE.clear()
+        while len(_GRAPH_CACHE) >= _GRAPHS_KEPT:
+            _GRAPH_CACHE.popitem(last=False)
         graph = ReachGraph(grid, diagonal_costs=diagonal_costs,
                            difficult_multiplier=multiplier)
         _GRAPH_CACHE[key] = graph
+    else:
+        _GRAPH_CACHE.move_to_end(key)
     return graph
