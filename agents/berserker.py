@@ -59,9 +59,23 @@ def _neighbours(grid: GridMap) -> list[tuple[int, ...]]:
     return table
 
 
-def distance_map(grid: GridMap, sources: list[Square]) -> list[int]:
+def distance_map(grid: GridMap, sources: list[Square]) -> tuple[int, ...]:
     """King-step distance to the nearest source per square index ``y * W + x`` (FAR where
-    unreachable). Terrain costs are ignored: this is a rusher, not a planner."""
+    unreachable). Terrain costs are ignored: this is a rusher, not a planner. Cached per
+    map and sources (search agents ask for the same maps many times)."""
+    key = (grid, tuple(sorted(sources)))
+    found = _DISTANCES.get(key)
+    if found is None:
+        if len(_DISTANCES) > 4096:
+            _DISTANCES.clear()
+        found = _DISTANCES[key] = _distance_map(grid, key[1])
+    return found
+
+
+_DISTANCES: dict[tuple[GridMap, tuple[Square, ...]], tuple[int, ...]] = {}
+
+
+def _distance_map(grid: GridMap, sources: tuple[Square, ...]) -> tuple[int, ...]:
     table = _neighbours(grid)
     w = grid.width
     dist = [FAR] * (w * grid.height)
@@ -76,7 +90,7 @@ def distance_map(grid: GridMap, sources: list[Square]) -> list[int]:
             if dist[j] == FAR:
                 dist[j] = d
                 frontier.append(j)
-    return dist
+    return tuple(dist)
 
 
 class Berserker(SeededAgent):
@@ -149,9 +163,9 @@ class Berserker(SeededAgent):
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
         self._key: tuple | None = None
-        self._dist: list[int] = []
+        self._dist: tuple[int, ...] = ()
 
-    def _distances(self, b: Battle, c: Combatant) -> list[int]:
+    def _distances(self, b: Battle, c: Combatant) -> tuple[int, ...]:
         """Distance to the nearest enemy in action, per square index (cached while the
         map and the enemies' squares stay the same)."""
         enemies = tuple(sorted(o.position for o in b.combatants.values()

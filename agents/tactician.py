@@ -232,12 +232,11 @@ class Tactician(ScriptedAgent):
         """A MOVE that ends in reach of an enemy: fewest provokers, best target, flank."""
         values = {e.id: t.hypothetical_melee(b, c, e) for e in foes}
         candidates = []
-        for a in moves:
-            sq = a.square or c.position
-            in_reach = [e for e in foes if t.reaches(b, c, sq, e)]
-            if not in_reach:
-                continue
-            provokers, cost = t.route_cost(b, c, sq)
+        reaching = [(a, in_reach) for a in moves if (in_reach := [
+            e for e in foes if t.reaches(b, c, a.square or c.position, e)])]
+        costs = t.route_costs(b, c, [a.square or c.position for a, _ in reaching])
+        for a, in_reach in reaching:
+            provokers, cost = costs[a.square or c.position]
             target = max(in_reach, key=lambda e: values[e.id].value if values[e.id] else 0)
             scored = values[target.id]
             flank = sum(1 for o in t.allies_of(b, c) if chebyshev(o.position, target.position) == 1)
@@ -272,7 +271,8 @@ class Tactician(ScriptedAgent):
             if not options:
                 continue
             full = kind is K.FULL_MOVE
-            scored = [(t.route_cost(b, c, a.square or c.position, full), a) for a in options]
+            costs = t.route_costs(b, c, [a.square or c.position for a in options], full)
+            scored = [(costs[a.square or c.position], a) for a in options]
             fewest = min(p for (p, _), _ in scored)
             best = self.tie([a for (p, _), a in scored if p == fewest],
                             key=lambda a: at(a.square))

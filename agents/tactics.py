@@ -140,10 +140,17 @@ def route_cost(b: Battle, c: Combatant, square: Square, full: bool = False
                ) -> tuple[int, float]:
     """(Free Attacks provoked, their cost as a share of ``c``'s HP plus P(drop)) for a
     move to ``square`` along the engine's route (fewest provokers, H13)."""
-    risk = odds.route_risk(b, c.id, square, full=full)
-    if not risk.provokers:
-        return 0, 0.0
-    return len(risk.provokers), float(risk.expected_damage) / max(1, c.hp) + float(risk.drops)
+    return route_costs(b, c, [square], full)[square]
+
+
+def route_costs(b: Battle, c: Combatant, squares: Iterable[Square], full: bool = False
+                ) -> dict[Square, tuple[int, float]]:
+    """:func:`route_cost` for each of ``squares`` (one route search)."""
+    out = {}
+    for square, risk in odds.route_risks(b, c.id, squares, full=full).items():
+        out[square] = (0, 0.0) if not risk.provokers else (
+            len(risk.provokers), float(risk.expected_damage) / max(1, c.hp) + float(risk.drops))
+    return out
 
 
 def provoke_cost(b: Battle, c: Combatant) -> float:

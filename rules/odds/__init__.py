@@ -21,8 +21,9 @@ it away only if the shooter defends against a Free Attack it provoked).
 
 ``pending_hit_odds(battle, defence)`` answers a PARRY or DODGE decision: the damage of the
 hit already rolled (read from the events), for the defence still to choose.
-``route_risk`` and ``action_risk`` give the chance that the Free Attacks a move or a
-provoking action draws wound or drop the mover (S5, S6, H13).
+``route_risk`` (``route_risks`` for many squares at once) and ``action_risk`` give the
+chance that the Free Attacks a move or a provoking action draws wound or drop the mover
+(S5, S6, H13).
 
 Everything mirrors :mod:`rules.combat`; the tests enumerate forced dice through the
 engine and compare the distributions exactly.
@@ -41,7 +42,7 @@ from rules.odds.attack import (
     pending_hit_odds,
 )
 from rules.odds.hit import dice_distribution
-from rules.odds.risk import Risk, action_risk, free_attack_risk, route_risk
+from rules.odds.risk import Risk, action_risk, free_attack_risk, route_risk, route_risks
 
 __all__ = [
     "ATTACK_KINDS",
@@ -59,4 +60,5 @@ __all__ = [
     "pending_attack",
     "pending_hit_odds",
     "route_risk",
+    "route_risks",
 ]

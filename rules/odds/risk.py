@@ -126,11 +126,20 @@ def route_risk(battle: Battle, combatant_id: str, square: tuple[int, int],
                full: bool = False, defence: str = "none") -> Risk:
     """The Free Attacks that a MOVE (``full``: FULL_MOVE) of ``combatant_id`` to
     ``square`` provokes along the route the engine takes (H13), and what they do."""
+    return route_risks(battle, combatant_id, [square], full, defence)[square]
+
+
+def route_risks(battle: Battle, combatant_id: str, squares: Iterable[tuple[int, int]],
+                full: bool = False, defence: str = "none") -> dict[tuple[int, int], Risk]:
+    """:func:`route_risk` for each of ``squares`` (the routes are searched once)."""
     c = battle.combatants[combatant_id]
     reach = q.routes(battle, c, q.move_budget(battle, c, full), True)
-    if square not in reach:
-        raise ValueError(f"route_risk: {combatant_id} cannot move to {square}")
-    return free_attack_risk(battle, combatant_id, reach[square].provokers, defence)
+    out = {}
+    for square in squares:
+        if square not in reach:
+            raise ValueError(f"route_risk: {combatant_id} cannot move to {square}")
+        out[square] = free_attack_risk(battle, combatant_id, reach[square].provokers, defence)
+    return out
 
 
 def action_risk(battle: Battle, combatant_id: str, defence: str = "none") -> Risk:
