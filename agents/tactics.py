@@ -47,14 +47,16 @@ def group(actions: Iterable[Action]) -> Kinds:
 
 def enemies_of(b: Battle, c: Combatant) -> list[Combatant]:
     """In-action combatants of other teams, in initiative order."""
-    return [b.combatants[i] for i in b.initiative_order
-            if b.combatants[i].in_action and b.combatants[i].team != c.team]
+    combatants = b.combatants
+    return [o for o in map(combatants.__getitem__, b.initiative_order)
+            if o.in_action and o.team != c.team]
 
 
 def allies_of(b: Battle, c: Combatant) -> list[Combatant]:
     """In-action team mates other than ``c``, in initiative order."""
-    return [b.combatants[i] for i in b.initiative_order
-            if b.combatants[i].in_action and b.combatants[i].team == c.team and i != c.id]
+    combatants = b.combatants
+    return [o for o in map(combatants.__getitem__, b.initiative_order)
+            if o.in_action and o.team == c.team and o.id != c.id]
 
 
 def value_of(o: odds.AttackOdds, target: Combatant) -> float:
