@@ -242,6 +242,19 @@ def test_route_risk_equals_forced_dice_enumeration_of_the_free_attack() -> None:
     assert odds.route_risk(b, "a", (2, 1)).damage == engine  # same enemy, same blow
 
 
+def test_route_risks_searches_once_and_agrees_with_route_risk_per_square() -> None:
+    b = rules.Battle.from_scenario("skirmish", seed=1)
+    actor = b.decision.actor
+    squares = [a.square for a in b.legal_actions() if a.kind is K.MOVE][:12]
+    assert squares
+    many = odds.route_risks(b, actor, squares)
+    assert list(many) == squares
+    for square in squares:
+        assert many[square] == odds.route_risk(b, actor, square)
+    with pytest.raises(ValueError, match="cannot move to"):
+        odds.route_risks(b, actor, [(0, 0)])  # a wall
+
+
 SAMPLED = [("great axe vs shield", "parry"), ("club crush", "dodge"),
            ("arrow vs shield", "none"), ("snake poison", "none")]
 
