@@ -60,28 +60,18 @@ def rate(work: Callable[[], float], repeats: int) -> list[float]:
     return out
 
 
-def per_call_us(call: Callable[[], object], calls: int, repeats: int) -> list[float]:
-    """Per repeat, the mean wall-clock µs of one ``call()`` over ``calls`` calls (after one
-    warm-up call)."""
+def per_call_us(call: Callable[[], object], calls: int, repeats: int,
+                clock: Callable[[], float] = time.perf_counter) -> list[float]:
+    """Per repeat, the mean µs of one ``call()`` over ``calls`` calls (after one warm-up
+    call), wall clock by default (``clock=time.process_time``: this process's CPU time,
+    a busy machine's preemptions left out)."""
     call()
     out = []
     for _ in range(repeats):
-        start = time.perf_counter()
+        start = clock()
         for _ in range(calls):
             call()
-        out.append((time.perf_counter() - start) / calls * 1e6)
-    return out
-
-
-def per_call_cpu_us(call: Callable[[], object], calls: int, repeats: int) -> list[float]:
-    """``per_call_us`` in this process's CPU time (a busy machine's preemptions left out)."""
-    call()
-    out = []
-    for _ in range(repeats):
-        start = time.process_time()
-        for _ in range(calls):
-            call()
-        out.append((time.process_time() - start) / calls * 1e6)
+        out.append((clock() - start) / calls * 1e6)
     return out
 
 
