@@ -160,28 +160,23 @@ def collect(scenario: str, team: str, demonstrators: Sequence[str],
     wins = 0
     bar = tqdm(total=battles, desc="demonstrations", unit="battle", disable=not progress,
                dynamic_ncols=True)
-    if workers > 1:
-        with ProcessPoolExecutor(workers) as pool:
-            results: Iterator[Any] = pool.map(_collect_chunk, jobs)
-            for chunk_obs, chunk_actions, chunk_returns, chunk_episodes, chunk_wins in results:
-                parts += chunk_obs
-                actions += chunk_actions
-                returns += chunk_returns
-                episodes += chunk_episodes
-                wins += chunk_wins
-                bar.update(len(chunk_returns))
-                bar.set_postfix(decisions=len(actions), wins=wins, refresh=False)
-    else:
-        for job in jobs:
-            chunk_obs, chunk_actions, chunk_returns, chunk_episodes, chunk_wins = \
-                _collect_chunk(job)
-            parts += chunk_obs
-            actions += chunk_actions
-            returns += chunk_returns
-            episodes += chunk_episodes
+
+    def gather(results: Iterator[Chunk]) -> None:
+        nonlocal wins
+        for chunk_obs, chunk_actions, chunk_returns, chunk_episodes, chunk_wins in results:
+            parts.extend(chunk_obs)
+            actions.extend(chunk_actions)
+            returns.extend(chunk_returns)
+            episodes.extend(chunk_episodes)
             wins += chunk_wins
             bar.update(len(chunk_returns))
             bar.set_postfix(decisions=len(actions), wins=wins, refresh=False)
+
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            gather(pool.map(_collect_chunk, jobs))
+    else:
+        gather(map(_collect_chunk, jobs))
     bar.close()
     stacked = {key: np.stack([obs[key] for obs in parts]) for key in OBSERVATION_KEYS}
     return Demonstrations(stacked, np.asarray(actions, dtype=np.int64),
