@@ -8,9 +8,10 @@ EXAMPLE = """example:
   fray train duel --team monsters --opponent berserker,self --steps 200000 --out runs/duel \\
       --envs 2 --eval-every 50000 --eval-battles 200 --checkpoint-every 20000
   fray train duel --out runs/duel --steps 300000 --resume      # continue to 300k steps
-  fray train skirmish --opponent tactician,berserker --imitate tactician \
-      --imitate-battles 300 --steps 60000 --learning-rate 5e-5 --clip-range 0.1 \
-      --ent-coef 0 --out runs/sk            # behaviour cloning, then PPO fine-tuning
+  fray train skirmish --opponent tactician,berserker --imitate tactician \\
+      --imitate-battles 400 --imitate-epochs 12 --imitate-keep 4 --imitate-keep-steps 30000 \\
+      --steps 40000 --n-steps 1024 --learning-rate 1e-4 --clip-range 0.1 --ent-coef 0 \\
+      --out runs/sk        # behaviour cloning of the tactician, then PPO (learned:skirmish)
   agents.make("learned:runs/duel/checkpoints/step_0000200000.zip") plays the result
   fray train duel --backend rllib --steps 4000 --out runs/duel-rllib [--address ray://HOST:10001]
 """
