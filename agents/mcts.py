@@ -40,8 +40,9 @@ team decides and minimised where the other does.
   team's HP standing - share of the other's) / 2; a finished battle is worth 1 (won), 0
   (lost) or 0.5 (draw).
 - Budget: ``iterations`` (default :data:`DEFAULT_ITERATIONS`) or ``seconds``; with
-  iterations only, a seed fixes every decision (deterministic: the scripted agents draw
-  no random numbers). A decision with one candidate is taken without search.
+  iterations only, a seed fixes every decision (deterministic: the prior and rollout
+  agents break exact ties with their own generators, seeded from the same seed). A
+  decision with one candidate is taken without search.
 """
 
 from __future__ import annotations

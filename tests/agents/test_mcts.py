@@ -78,3 +78,22 @@ def test_hp_balance_is_one_half_at_the_start_and_bad_budgets_are_refused() -> No
         MCTS(iterations=0)
     with pytest.raises(ValueError, match="give an iteration budget or a time budget"):
         MCTS(iterations=None)
+
+
+def test_mcts_keeps_the_prior_unless_the_paired_test_says_otherwise() -> None:
+    """With an unreachable confidence bar the search always plays the prior's choice;
+    with no bar at all (and no bonus) it plays the best mean, which here differs
+    somewhere along the battle."""
+    b = Battle.from_scenario("duel", seed=3)
+    tactician = agents.make("tactician", seed=1)  # in step with strict's own prior
+    strict = MCTS(seed=1, confidence=1e9, **SMALL)
+    loose = MCTS(seed=1, confidence=0.0, prior_bonus=0.0, iterations=32, rollout_depth=4)
+    differs = 0
+    for _ in range(40):
+        if b.is_over:
+            break
+        prior = tactician.act(b)
+        assert strict.act(b) == prior
+        differs += loose.act(b) != prior
+        b.apply(prior)
+    assert differs > 0
