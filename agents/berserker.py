@@ -160,21 +160,12 @@ class Berserker(SeededAgent):
         return any(i.state in ("carried", "sheathed", "hidden") and i.item in b.content.weapons
                    and b.content.weapons[i.item].kind == "melee" for i in c.inventory)
 
-    def __init__(self, seed: int | None = None) -> None:
-        super().__init__(seed)
-        self._key: tuple | None = None
-        self._dist: tuple[int, ...] = ()
-
-    def _distances(self, b: Battle, c: Combatant) -> tuple[int, ...]:
-        """Distance to the nearest enemy in action, per square index (cached while the
-        map and the enemies' squares stay the same)."""
-        enemies = tuple(sorted(o.position for o in b.combatants.values()
-                               if o.in_action and o.team != c.team))
-        key = (b.grid, enemies)
-        if key != self._key:
-            self._key = key
-            self._dist = distance_map(b.grid, list(enemies))
-        return self._dist
+    @staticmethod
+    def _distances(b: Battle, c: Combatant) -> tuple[int, ...]:
+        """Distance to the nearest enemy in action, per square index (``distance_map``
+        caches it per map and enemy squares)."""
+        return distance_map(b.grid, [o.position for o in b.combatants.values()
+                                     if o.in_action and o.team != c.team])
 
     def _approach(self, b: Battle, c: Combatant,
                   kinds: dict[ActionKind, list[Action]]) -> Action | None:
