@@ -48,6 +48,7 @@ team decides and minimised where the other does.
 from __future__ import annotations
 
 import math
+import statistics
 import time
 from dataclasses import dataclass, field
 
@@ -198,17 +199,17 @@ class MCTS(SeededAgent):
         start = time.perf_counter()
         done = 0
         alive = list(options)
-        samples: dict[Action, dict[int, float]] = {a: {} for a in options}
+        # the last phase's values per survivor, round by round (paired by the dice)
+        last_phase: dict[Action, list[float]] = {}
         phases = max(1, math.ceil(math.log2(len(alive))))
-        last_phase: list[int] = []
         for phase in range(phases):
             rounds = 0
             while True:
                 seed = int(self.rng.integers(2**63))  # one determinization for all
                 for action in alive:
-                    samples[action][done] = self._iterate(battle, root, team, [action], seed)
-                if phase == phases - 1:
-                    last_phase.append(done)
+                    value = self._iterate(battle, root, team, [action], seed)
+                    if phase == phases - 1:
+                        last_phase.setdefault(action, []).append(value)
                 done += len(alive)
                 rounds += 1
                 if self._phase_over(phase, phases, len(alive), rounds, start):
@@ -216,7 +217,7 @@ class MCTS(SeededAgent):
             if len(alive) > 1 and phase < phases - 1:
                 alive = self._halve(root, alive, prior)
         self.last_iterations = done
-        best = self._pick(root, alive, options, prior, samples, last_phase)
+        best = self._pick(root, alive, options, prior, last_phase)
         child = root.children[best]
         self.reason = (f"mcts: {child.visits}/{done} iterations, value "
                        f"{self._mean(root, best):.2f} for {team}"
@@ -226,8 +227,7 @@ class MCTS(SeededAgent):
         return best
 
     def _pick(self, root: Node, alive: list[Action], options: list[Action],
-              prior: Action | None, samples: dict[Action, dict[int, float]],
-              last_phase: list[int]) -> Action:
+              prior: Action | None, last_phase: dict[Action, list[float]]) -> Action:
         """The best survivor by mean value; it replaces the prior's choice only when it
         beats it by more than ``prior_bonus`` and by more than ``confidence`` standard
         errors of the paired difference over the last phase's fresh samples (both were
@@ -236,13 +236,12 @@ class MCTS(SeededAgent):
         best = max(alive, key=lambda a: (self._mean(root, a), -options.index(a)))
         if prior is None or best == prior or prior not in alive:
             return best
-        diffs = [samples[best][k] - samples[prior][k] for k in last_phase]
+        diffs = [x - y for x, y in zip(last_phase[best], last_phase[prior], strict=True)]
         if len(diffs) < 2:
             return prior
-        mean = sum(diffs) / len(diffs)
-        spread = math.sqrt(sum((x - mean) ** 2 for x in diffs) / (len(diffs) - 1))
-        margin = max(self.prior_bonus, self.confidence * spread / math.sqrt(len(diffs)))
-        return best if mean > margin else prior
+        mean = statistics.fmean(diffs)
+        error = statistics.stdev(diffs, mean) / math.sqrt(len(diffs))
+        return best if mean > max(self.prior_bonus, self.confidence * error) else prior
 
     def _phase_over(self, phase: int, phases: int, alive: int, rounds: int, start: float
                     ) -> bool:
