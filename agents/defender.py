@@ -54,7 +54,8 @@ class Defender(ScriptedAgent):
         if post is not None and post != c.position:
             moves = [a for a in kinds.get(K.MOVE, []) if a.square is not None]
             if moves:
-                best = self.tie(moves, key=lambda a: (t.route_cost(b, c, a.square)[0],
+                costs = t.route_costs(b, c, [a.square for a in moves])
+                best = self.tie(moves, key=lambda a: (costs[a.square][0],
                                                       chebyshev(a.square, post)))
                 if chebyshev(best.square, post) < chebyshev(c.position, post):
                     where = f"guard {ward.id}" if ward is not None else "hold the chokepoint"

@@ -97,15 +97,16 @@ class Pack(ScriptedAgent):
         mates = [o.position for o in t.allies_of(b, c)
                  if chebyshev(o.position, prey.position) == 1]
 
-        def spread(a: Action) -> tuple[int, int, int]:
-            sq = a.square or c.position
-            provokers, _ = t.route_cost(b, c, sq)
-            return (provokers, -min((chebyshev(sq, m) for m in mates), default=0),
-                    kinds.get(a.kind, []).index(a))
-
         ring = [a for a in kinds.get(K.MOVE, [])
                 if a.square is not None and chebyshev(a.square, prey.position) == 1]
         if ring and not c.actions_used:
+            costs = t.route_costs(b, c, [a.square for a in ring])
+
+            def spread(a: Action) -> tuple[int, int, int]:
+                sq = a.square
+                return (costs[sq][0], -min((chebyshev(sq, m) for m in mates), default=0),
+                        kinds.get(a.kind, []).index(a))
+
             best = min(ring, key=spread)
             return best, f"surround {prey.id} at {best.square}"
         dist = distance_map(b.grid, [prey.position])
@@ -115,9 +116,9 @@ class Pack(ScriptedAgent):
             options = [a for a in kinds.get(kind, []) if a.square is not None
                        and dist[a.square[1] * w + a.square[0]] < here]
             if options:
+                costs = t.route_costs(b, c, [a.square for a in options], kind is K.FULL_MOVE)
                 best = self.tie(options, key=lambda a: (
-                    t.route_cost(b, c, a.square, kind is K.FULL_MOVE)[0],
-                    dist[a.square[1] * w + a.square[0]]))
+                    costs[a.square][0], dist[a.square[1] * w + a.square[0]]))
                 return best, f"close in on {prey.id}"
         doors = kinds.get(K.OPEN_DOOR, [])
         if doors:

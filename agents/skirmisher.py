@@ -116,12 +116,10 @@ class Skirmisher(Tactician):
             return any(chebyshev(sq, f) <= rng for f in foe_squares)
 
         here = gap(c.position)
-        options = []
-        for a in kinds.get(K.MOVE, []):
-            sq = a.square or c.position
-            if t.threatened_by(b, c, sq) or t.route_cost(b, c, sq)[0]:
-                continue
-            options.append(a)
+        moves = kinds.get(K.MOVE, [])
+        costs = t.route_costs(b, c, [a.square or c.position for a in moves])
+        options = [a for a in moves if not t.threatened_by(b, c, a.square or c.position)
+                   and not costs[a.square or c.position][0]]
         if not options:
             return None
         ranged = [a for a in options if in_range(a.square or c.position)]

@@ -138,16 +138,11 @@ def incoming(b: Battle, c: Combatant, square: Square | None = None) -> float:
     return total
 
 
-def route_cost(b: Battle, c: Combatant, square: Square, full: bool = False
-               ) -> tuple[int, float]:
-    """(Free Attacks provoked, their cost as a share of ``c``'s HP plus P(drop)) for a
-    move to ``square`` along the engine's route (fewest provokers, H13)."""
-    return route_costs(b, c, [square], full)[square]
-
-
 def route_costs(b: Battle, c: Combatant, squares: Iterable[Square], full: bool = False
                 ) -> dict[Square, tuple[int, float]]:
-    """:func:`route_cost` for each of ``squares`` (one route search)."""
+    """Square -> (Free Attacks provoked, their cost as a share of ``c``'s HP plus P(drop))
+    for a move to each of ``squares`` along the engine's route (fewest provokers, H13);
+    the routes are searched once."""
     out = {}
     for square, risk in odds.route_risks(b, c.id, squares, full=full).items():
         out[square] = (0, 0.0) if not risk.provokers else (
