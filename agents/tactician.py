@@ -3,7 +3,9 @@
 Turn, in order of priority:
 
 1. Prone: stand up (or, when standing up would draw Free Attacks likely to drop it,
-   fight on from the ground).
+   fight on from the ground). Disarmed (a fumble drops the weapon in the attacker's
+   square, H11) with a melee weapon lying at its feet that a free hand can hold: pick it
+   up (a MOVE that provokes, S6), unless the Free Attacks it draws are likely to drop it.
 2. Support, where content allows: First Aid to a fallen or bleeding ally (or itself)
    when nothing threatens it; a healing potion or heal spell when badly hurt; a heal
    spell or scroll on a fallen ally in touch; a torch lit when its enemies stand in the
@@ -47,7 +49,7 @@ class Tactician(ScriptedAgent):
 
     def turn(self, b: Battle, c: Combatant, kinds: Kinds) -> Choice:
         """The tactician's turn decision (module docstring, steps 1-7)."""
-        for step in (self.stand, self.support, self.prepare, self.defend, self.attack,
+        for step in (self.stand, self.rearm, self.support, self.prepare, self.defend, self.attack,
                      self.finish, self.move):
             choice = step(b, c, kinds)
             if choice is not None:
@@ -63,6 +65,25 @@ class Tactician(ScriptedAgent):
         if risk.drops > 0.5 and any(a.kind in t.ATTACKS for a in kinds.get(K.MELEE_ATTACK, [])):
             return None
         return kinds[K.STAND_UP][0], f"stand up ({float(risk.drops):.0%} risk of dropping)"
+
+    def rearm(self, b: Battle, c: Combatant, kinds: Kinds) -> Choice | None:
+        """Pick up a melee weapon at its feet when it has none ready (H11, H21), the
+        best one by its skill, unless the Free Attacks it draws are likely to drop it."""
+        if not kinds.get(K.PICK_UP) or c.ready_melee():
+            return None
+        weapons, free = b.content.weapons, 2 - c.hands_used()
+        here = [(c.skill(weapons[inst.item].skill, b.round), a) for a in kinds[K.PICK_UP]
+                if (inst := next((i for i in b.ground if i.uid == a.item), None)) is not None
+                and inst.item in weapons and weapons[inst.item].kind == "melee"
+                and weapons[inst.item].hands <= free]
+        if not here:
+            return None
+        risk = odds.action_risk(b, c.id, "none")
+        if risk.drops > 0.5:
+            return None
+        skill, best = max(here, key=lambda pair: pair[0])
+        return best, (f"pick up {best.item} (skill {skill}, "
+                      f"{float(risk.drops):.0%} risk of dropping)")
 
     # ------------------------------------------------------------ 2. support
     def support(self, b: Battle, c: Combatant, kinds: Kinds) -> Choice | None:

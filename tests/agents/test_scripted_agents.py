@@ -122,3 +122,22 @@ def test_tactician_routes_provoke_no_more_than_the_minimum(scenario: str) -> Non
                 continue
             b.apply(action)
     assert checked > 0
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_tactician_picks_up_the_melee_weapon_at_its_feet(seed: int) -> None:
+    """Disarmed with its weapon on its own square (as after a fumble, H11), the tactician
+    picks it up (H21) and holds it ready, instead of fighting on without it."""
+    b = Battle.from_scenario("duel", seed=seed)
+    d = b.decision
+    assert d is not None and d.kind is DecisionKind.TURN
+    me = b.combatants[d.actor]
+    weapon = me.ready_melee()[0][0].uid
+    b.apply(Action(K.DROP_ITEM, item=weapon))  # FREE (S16): the turn goes on
+    assert not b.combatants[d.actor].ready_melee()
+    tactician = agents.make("tactician", seed=seed)
+    action = tactician.act(b)
+    assert action == Action(K.PICK_UP, item=weapon)
+    assert (tactician.reason or "").startswith("pick up")
+    b.apply(action)
+    assert [i.uid for i, _ in b.combatants[d.actor].ready_melee()] == [weapon]
