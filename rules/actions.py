@@ -162,7 +162,7 @@ def undeclared_field(action: Action) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Action:
     """An action: a kind plus its parameters.
 
@@ -215,7 +215,7 @@ class DecisionKind(Enum):
     DODGE = "dodge"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Decision:
     """The decision the battle waits for. ``source`` is the combatant whose action or
     attack caused a reaction (None for TURN decisions)."""

@@ -1,5 +1,7 @@
 """Typed, frozen event records. ``Battle.apply`` returns them; logs, replays, renderers
 and statistics read them and never recompute rules. Each carries the dice already rolled.
+They are slotted dataclasses (no per-event ``__dict__``: ``dataclasses.fields`` lists
+their fields).
 
 ``str(event)`` is one log line as a referee would say it ("[r2] hero attacks orc_1 with
 longsword: 44 vs 57% -> success"): rolls read "roll vs chance%", squares "(x, y)", paths
@@ -92,7 +94,7 @@ def describe_action(text: str, actor: str) -> str:
     return _OPTIONAL.sub(optional, template).format(**values)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Event:
     round: int
     template: ClassVar[str] = "{name}"
@@ -106,7 +108,7 @@ class Event:
         return f"[r{self.round}] {self.text()}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BattleStarted(Event):
     scenario: str
     order: tuple[str, ...]
@@ -117,24 +119,24 @@ class BattleStarted(Event):
         return f"battle '{self.scenario}' begins; initiative: {order}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RoundStarted(Event):
     template: ClassVar[str] = "--- round {round} ---"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TurnStarted(Event):
     actor: str
     template: ClassVar[str] = "{actor}'s turn"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TurnEnded(Event):
     actor: str
     template: ClassVar[str] = "{actor} ends its turn"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ActionTaken(Event):
     actor: str
     action: str  # str(Action), e.g. "MELEE_ATTACK target=orc_1 item=hero.longsword"
@@ -143,7 +145,7 @@ class ActionTaken(Event):
         return f"{self.actor}: {describe_action(self.action, self.actor)}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Moved(Event):
     actor: str
     path: tuple[Square, ...]
@@ -157,14 +159,14 @@ class Moved(Event):
         return f"{self.actor} moves {path_text(self.path)} (cost {self.cost}{short})"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Provoked(Event):
     actor: str
     enemy: str
     template: ClassVar[str] = "{actor} provokes a Free Attack from {enemy}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FreeAttackDeclined(Event):
     enemy: str
     actor: str
@@ -185,7 +187,7 @@ _ATTACK_WORDS = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class AttackRolled(Event):
     attacker: str
     target: str
@@ -203,7 +205,7 @@ class AttackRolled(Event):
         return f"{said}: {roll_text(self.roll, self.chance, self.level)}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SkillRolled(Event):
     actor: str
     skill: str
@@ -218,7 +220,7 @@ class SkillRolled(Event):
                 f"({self.purpose.replace('_', ' ')}): {roll}")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ParryRolled(Event):
     defender: str
     item: str
@@ -235,7 +237,7 @@ _DODGE_WORDS = {"prone": "by falling prone", "saddle": "by falling from the sadd
                 "none": "without disadvantage (fighting defensively)"}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DodgeRolled(Event):
     defender: str
     chance: int
@@ -249,7 +251,7 @@ class DodgeRolled(Event):
         return f"{self.defender} dodges {how}: {roll_text(self.roll, self.chance, self.level)}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DamageDealt(Event):
     attacker: str
     target: str
@@ -272,7 +274,7 @@ class DamageDealt(Event):
                 f"{self.effect}: rolled {self.rolled}{faces}{stops} -> {self.hp} HP")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ItemWorn(Event):
     owner: str
     item: str
@@ -282,7 +284,7 @@ class ItemWorn(Event):
         return f"{self.owner}'s {item_label(self.item, self.owner)} loses 1 AP -> {self.ap} AP"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ItemBroken(Event):
     owner: str
     item: str
@@ -295,7 +297,7 @@ _ITEM_MOVES = {"ready": "readies", "sheathed": "sheathes", "carried": "stows",
                "nocked": "nocks", "loaded": "loads"}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ItemMoved(Event):
     actor: str
     item: str
@@ -313,7 +315,7 @@ class ItemMoved(Event):
         return f"{self.actor} {_ITEM_MOVES.get(self.state_to, self.state_to)} {item}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class StatusChanged(Event):
     actor: str
     status: str
@@ -321,7 +323,7 @@ class StatusChanged(Event):
     template: ClassVar[str] = "{actor} is {status} ({cause})"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HitPointsChanged(Event):
     actor: str
     amount: int
@@ -333,7 +335,7 @@ class HitPointsChanged(Event):
         return f"{self.actor} {verb} {abs(self.amount)} HP ({self.cause}) -> {self.hp} HP"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Resisted(Event):
     actor: str
     purpose: str
@@ -346,7 +348,7 @@ class Resisted(Event):
         return f"{self.actor} rolls {self.purpose}: {roll_text(self.roll, self.chance, level)}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SpellCast(Event):
     caster: str
     spell: str
@@ -365,14 +367,14 @@ class SpellCast(Event):
                 f" ({self.cost} PP)")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Concentration(Event):
     actor: str
     what: str
     template: ClassVar[str] = "{actor}: {what}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DoorChanged(Event):
     actor: str
     square: Square
@@ -383,7 +385,7 @@ class DoorChanged(Event):
             f"{square_text(self.square)}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Fell(Event):
     actor: str
     depth_ft: int
@@ -395,13 +397,13 @@ class Fell(Event):
     )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Spoke(Event):
     actor: str
     template: ClassVar[str] = "{actor} speaks"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Reasoned(Event):
     """Why an agent chose the action that follows (``battle.apply(action, reason=...)``)."""
 
@@ -410,7 +412,7 @@ class Reasoned(Event):
     template: ClassVar[str] = "{actor} reasons: {reason}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ManoeuvreDefeated(Event):
     """H19: a grapple, trip or disarm stopped by a successful parry or dodge (or by the
     target being out of reach after its dodge)."""
@@ -426,7 +428,7 @@ class ManoeuvreDefeated(Event):
         return f"{self.target}'s {self.defence} defeats {self.attacker}'s {self.manoeuvre}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BattleEnded(Event):
     winner: str | None
     reason: str
@@ -436,8 +438,10 @@ class BattleEnded(Event):
         return f"battle over: {result} ({self.reason})"
 
 
+# ``slots=True`` makes each class anew; the class statement's first version can linger
+# among ``Event.__subclasses__()`` until it is collected, so only the module's own count.
 EVENT_TYPES: dict[str, type[Event]] = {
-    cls.__name__: cls for cls in Event.__subclasses__()
+    cls.__name__: cls for cls in Event.__subclasses__() if globals().get(cls.__name__) is cls
 }
 
 
