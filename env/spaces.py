@@ -33,6 +33,7 @@ and every legal action of every unit has an index (``ActionCodec.mask`` raises
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -50,6 +51,11 @@ Square = tuple[int, int]
 #: The eight king steps row by row (rules.grid's one table, in its row order).
 KING: tuple[tuple[int, int], ...] = KING_STEPS_BY_ROW
 _KING_INDEX = {d: i for i, d in enumerate(KING)}
+
+#: How many (actor, square) index tables a codec keeps (``ActionCodec._known_indices``).
+_KNOWN_SQUARES = 512
+#: How many actions one such table holds before it starts afresh.
+_KNOWN_ACTIONS = 1024
 
 #: Item categories: which of a scenario's items a parameter ranges over.
 ITEM_CATEGORIES = ("any", "melee", "missile", "weapon", "holdable", "usable", "torch",
@@ -203,6 +209,18 @@ class ActionCodec:
             for i, spell in enumerate(spells):
                 self._spell_index[cid].setdefault(spell, i)
         encoders = self._encoders()
+        #: kinds whose one parameter is a square relative to the actor (moves, shifts,
+        #: doors): kind -> (block offset, (dx, dy) -> index), for ``legal_by_index``
+        self._by_square: dict[ActionKind, tuple[int, dict[tuple[int, int], int]]] = {}
+        for kind, b in self.blocks.items():
+            names = [p.name for p in b.params]
+            if names in (["square:move"], ["square:full"], ["adjacent"]):
+                table = (_KING_INDEX if names == ["adjacent"] else self._windows[
+                    self.move_radius if names == ["square:move"] else self.full_move_radius])
+                self._by_square[kind] = (b.offset, table)
+        #: (actor id, square) -> {id(action): (action, index)} (``_known_indices``)
+        self._known: OrderedDict[tuple[str, Square], dict[int, tuple[Action, int]]] = (
+            OrderedDict())
         self._enc_plan: dict[ActionKind, tuple[int, tuple[tuple[_Encoder, int], ...],
                                                tuple[str, ...]]] = {}
         for kind, b in self.blocks.items():
@@ -400,16 +418,53 @@ class ActionCodec:
             return {}
         out: dict[int, Action] = {}
         c = battle.combatants[d.actor]
-        ctx = _Context(self, battle)
+        x, y = c.position
+        by_square = self._by_square
+        known = self._known_indices(c)
+        static_items = self._cats
+        ctx: _Context | None = None
         for a in battle.legal_actions():
-            i = self._encode(c, a, ctx)
-            if i is None:
-                raise EncodingError(f"legal action {a} of {d.actor} has no index "
-                                    f"(scenario {battle.scenario.name!r})")
+            plan = by_square.get(a.kind)
+            square = a.square
+            if plan is not None and square is not None and a.target is None \
+                    and a.item is None:  # what _encode does for these kinds, inline
+                i = plan[1].get((square[0] - x, square[1] - y))
+                if i is None:
+                    raise _no_index(battle, d.actor, a)
+                i += plan[0]
+            elif (hit := known.get(id(a))) is not None and hit[0] is a:
+                i = hit[1]
+            else:
+                if ctx is None:
+                    ctx = _Context(self, battle)
+                i = self._encode(c, a, ctx)
+                if i is None:
+                    raise _no_index(battle, d.actor, a)
+                # a split-off item's slot depends on the battle's splits: not kept
+                if a.item is None or a.item in static_items or a.kind is K.CAST_SPELL:
+                    known[id(a)] = (a, i)
             if i in out:
                 raise EncodingError(f"legal action {a} of {d.actor} shares index {i}")
             out[i] = a
         return out
+
+    def _known_indices(self, c: Combatant) -> dict[int, tuple[Action, int]]:
+        """The indices found so far for ``c`` on its square, by the id of the action
+        object (legal actions are shared objects, rules.legal): an index depends only on
+        the action, the actor and the actor's square (static item and spell slots aside
+        from split-off items, which are not kept). Each entry holds its action, so its id
+        is not reused while the entry lives; the least recently used squares go first."""
+        key = (c.id, c.position)
+        known = self._known.get(key)
+        if known is None:
+            if len(self._known) >= _KNOWN_SQUARES:
+                del self._known[next(iter(self._known))]
+            known = self._known[key] = {}
+        else:
+            self._known.move_to_end(key)
+            if len(known) > _KNOWN_ACTIONS:  # actions built afresh each time pile up
+                known.clear()
+        return known
 
     def legal_indices(self, battle: Battle) -> list[int]:
         """Indices of ``battle.legal_actions()`` in order; raises EncodingError if one
@@ -438,6 +493,12 @@ class ActionCodec:
         rows = [f"{k:<20} {o:>6} {s:>6}  {p}" for k, o, s, p in self.layout()]
         return "\n".join([f"{'kind':<20} {'first':>6} {'size':>6}  parameters", *rows,
                           f"total n = {self.n}"])
+
+
+def _no_index(battle: Battle, actor: str, action: Action) -> EncodingError:
+    """The error for a legal action without an index (a codec bug)."""
+    return EncodingError(f"legal action {action} of {actor} has no index "
+                         f"(scenario {battle.scenario.name!r})")
 
 
 def _all_items(b: Battle) -> list[Any]:

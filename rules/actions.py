@@ -49,6 +49,11 @@ class ActionKind(Enum):
     DODGE = "dodge"
     DECLINE = "decline"
 
+    # Members are singletons compared by identity: hash them in C (Enum's own __hash__
+    # is a Python function, and kinds key the hottest dicts: specs, codec plans, agents'
+    # groupings). Hash values are per process either way (str hashes are randomised).
+    __hash__ = object.__hash__
+
 
 K = ActionKind
 #: The Action fields a kind may carry.
@@ -213,6 +218,8 @@ class DecisionKind(Enum):
     FREE_ATTACK = "free_attack"
     PARRY = "parry"
     DODGE = "dodge"
+
+    __hash__ = object.__hash__  # as ActionKind's
 
 
 @dataclass(frozen=True, slots=True)
