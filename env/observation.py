@@ -22,6 +22,7 @@ against them.
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -30,6 +31,7 @@ from gymnasium import spaces
 from rules import ActionKind, Battle, Combatant, DecisionKind
 from rules import queries as q
 from rules.legal import can_spend
+from rules.threat_zones import threatened_squares
 
 PLANES = (
     "wall", "closed_door", "open_door", "difficult", "lit", "drop", "ally", "enemy",
@@ -143,6 +145,33 @@ _MOVE_KINDS = (ActionKind.MOVE, ActionKind.FULL_MOVE, ActionKind.DISENGAGE, Acti
                ActionKind.DODGE)
 
 
+#: What a unit row reads from each carried item (``_unit_key``).
+_GEAR = attrgetter("uid", "item", "state", "count", "nocked", "loaded")
+#: Bounds of the builder's tables (each starts afresh when full).
+_ROWS_KEPT = 4096
+_ZONES_KEPT = 4096
+_DOOR_STATES_KEPT = 64
+
+
+def _unit_key(c: Combatant, current_round: int, team: str, self_id: str | None,
+              decider: str | None, source: str | None, owner: str | None, rank: int,
+              lit: float) -> tuple:
+    """Everything a ``units`` row reads (every feature of ``UNIT_FEATURE_SPECS``, the
+    observer's view of the unit, and what ``_derived`` keys on): equal keys, equal rows."""
+    cid = c.id
+    buffs = c.buffs
+    return (
+        cid, c.status, c.team, c.team == team, cid == self_id, cid == decider,
+        cid == source, cid == owner, c.hp, c.max_hp, c.position, c.prone,
+        c.moved_this_round, c.shifted_this_round, c.free_attack_used, c.extra_parries,
+        c.parries_used, c.bleeding, c.grappled_by, c.riding, c.ridden_by,
+        c.casting is not None, c.power_points, c.max_power_points, c.fatigue_level,
+        c.components_ready, c.armour, tuple(map(_GEAR, c.inventory)), tuple(buffs),
+        current_round if buffs else 0, tuple(c.actions_used) if cid == owner else None,
+        rank, lit,
+    )
+
+
 class ObservationBuilder:
     """Builds observations for one scenario (fixed map size and unit slots)."""
 
@@ -168,6 +197,10 @@ class ObservationBuilder:
         self._parries_per_round = battle.content.ruleset.defence.parries_per_round
         self._threat_cache: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
         self._derived_cache: dict[tuple, tuple[float, ...]] = {}
+        # what does not change between steps (see ``build``)
+        self._base_cache: dict[int, tuple[Any, np.ndarray]] = {}
+        self._row_cache: dict[tuple, tuple[tuple[Any, ...], int, bool]] = {}
+        self._zone_cache: dict[tuple, tuple[np.ndarray, ...]] = {}
 
     def spaces(self) -> dict[str, spaces.Space]:
         """The observation's keys and spaces (without ``action_mask``)."""
@@ -187,42 +220,67 @@ class ObservationBuilder:
 
         ``show_reachable``: fill the ``reachable`` plane with the decider's destinations
         (callers pass False when the decider is not the observer's to command).
+
+        Only what changed since an earlier build is computed again: the map planes come
+        from a copy kept per door state (the map object, shared by identity), each unit
+        row from a table keyed on everything the row's features read (``_unit_key``),
+        and the threat marks from a table keyed on the threatening units' squares.
         """
         d = b.decision
         decider = d.actor if d is not None else None
         source = d.source if d is not None else None
-        planes = self._static.copy()
         grid = b.grid
-        for (x, y), is_open in grid.doors.items():
-            planes[_OPEN_DOOR if is_open else _CLOSED_DOOR, y, x] = 1
+        planes = self._base(grid).copy()
         lit = self._lit(b)
-        planes[_LIT] = lit
+        if lit is not self._lit_default:
+            planes[_LIT] = lit
         owner = b.current_actor
         rank = {cid: i for i, cid in enumerate(b.initiative_order)}
         allies = enemies = ally_total = 0
-        view = UnitView(team=team, self_id=self_id, decider=decider, source=source,
-                        owner=owner, rank=rank, allowed_parries=self._parries_per_round,
-                        width=self.width, height=self.height, n_units=self.n_units)
+        view: UnitView | None = None
+        rows_cache = self._row_cache
         # every unit plane mark as (channel, y, x), written at once below
         channels: list[int] = []
         ys: list[int] = []
         xs: list[int] = []
         rows = []
+        zones = []  # (ally, square, reach) of each threatening unit in action
+        combatants = b.combatants
         for cid in self.unit_ids:
-            c = b.combatants[cid]
-            x, y = c.position
+            c = combatants[cid]
+            x, y = position = c.position
             ally = c.team == team
             ally_total += ally
-            ready = c.ready_weapons()
-            reach_sq = c.reach  # H12, the rules' own queries
-            threatens = c.threatens
+            # a Python float (lit is 0 or 1): numpy scalars make the row slow to convert
+            lit_here = float(lit[y, x])
+            key = _unit_key(c, b.round, team, self_id, decider, source, owner,
+                            rank.get(cid, 0), lit_here)
+            hit = rows_cache.get(key)
+            if hit is None:
+                if view is None:
+                    view = UnitView(team=team, self_id=self_id, decider=decider,
+                                    source=source, owner=owner, rank=rank,
+                                    allowed_parries=self._parries_per_round,
+                                    width=self.width, height=self.height,
+                                    n_units=self.n_units)
+                ready = c.ready_weapons()
+                reach_sq = c.reach  # H12, the rules' own queries
+                threatens = c.threatens
+                view.ready, view.reach, view.threatens = ready, reach_sq, threatens
+                view.lit = lit_here
+                view.derived = self._derived(b, c)
+                hit = (tuple([value(c, view) for value in _UNIT_VALUES]), reach_sq, threatens)
+                if len(rows_cache) > _ROWS_KEPT:
+                    rows_cache.clear()
+                rows_cache[key] = hit
+            row, reach_sq, threatens = hit
+            rows.append(row)
             if c.in_action:
                 channels.append(_ALLY if ally else _ENEMY)
                 allies += ally
                 enemies += not ally
                 if threatens:
-                    zone_xs, zone_ys = self._threat(b, c, reach_sq)
-                    planes[_ALLY_THREAT if ally else _ENEMY_THREAT, zone_ys, zone_xs] = 1
+                    zones.append((ally, position, reach_sq))
             else:
                 channels.append(_DOWN)
             ys.append(y)
@@ -235,41 +293,74 @@ class ObservationBuilder:
                 channels.append(_SELF)
                 ys.append(y)
                 xs.append(x)
-            # a Python float (lit is 0 or 1): numpy scalars make the row slow to convert
-            view.ready, view.reach, view.threatens = ready, reach_sq, threatens
-            view.lit = float(lit[y, x])
-            view.derived = self._derived(b, c)
-            rows.append([value(c, view) for value in _UNIT_VALUES])
+        if zones:
+            zone_channels, zone_ys, zone_xs = self._zones(b, tuple(zones))
+            planes[zone_channels, zone_ys, zone_xs] = 1
         for inst in b.ground:
             if inst.square is not None:
                 channels.append(_GROUND_ITEM)
                 ys.append(inst.square[1])
                 xs.append(inst.square[0])
         if show_reachable and d is not None:
-            for a in b.legal_actions():
-                if a.square is not None and a.kind in _MOVE_KINDS:
-                    channels.append(_REACHABLE)
-                    ys.append(a.square[1])
-                    xs.append(a.square[0])
+            squares = [a.square for a in b.legal_actions()
+                       if a.square is not None and a.kind in _MOVE_KINDS]
+            channels += [_REACHABLE] * len(squares)
+            ys += [square[1] for square in squares]
+            xs += [square[0] for square in squares]
         planes[channels, ys, xs] = 1
         units = np.array(rows, dtype=np.float32).reshape(self.n_units, len(UNIT_FEATURES))
         enemy_total = self.n_units - ally_total
         decision = np.array(
             [len(DECISION_KINDS), self.n_units] if d is None
             else [_KIND_INDEX[d.kind], self.slot_of[d.actor]], dtype=np.int64)
-        view = GlobalView(battle=b, team=team, owner=owner, decision=d, allies=allies,
-                          ally_total=ally_total, enemies=enemies, enemy_total=enemy_total,
-                          max_rounds=self.max_rounds)
-        glob = np.array([value(view) for _, value in GLOBAL_FEATURE_SPECS], dtype=np.float32)
+        global_view = GlobalView(battle=b, team=team, owner=owner, decision=d, allies=allies,
+                                 ally_total=ally_total, enemies=enemies,
+                                 enemy_total=enemy_total, max_rounds=self.max_rounds)
+        glob = np.array([value(global_view) for _, value in GLOBAL_FEATURE_SPECS],
+                        dtype=np.float32)
         return {"planes": planes, "units": units, "decision": decision, "globals": glob}
 
-    def _threat(self, b: Battle, c: Combatant, reach: int) -> tuple[np.ndarray, np.ndarray]:
-        """H12: the squares ``c`` threatens with ``reach``, as index arrays (cached per map,
-        square and reach)."""
-        key = (b.grid, c.position, reach)
+    def _base(self, grid: Any) -> np.ndarray:
+        """The static planes with this door state's doors and the default light (kept per
+        map object: a door state is one shared map, ``GridMap.with_door``). Read-only:
+        ``build`` copies it."""
+        hit = self._base_cache.get(id(grid))
+        if hit is not None and hit[0] is grid:
+            return hit[1]
+        planes = self._static.copy()
+        for (x, y), is_open in grid.doors.items():
+            planes[_OPEN_DOOR if is_open else _CLOSED_DOOR, y, x] = 1
+        planes[_LIT] = self._lit_default
+        if len(self._base_cache) >= _DOOR_STATES_KEPT:
+            self._base_cache.clear()
+        self._base_cache[id(grid)] = (grid, planes)  # the map held: its id stays its own
+        return planes
+
+    def _zones(self, b: Battle, zones: tuple[tuple[bool, Any, int], ...],
+               ) -> tuple[np.ndarray, ...]:
+        """(channel, y, x) index arrays of the ally/enemy threat marks of ``zones``
+        ((ally, square, reach) per threatening unit), kept per map and zones."""
+        key = (b.grid, zones)
+        hit = self._zone_cache.get(key)
+        if hit is None:
+            parts = []
+            for ally, square, reach in zones:
+                zone_xs, zone_ys = self._threat(b.grid, square, reach)
+                parts.append((np.full(len(zone_xs), _ALLY_THREAT if ally else _ENEMY_THREAT,
+                                      dtype=np.intp), zone_ys, zone_xs))
+            hit = tuple(np.concatenate(column) for column in zip(*parts, strict=True))
+            if len(self._zone_cache) > _ZONES_KEPT:
+                self._zone_cache.clear()
+            self._zone_cache[key] = hit
+        return hit
+
+    def _threat(self, grid: Any, square: Any, reach: int) -> tuple[np.ndarray, np.ndarray]:
+        """H12: the squares a unit on ``square`` threatens with ``reach``, as index arrays
+        (cached per map, square and reach)."""
+        key = (grid, square, reach)
         hit = self._threat_cache.get(key)
         if hit is None:
-            sq = sorted(q.threat_squares(b, c, reach))
+            sq = sorted(threatened_squares(grid, square, reach))
             hit = (np.array([s[0] for s in sq], dtype=np.intp),
                    np.array([s[1] for s in sq], dtype=np.intp))
             if len(self._threat_cache) > 4096:
@@ -281,7 +372,7 @@ class ObservationBuilder:
         """Skill-derived features, recomputed only when what they depend on changes
         (inventory, fatigue, buffs)."""
         key = (c.id, c.fatigue_level, c.armour,
-               tuple((i.uid, i.state, i.count) for i in c.inventory),
+               tuple((i.uid, i.item, i.state, i.count) for i in c.inventory),
                tuple(c.buffs), b.round if c.buffs else 0)
         hit = self._derived_cache.get(key)
         if hit is None:
@@ -299,12 +390,14 @@ class ObservationBuilder:
         return hit
 
     def _lit(self, b: Battle) -> np.ndarray:
-        lit = self._lit_default.copy()
+        """The lit plane: the default one itself (read-only) unless a torch burns."""
         if not self._dark:
-            return lit
+            return self._lit_default
         torches = any(i.lit for c in b.combatants.values() for i in c.inventory) or any(
             i.lit for i in b.ground)
-        if torches:
-            for x, y in self._dark:
-                lit[y, x] = float(q.is_lit(b, (x, y)))
+        if not torches:
+            return self._lit_default
+        lit = self._lit_default.copy()
+        for x, y in self._dark:
+            lit[y, x] = float(q.is_lit(b, (x, y)))
         return lit
