@@ -359,7 +359,8 @@ class Battle:
         teams, the battle goes on while two of them still stand)."""
         if self.is_over:
             return True
-        standing = {c.team for c in self.combatants.values() if c.in_action}
+        standing = {c.team for c in self.combatants.values()
+                    if c.status == "active"}  # Combatant.in_action, inline (every step)
         if len(standing) > 1:
             return False
         winner = next(iter(standing)) if standing else None

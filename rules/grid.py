@@ -122,7 +122,9 @@ class GridMap:
 
     def blocks_movement(self, sq: Square) -> bool:
         """True for walls, closed doors and squares off the map (H13)."""
-        return not self.in_bounds(sq) or sq in self.walls or sq in self.closed_doors
+        x, y = sq  # in_bounds, inline: the searches and shifts ask this of every step
+        return (not (0 <= x < self.width and 0 <= y < self.height) or sq in self.walls
+                or sq in self.closed_doors)
 
     def blocks_sight(self, sq: Square) -> bool:
         """True for walls, closed doors and squares off the map (H16)."""
@@ -146,9 +148,9 @@ class GridMap:
     def neighbours(self, sq: Square) -> tuple[Square, ...]:
         """Squares one legal king step from ``sq``, in :data:`KING_STEPS` order (H13)."""
         x, y = sq
-        return tuple(
+        return tuple([
             (x + dx, y + dy) for dx, dy in KING_STEPS if self.step_allowed(sq, (x + dx, y + dy))
-        )
+        ])
 
     def squares(self) -> Iterator[Square]:
         """Every square of the map in reading order (row by row)."""
@@ -268,7 +270,7 @@ def parse_map(text: str, *, source: str, drop_depth_ft: int = 10) -> GridMap:
                     f"one of the legend glyphs {''.join(LEGEND)}",
                     f"<{glyph!r} at ({x}, {y})>",
                 )
-    return GridMap(
+    return _shared_map(GridMap(
         width,
         len(lines),
         walls=frozenset(walls),
@@ -277,7 +279,24 @@ def parse_map(text: str, *, source: str, drop_depth_ft: int = 10) -> GridMap:
         difficult=frozenset(difficult),
         dark=frozenset(dark),
         drops=tuple(drops),
-    )
+    ))
+
+
+#: Parsed maps by value: every battle of one scenario gets the same map object, so the
+#: caches keyed on maps shared across battles (reach graphs, threat zones) find it by
+#: identity instead of comparing every square of two equal maps.
+_PARSED: dict[GridMap, GridMap] = {}
+_MAX_PARSED = 64
+
+
+def _shared_map(grid: GridMap) -> GridMap:
+    """The map equal to ``grid`` parsed before (maps are immutable), else ``grid``."""
+    found = _PARSED.get(grid)
+    if found is None:
+        if len(_PARSED) >= _MAX_PARSED:
+            _PARSED.clear()
+        found = _PARSED[grid] = grid
+    return found
 
 
 def chebyshev(a: Square, b: Square) -> int:

@@ -64,13 +64,17 @@ def can_spend(combatant: Combatant, category: str) -> bool:
     walked to the end or cut short), so nothing can be done in the middle of one.
     """
     used = combatant.actions_used
-    if category == "move":
-        return used in ([], ["move"], ["attack"])
-    if category == "attack":
-        return used in ([], ["move"])
+    if category == "move":  # used is [], ["move"] or ["attack"]
+        return not used or (len(used) == 1 and used[0] in _MOVE_AFTER)
+    if category == "attack":  # used is [] or ["move"]
+        return not used or (len(used) == 1 and used[0] == "move")
     if category == "full":
         return not used
     return True
+
+
+#: What a MOVE may follow in the same turn (S2, S3).
+_MOVE_AFTER = ("move", "attack")
 
 
 def free_left(combatant: Combatant, kind: ActionKind) -> bool:
@@ -141,8 +145,8 @@ def _destinations(reach: Reach, shared: _Shared) -> tuple[Action, ...]:
     with the query result, which the reach graph caches per query)."""
     actions = reach.memo.get(shared.kind)
     if actions is None:
-        actions = reach.memo[shared.kind] = tuple(
-            shared[None, square, None] for square in sorted(reach))
+        actions = reach.memo[shared.kind] = tuple([  # a list first: no generator to resume
+            shared[None, square, None] for square in sorted(reach)])
     return actions
 
 

@@ -88,9 +88,10 @@ def occupied(state: BattleState, exclude: tuple[str, ...] = ()) -> dict[Square, 
     The dead hold no square."""
     out: dict[Square, Combatant] = {}
     for c in state.combatants.values():
-        if c.dead or c.id in exclude:
+        status = c.status  # Combatant.dead / in_action, read once (asked every step)
+        if status == "dead" or c.id in exclude:
             continue
-        if c.in_action or c.position not in out:
+        if status == "active" or c.position not in out:
             out[c.position] = c
     return out
 
@@ -108,9 +109,10 @@ def routes(state: BattleState, combatant: Combatant, budget: int, provoking: boo
     _, ids = mover_of(state, combatant)
     blocked, no_end = set(), set()
     for o in state.combatants.values():
-        if o.dead or o.id in ids:
+        status = o.status  # Combatant.dead / in_action, read once
+        if status == "dead" or o.id in ids:
             continue
-        if o.in_action and o.team != combatant.team:
+        if status == "active" and o.team != combatant.team:
             blocked.add(o.position)  # H13: enemies block
         else:
             no_end.add(o.position)  # allies and the fallen: passed, not ended on
@@ -140,14 +142,15 @@ def free_adjacent(state: BattleState, combatant: Combatant,
     occ = occupied(state,
                    exclude=(combatant.id,) + ((combatant.riding,) if combatant.riding else ()))
     out = []
-    x, y = combatant.position
+    grid = state.grid
+    position = combatant.position
+    x, y = position
     for dx, dy in KING_STEPS_BY_ROW:
         sq = (x + dx, y + dy)
-        if not state.grid.in_bounds(sq) or state.grid.blocks_movement(sq):
+        # step_allowed checks that sq is on the map and does not block movement
+        if not grid.step_allowed(position, sq) or sq in occ:
             continue
-        if not state.grid.step_allowed(combatant.position, sq) or sq in occ:
-            continue
-        if avoid_drops and state.grid.drop_depth(sq):
+        if avoid_drops and grid.drop_depth(sq):
             continue
         out.append(sq)
     return out

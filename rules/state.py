@@ -33,6 +33,7 @@ class BattleState:
 
     __slots__ = (
         "_graph",
+        "_graph_grid",
         "combatants",
         "content",
         "dice",
@@ -65,6 +66,7 @@ class BattleState:
         self.winner: str | None = None
         self.end_turn_requested = False
         self._graph: ReachGraph | None = None
+        self._graph_grid: GridMap | None = None  # the map object ``_graph`` was found for
 
     def emit(self, cls: type[Event], **fields: Any) -> Event:
         """Record one event of this round."""
@@ -82,8 +84,11 @@ class BattleState:
     @property
     def graph(self) -> ReachGraph:
         """The reach graph of the map as its doors are now (built once per door state)."""
-        if self._graph is None or self._graph.grid is not self.grid:
+        # by identity of this battle's map: the shared graph's own map may be an equal
+        # map of another battle, and comparing two equal maps compares all their squares
+        if self._graph is None or self._graph_grid is not self.grid:
             movement = self.content.ruleset.movement
+            self._graph_grid = self.grid
             self._graph = _graph_for(self.grid, tuple(movement.diagonal_costs),
                                      movement.difficult_multiplier)
         return self._graph
