@@ -1,0 +1,56 @@
+"""``fray headroom SCENARIO``: what one-step improvement over a base agent can gain
+(experiments/headroom.py)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from tqdm import tqdm
+
+import agents
+import rules
+from experiments import headroom
+
+
+def run(args: argparse.Namespace) -> int:
+    from experiments.cli import UsageError
+
+    if args.scenario not in rules.shipped_scenarios():
+        raise UsageError(f"SCENARIO: expected a shipped scenario "
+                         f"({', '.join(rules.shipped_scenarios())}), got {args.scenario!r}")
+    if args.base not in agents.names():
+        raise UsageError(f"--base: expected an agent name ({', '.join(agents.names())}), "
+                         f"got {args.base!r}")
+    for flag, value, least in (("--battles", args.battles, 1), ("--screen", args.screen, 1),
+                               ("--confirm", args.confirm, 2)):
+        if value < least:
+            raise UsageError(f"{flag}: expected a whole number >= {least}, got {value}")
+    if args.out is not None and not Path(args.out).parent.is_dir():
+        raise UsageError(f"--out: expected a file in an existing folder, got {args.out!r}")
+    battles = list(range(args.first, args.first + args.battles))
+    with tqdm(total=len(battles), unit="battle", desc=f"headroom {args.scenario}") as bar:
+        summary = headroom.run(args.scenario, battles, args.base, args.screen, args.confirm,
+                               Path(args.out) if args.out else None, seed=args.seed,
+                               progress=lambda _: bar.update())
+    print("\n".join(summary.lines()))
+    return 0
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "headroom", help="how much one-step search over a base agent can gain",
+        description="On battles the base agent plays against itself, value every candidate "
+        "of every decision by full rollouts of the base agent (common dice), confirm the "
+        "best against the base agent's choice on fresh rollouts, and sum the confirmed "
+        "gaps per battle. Example: fray headroom duel --battles 16 --out headroom.csv")
+    p.add_argument("scenario", help="shipped scenario name")
+    p.add_argument("--base", default="tactician", help="the base agent (both teams, rollouts)")
+    p.add_argument("--battles", type=int, default=8, help="battles (seeds FIRST..)")
+    p.add_argument("--first", type=int, default=0, help="first battle seed")
+    p.add_argument("--screen", type=int, default=30, help="rollouts per candidate to screen")
+    p.add_argument("--confirm", type=int, default=100,
+                   help="fresh paired rollouts to confirm the screen's best")
+    p.add_argument("--seed", type=int, default=0, help="seed of the rollout agent")
+    p.add_argument("--out", default=None, help="CSV file of every decision's row")
+    p.set_defaults(func=run)

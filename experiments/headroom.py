@@ -1,0 +1,185 @@
+"""Headroom: how much one-step policy improvement over a base agent can gain, decision by
+decision.
+
+A search agent built on a base policy (mcts with tactician rollouts is one) can only beat
+that policy where, at some decision, another action is better than the base policy's
+choice *when the base policy plays on afterwards*. This experiment measures that directly
+on battles the base agent plays against itself:
+
+1. At every decision with more than one candidate (the mcts action grouping,
+   :func:`agents.mcts.candidates`, plus the base agent's choice), every candidate is
+   *screened* by ``screen`` full rollouts under common random numbers: the same re-seeded
+   dice for every candidate, the base agent playing both teams to the end, the outcome
+   scored from the deciding team's side (won 1, draw 0.5, lost 0).
+2. When the screen's best candidate is not the base agent's choice and beats it, the two
+   are *confirmed* on ``confirm`` fresh paired rollouts: the gap (best minus base) and its
+   standard error, free of the winner's curse of the screen (the best of several noisy
+   means is biased upward; its confirmed gap is not).
+3. The battle goes on by the base agent's own choice.
+
+Summed over a battle's decisions, the confirmed gaps estimate what switching to the
+screen's pick gains per battle (first order: each decision on its own). That is the
+one-step improvement a flat Monte Carlo search with ``screen`` rollouts per candidate
+would deliver; decisions whose gap is more than two standard errors above zero show where
+the base policy is really beatable.
+
+Search here, like mcts, never sees the real battle's future dice: each rollout is a
+re-seeded clone (``clone.dice.reseed``).
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import statistics
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+import agents
+from agents.base import Agent
+from agents.mcts import candidates
+from rules import Action, Battle
+
+COLUMNS = ("battle", "decision", "team", "kind", "candidates", "base", "best", "screen",
+           "gap", "error")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One decision: the base agent's choice, the screen's best and the confirmed gap
+    (0 when the screen found nothing better; ``error`` is the gap's standard error)."""
+
+    battle: int
+    decision: int
+    team: str
+    kind: str
+    candidates: int
+    base: str
+    best: str
+    screen: float
+    gap: float
+    error: float
+
+    @property
+    def significant(self) -> bool:
+        """The confirmed gap is more than two standard errors above zero."""
+        return self.gap > 0 and self.gap > 2 * self.error
+
+
+def outcome(battle: Battle, action: Action, seed: int, team: str, rollout: Agent) -> float:
+    """``action`` then ``rollout`` for both teams to the end, on a clone re-seeded with
+    ``seed``: 1 if ``team`` wins, 0.5 for a draw, 0 if it loses."""
+    clone = battle.clone()
+    clone.dice.reseed(seed)
+    clone.apply(action)
+    while not clone.is_over:
+        clone.apply(rollout.act(clone))
+    return 0.5 if clone.winner is None else float(clone.winner == team)
+
+
+def decision_row(battle: Battle, index: int, decision: int, choice: Action,
+                 rollout: Agent, screen: int, confirm: int, seed: int) -> Row | None:
+    """Screen the candidates of the current decision and confirm the best against the
+    base agent's ``choice`` (module docstring); None when there is only one candidate."""
+    d = battle.decision
+    if d is None:
+        return None
+    team = battle.combatants[d.actor].team
+    options = candidates(battle, battle.legal_actions())
+    if choice not in options:
+        options = [choice, *options]
+    if len(options) < 2:
+        return None
+    rng = np.random.default_rng([seed, index, decision])
+    seeds = [int(s) for s in rng.integers(2**63, size=screen + confirm)]
+    means = {a: statistics.fmean(outcome(battle, a, s, team, rollout) for s in seeds[:screen])
+             for a in options}
+    best = max(options, key=lambda a: (means[a], a == choice))
+    gap = error = 0.0
+    if best != choice and confirm > 0:
+        diffs = [outcome(battle, best, s, team, rollout) - outcome(battle, choice, s, team,
+                                                                   rollout)
+                 for s in seeds[screen:]]
+        gap = statistics.fmean(diffs)
+        error = statistics.stdev(diffs) / math.sqrt(confirm) if confirm > 1 else 0.0
+    return Row(index, decision, team, d.kind.name, len(options), str(choice), str(best),
+               round(means[best] - means[choice], 4), round(gap, 4), round(error, 4))
+
+
+def battle_rows(scenario: str, index: int, base: str, screen: int, confirm: int,
+                seed: int = 0) -> Iterator[Row]:
+    """The rows of battle ``index``: battle seed ``index``, ``base`` playing every team
+    seeded as :func:`experiments.replay.play` seeds them (the ladder's battles), and
+    answering the rollouts (agent seed ``seed``)."""
+    battle = Battle.from_scenario(scenario, seed=index)
+    players = {team: agents.make(base, seed=index + i)
+               for i, team in enumerate(battle.scenario.teams)}
+    rollout = agents.make(base, seed=seed)
+    decision = 0
+    while not battle.is_over:
+        d = battle.decision
+        assert d is not None
+        choice = players[battle.combatants[d.actor].team].act(battle)
+        row = decision_row(battle, index, decision, choice, rollout, screen, confirm, seed)
+        if row is not None:
+            yield row
+        battle.apply(choice)
+        decision += 1
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Per-battle sums of confirmed gaps: their mean and standard error, and the
+    decisions with a significant gap."""
+
+    battles: int
+    decisions: int
+    mean_gain: float
+    error: float
+    significant: tuple[Row, ...]
+
+    def lines(self) -> list[str]:
+        """Readable lines for the CLI."""
+        out = [f"{self.battles} battles, {self.decisions} decisions with a choice: "
+               f"one-step gain per battle {self.mean_gain:+.3f} (standard error "
+               f"{self.error:.3f})",
+               f"{len(self.significant)} decisions with a gap above two standard errors"]
+        out += [f"  battle {r.battle} decision {r.decision} {r.team} {r.kind}: {r.base} -> "
+                f"{r.best}: gap {r.gap:+.3f} (se {r.error:.3f})" for r in self.significant]
+        return out
+
+
+def summarise(rows: list[Row], battles: list[int]) -> Summary:
+    """Sum the confirmed gaps per battle (battles without rows count as 0)."""
+    gains = [sum(r.gap for r in rows if r.battle == b) for b in battles]
+    error = statistics.stdev(gains) / math.sqrt(len(gains)) if len(gains) > 1 else 0.0
+    return Summary(len(battles), len(rows), statistics.fmean(gains) if gains else 0.0,
+                   error, tuple(r for r in rows if r.significant))
+
+
+def run(scenario: str, battles: list[int], base: str, screen: int, confirm: int,
+        out: Path | None, seed: int = 0,
+        progress: Callable[[int], None] | None = None) -> Summary:
+    """Measure every battle in ``battles``; rows are written to ``out`` (CSV) as they
+    come."""
+    rows: list[Row] = []
+    handle = out.open("w", newline="") if out is not None else None
+    try:
+        writer = csv.DictWriter(handle, fieldnames=COLUMNS) if handle else None
+        if writer:
+            writer.writeheader()
+        for index in battles:
+            for row in battle_rows(scenario, index, base, screen, confirm, seed):
+                rows.append(row)
+                if writer and handle:
+                    writer.writerow(asdict(row))
+                    handle.flush()
+            if progress:
+                progress(index)
+    finally:
+        if handle:
+            handle.close()
+    return summarise(rows, battles)

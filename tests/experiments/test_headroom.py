@@ -1,0 +1,75 @@
+"""``experiments.headroom`` / ``fray headroom``: rows, sums and the CLI's errors."""
+
+from __future__ import annotations
+
+import pytest
+
+import agents
+from experiments import headroom
+from experiments.cli import main
+from rules import Action, ActionKind, Battle
+
+K = ActionKind
+
+
+def _row(battle: int, gap: float, error: float) -> headroom.Row:
+    return headroom.Row(battle, 0, "monsters", "TURN", 3, "a", "b", gap, gap, error)
+
+
+def test_summary_sums_confirmed_gaps_per_battle_and_counts_empty_battles() -> None:
+    rows = [_row(0, 0.2, 0.05), _row(0, -0.1, 0.05), _row(2, 0.3, 0.2)]
+    summary = headroom.summarise(rows, [0, 1, 2])
+    assert summary.battles == 3 and summary.decisions == 3
+    assert summary.mean_gain == pytest.approx((0.1 + 0.0 + 0.3) / 3)
+    assert [r.battle for r in summary.significant] == [0]  # 0.3 < 2 x 0.2
+    assert "one-step gain per battle +0.133" in summary.lines()[0]
+
+
+def _disarmed_duel() -> tuple[Battle, str]:
+    """A duel the orc (no melee weapon besides its axe) starts by dropping its axe at its
+    feet."""
+    b = next(b for seed in range(50) if (b := Battle.from_scenario("duel", seed=seed))
+             .decision is not None and b.decision.actor == "orc_1")
+    actor = b.combatants["orc_1"]
+    weapon = actor.ready_melee()[0][0].uid
+    b.apply(Action(K.DROP_ITEM, item=weapon))
+    return b, weapon
+
+
+def test_headroom_finds_the_pick_up_a_berserker_base_never_makes() -> None:
+    """The berserker never picks up a dropped weapon; one-step search over it finds that
+    picking it up is better (fixed seeds: the same figures every run)."""
+    b, weapon = _disarmed_duel()
+    base = agents.make("berserker", seed=0)
+    choice = base.act(b)
+    assert choice.kind is not K.PICK_UP
+    row = headroom.decision_row(b, 0, 0, choice, agents.make("berserker", seed=1),
+                                screen=12, confirm=40, seed=3)
+    assert row is not None
+    assert row.best == str(Action(K.PICK_UP, item=weapon))
+    assert row.gap > 0 and row.candidates >= 2
+    again = headroom.decision_row(b, 0, 0, choice, agents.make("berserker", seed=1),
+                                  screen=12, confirm=40, seed=3)
+    assert again == row
+
+
+def test_no_row_when_the_base_choice_is_the_only_candidate() -> None:
+    """The tactician's choice equals the screen's best: a zero gap, not confirmed."""
+    b, weapon = _disarmed_duel()
+    choice = agents.make("tactician", seed=0).act(b)
+    row = headroom.decision_row(b, 0, 0, choice, agents.make("berserker", seed=1),
+                                screen=1, confirm=0, seed=3)
+    assert row is not None and row.gap == 0.0 and row.error == 0.0
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["headroom", "nowhere"], "SCENARIO: expected a shipped scenario"),
+    (["headroom", "duel", "--base", "nobody"], "--base: expected an agent name"),
+    (["headroom", "duel", "--confirm", "1"], "--confirm: expected a whole number >= 2"),
+    (["headroom", "duel", "--out", "/no/such/dir/x.csv"], "--out: expected a file"),
+])
+def test_cli_errors_are_one_line(argv: list[str], message: str,
+                                 capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and "\n" not in err
