@@ -73,6 +73,9 @@ class GridMap:
         init=False, repr=False, compare=False, hash=False, default_factory=dict
     )
     _hash: int = field(init=False, repr=False, compare=False, hash=False, default=0)
+    #: walls and closed doors: the squares on the map that block movement
+    _blocking: frozenset[Square] = field(init=False, repr=False, compare=False, hash=False,
+                                         default=frozenset())
     #: (closed doors, open doors) -> the map in that door state, shared by every door
     #: state of one map, so opening and closing a door gives back the same object
     #: (what caches keyed on the map then find by identity)
@@ -86,6 +89,7 @@ class GridMap:
         drops = self.drops.items() if isinstance(self.drops, Mapping) else self.drops
         object.__setattr__(self, "drops", tuple(sorted((tuple(sq), d) for sq, d in drops)))
         object.__setattr__(self, "_drop_depths", dict(self.drops))
+        object.__setattr__(self, "_blocking", self.walls | self.closed_doors)
         # the dataclass hash of the compared fields, computed once: maps key every cache
         object.__setattr__(self, "_hash", hash((
             self.width, self.height, self.walls, self.closed_doors, self.open_doors,
@@ -123,8 +127,7 @@ class GridMap:
     def blocks_movement(self, sq: Square) -> bool:
         """True for walls, closed doors and squares off the map (H13)."""
         x, y = sq  # in_bounds, inline: the searches and shifts ask this of every step
-        return (not (0 <= x < self.width and 0 <= y < self.height) or sq in self.walls
-                or sq in self.closed_doors)
+        return not (0 <= x < self.width and 0 <= y < self.height) or sq in self._blocking
 
     def blocks_sight(self, sq: Square) -> bool:
         """True for walls, closed doors and squares off the map (H16)."""
@@ -136,9 +139,10 @@ class GridMap:
         ``b`` must not block movement and a diagonal step must not cut a corner: both
         squares it passes orthogonally must be open too.
         """
-        if self.blocks_movement(b):
+        x, y = b  # blocks_movement(b), inline: every neighbour of every node asks this
+        if not (0 <= x < self.width and 0 <= y < self.height) or b in self._blocking:
             return False
-        dx, dy = b[0] - a[0], b[1] - a[1]
+        dx, dy = x - a[0], y - a[1]
         if dx and dy:
             return not (
                 self.blocks_movement((a[0] + dx, a[1])) or self.blocks_movement((a[0], a[1] + dy))

@@ -8,6 +8,7 @@ import numpy as np
 
 import rules
 from rules import legal
+from rules.grid import GridMap
 
 
 def test_a_door_state_is_one_shared_map_equal_to_a_fresh_one() -> None:
@@ -18,12 +19,17 @@ def test_a_door_state_is_one_shared_map_equal_to_a_fresh_one() -> None:
     assert toggled.doors[door] is not grid.doors[door]
     assert toggled.with_door(door, grid.doors[door]) is grid
     assert grid.with_door(door, not grid.doors[door]) is toggled
-    fresh = rules.Battle.from_scenario("skirmish", seed=0).grid.with_door(
-        door, not grid.doors[door])
-    assert fresh == toggled and hash(fresh) == hash(toggled) and fresh is not toggled
     fields = (toggled.width, toggled.height, toggled.walls, toggled.closed_doors,
               toggled.open_doors, toggled.difficult, toggled.dark, toggled.drops)
+    fresh = GridMap(*fields)  # built apart from every shared map
+    assert fresh == toggled and hash(fresh) == hash(toggled) and fresh is not toggled
+    for door_state in (grid, toggled, fresh):  # a closed door blocks, an open one not
+        assert door_state.blocks_movement(door) is (door in door_state.closed_doors)
+    assert grid.blocks_movement(door) is not toggled.blocks_movement(door)
     assert hash(toggled) == hash(fields)  # the dataclass hash of the compared fields
+    # every battle of a scenario gets the one parsed map, and so its door states
+    again = rules.Battle.from_scenario("skirmish", seed=1).grid
+    assert again is grid and again.with_door(door, not grid.doors[door]) is toggled
 
 
 def _forget_shared(battle: rules.Battle) -> None:
