@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import csv
+from pathlib import Path
+
 import pytest
 
 import agents
@@ -53,13 +56,21 @@ def test_headroom_finds_the_pick_up_a_berserker_base_never_makes() -> None:
     assert again == row
 
 
-def test_no_row_when_the_base_choice_is_the_only_candidate() -> None:
-    """The tactician's choice equals the screen's best: a zero gap, not confirmed."""
-    b, weapon = _disarmed_duel()
-    choice = agents.make("tactician", seed=0).act(b)
-    row = headroom.decision_row(b, 0, 0, choice, agents.make("berserker", seed=1),
-                                screen=1, confirm=0, seed=3)
-    assert row is not None and row.gap == 0.0 and row.error == 0.0
+def test_run_writes_a_row_per_decision_with_a_choice(tmp_path: Path) -> None:
+    """One duel at the smallest budget: the CSV holds the rows the summary counts, in
+    decision order, and a row's gap is 0 exactly when the screen kept the base choice."""
+    out = tmp_path / "headroom.csv"
+    summary = headroom.run("duel", [0], "berserker", screen=1, confirm=2, out=out)
+    with out.open() as handle:
+        rows = list(csv.DictReader(handle))
+    assert tuple(rows[0]) == headroom.COLUMNS
+    assert len(rows) == summary.decisions > 0
+    decisions = [int(r["decision"]) for r in rows]
+    assert decisions == sorted(set(decisions))
+    for r in rows:
+        if r["best"] == r["base"]:
+            assert float(r["gap"]) == 0.0 and float(r["error"]) == 0.0
+    assert summary.mean_gain == pytest.approx(sum(float(r["gap"]) for r in rows))
 
 
 @pytest.mark.parametrize("argv, message", [
