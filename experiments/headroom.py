@@ -29,6 +29,7 @@ re-seeded clone (``clone.dice.reseed``).
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import math
 import statistics
@@ -40,7 +41,7 @@ import numpy as np
 
 import agents
 from agents.base import Agent
-from agents.mcts import candidates
+from agents.mcts import candidates, hp_balance
 from rules import Action, Battle
 
 COLUMNS = ("battle", "decision", "team", "kind", "candidates", "base", "best", "screen",
@@ -71,13 +72,14 @@ class Row:
 
 def outcome(battle: Battle, action: Action, seed: int, team: str, rollout: Agent) -> float:
     """``action`` then ``rollout`` for both teams to the end, on a clone re-seeded with
-    ``seed``: 1 if ``team`` wins, 0.5 for a draw, 0 if it loses."""
+    ``seed``: 1 if ``team`` wins, 0.5 for a draw, 0 if it loses (mcts's value of a
+    finished battle)."""
     clone = battle.clone()
     clone.dice.reseed(seed)
     clone.apply(action)
     while not clone.is_over:
         clone.apply(rollout.act(clone))
-    return 0.5 if clone.winner is None else float(clone.winner == team)
+    return hp_balance(clone, team)
 
 
 def decision_row(battle: Battle, index: int, decision: int, choice: Action,
@@ -166,20 +168,16 @@ def run(scenario: str, battles: list[int], base: str, screen: int, confirm: int,
     """Measure every battle in ``battles``; rows are written to ``out`` (CSV) as they
     come."""
     rows: list[Row] = []
-    handle = out.open("w", newline="") if out is not None else None
-    try:
-        writer = csv.DictWriter(handle, fieldnames=COLUMNS) if handle else None
-        if writer:
+    with out.open("w", newline="") if out is not None else contextlib.nullcontext() as handle:
+        writer = csv.DictWriter(handle, fieldnames=COLUMNS) if handle is not None else None
+        if writer is not None:
             writer.writeheader()
         for index in battles:
             for row in battle_rows(scenario, index, base, screen, confirm, seed):
                 rows.append(row)
-                if writer and handle:
+                if writer is not None:
                     writer.writerow(asdict(row))
                     handle.flush()
             if progress:
                 progress(index)
-    finally:
-        if handle:
-            handle.close()
     return summarise(rows, battles)
