@@ -53,8 +53,15 @@ class FrayExtractor(BaseFeaturesExtractor):
 
     def forward(self, observations: dict[str, torch.Tensor]) -> torch.Tensor:
         """Features of a batch of (preprocessed) observations."""
+        return self.encode(observations)[0]
+
+    def encode(self, observations: dict[str, torch.Tensor]) -> tuple[torch.Tensor,
+                                                                    torch.Tensor]:
+        """The mixed features ``(batch, features_dim)`` and the encoded unit rows
+        ``(batch, N, unit_dim)``."""
         spatial = self.cnn(observations["planes"])
         units = self.unit_encoder(observations["units"])  # (batch, N, unit_dim)
         summary = torch.cat([units.flatten(1), units.mean(1), units.amax(1)], dim=1)
-        return self.mix(torch.cat([spatial, summary, observations["decision"].float(),
-                                   observations["globals"]], dim=1))
+        mixed = self.mix(torch.cat([spatial, summary, observations["decision"].float(),
+                                    observations["globals"]], dim=1))
+        return mixed, units

@@ -483,6 +483,19 @@ class ActionCodec:
             m[idx] = 1
         return m
 
+    def square_windows(self) -> tuple[tuple[int, int, int], ...]:
+        """``(offset, rx, ry)`` of each block whose one parameter is a square window
+        around the actor (MOVE, FULL_MOVE, DISENGAGE): index ``offset + (dy + ry) *
+        (2 rx + 1) + dx + rx`` is the square ``(x + dx, y + dy)`` of an actor at
+        ``(x, y)``. The ``fray-spatial`` policy scores these blocks square by square."""
+        out = []
+        for b in self.blocks.values():
+            names = [p.name for p in b.params]
+            if names in (["square:move"], ["square:full"]) and b.size:
+                r = self.move_radius if names == ["square:move"] else self.full_move_radius
+                out.append((b.offset, *self._radii(r)))
+        return tuple(out)
+
     def layout(self) -> list[tuple[str, int, int, str]]:
         """(kind, first index, size, parameters) for every block: the spec sheet table."""
         return [(b.kind.name, b.offset, b.size,

@@ -117,8 +117,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--resume", action="store_true",
                         help="continue from the newest checkpoint in --out")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--policy", choices=("fray", "mlp"), default="fray",
-                        help="fray: CNN + per-unit encoder; mlp: sb3's MultiInputPolicy")
+    parser.add_argument("--policy", choices=("fray", "fray-spatial", "mlp"), default="fray",
+                        help="fray: CNN + per-unit encoder; fray-spatial: the same plus a "
+                             "square-by-square move head; mlp: sb3's MultiInputPolicy")
     parser.add_argument("--damage-reward", type=float, default=0.5,
                         help="weight of the env's damage shaping (0 = outcome only)")
     parser.add_argument("--learning-rate", type=float, default=3e-4,

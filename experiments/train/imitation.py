@@ -218,18 +218,45 @@ def cloning_loss(policy: Any, demos: Demonstrations, rows: np.ndarray,
 def accuracy(policy: Any, demos: Demonstrations, batch_size: int = 512) -> float:
     """Share of samples where the policy's most probable legal index is the
     demonstrator's."""
-    import torch
-
     if not len(demos):
         return float("nan")
-    hits = 0
+    return float((predictions(policy, demos, batch_size) == demos.actions).mean())
+
+
+def predictions(policy: Any, demos: Demonstrations, batch_size: int = 512) -> np.ndarray:
+    """The policy's most probable legal index for every sample."""
+    import torch
+
+    out = np.zeros(len(demos), dtype=np.int64)
     with torch.no_grad():
         for start in range(0, len(demos), batch_size):
             rows = np.arange(start, min(start + batch_size, len(demos)))
-            tensors, masks, actions, _ = _tensors(policy, demos, rows)
+            tensors, masks, _, _ = _tensors(policy, demos, rows)
             probs = policy.get_distribution(tensors, action_masks=masks).distribution.probs
-            hits += int((probs.argmax(dim=1) == actions).sum())
-    return hits / len(demos)
+            out[rows] = probs.argmax(dim=1).numpy()
+    return out
+
+
+def accuracy_by_kind(policy: Any, demos: Demonstrations,
+                     codec: Any) -> list[dict[str, Any]]:
+    """Per action kind of the demonstrator's choice: how many samples, how often the
+    policy picked the same kind, and how often the very same index (for a move: the
+    same square). ``codec`` is the scenario's :class:`env.spaces.ActionCodec`."""
+    starts = np.array([b.offset for b in codec.blocks.values()])
+    kinds = list(codec.blocks)
+
+    def kind_of(indices: np.ndarray) -> np.ndarray:
+        return np.searchsorted(starts, indices, side="right") - 1
+
+    chosen = predictions(policy, demos)
+    want, got = kind_of(demos.actions), kind_of(chosen)
+    rows = []
+    for k in np.unique(want):
+        at = want == k
+        rows.append({"kind": kinds[int(k)].name, "samples": int(at.sum()),
+                     "same_kind": float((got[at] == k).mean()),
+                     "same_index": float((chosen[at] == demos.actions[at]).mean())})
+    return sorted(rows, key=lambda row: -row["samples"])
 
 
 def split(demos: Demonstrations, held_out: float = 0.1) -> tuple[Demonstrations,

@@ -27,7 +27,7 @@ from tqdm import tqdm
 
 from experiments.train.opponents import SELF, SELF_FALLBACK, OpponentPool, OpponentPoolWrapper
 
-POLICIES = ("fray", "mlp")
+POLICIES = ("fray", "fray-spatial", "mlp")
 
 
 @dataclass
@@ -110,15 +110,32 @@ def make_vec_env(config: TrainConfig) -> Any:
     return DummyVecEnv(factories)
 
 
-def policy_spec(name: str) -> tuple[str, dict[str, Any]]:
-    """The sb3 policy and its kwargs: ``fray`` (CNN + per-unit encoder) or ``mlp``."""
+def policy_spec(name: str, scenario: str | None = None) -> tuple[Any, dict[str, Any]]:
+    """The sb3 policy and its kwargs: ``fray`` (CNN + per-unit encoder), ``fray-spatial``
+    (the same plus a square-by-square head for moves, which needs the ``scenario`` for
+    its action layout; ``agents/spatial.py``) or ``mlp``."""
+    fray_kwargs = {"first_channels": 16, "downsample": True}
     if name == "fray":
         from agents.features import FrayExtractor
 
         return "MultiInputPolicy", {"features_extractor_class": FrayExtractor,
-                                    "features_extractor_kwargs": {"first_channels": 16,
-                                                                  "downsample": True},
+                                    "features_extractor_kwargs": fray_kwargs,
                                     "net_arch": [128, 128]}
+    if name == "fray-spatial":
+        from agents.spatial import FraySpatialPolicy, SpatialFrayExtractor
+        from env.core import ScenarioSetup
+        from env.observation import PLANES, UNIT_FEATURES
+
+        if scenario is None:
+            raise ValueError("--policy fray-spatial needs the scenario (its action layout)")
+        windows = [list(w) for w in ScenarioSetup(scenario).codec.square_windows()]
+        return FraySpatialPolicy, {
+            "features_extractor_class": SpatialFrayExtractor,
+            "features_extractor_kwargs": {
+                **fray_kwargs, "square_windows": windows,
+                "decider_plane": PLANES.index("decider"),
+                "unit_xy": [UNIT_FEATURES.index("x"), UNIT_FEATURES.index("y")]},
+            "net_arch": [128, 128]}
     if name == "mlp":
         return "MultiInputPolicy", {"net_arch": [128, 128]}
     raise ValueError(f"--policy: expected one of {', '.join(POLICIES)}, got {name!r}")
@@ -283,7 +300,7 @@ def train(config: TrainConfig, resume: bool = False) -> Path:
             model = MaskablePPO.load(start, env=vec, device="cpu",
                                      tensorboard_log=tensorboard)
         else:
-            policy, kwargs = policy_spec(config.policy)
+            policy, kwargs = policy_spec(config.policy, config.scenario)
             model = MaskablePPO(policy, vec, policy_kwargs=kwargs, n_steps=config.n_steps,
                                 batch_size=config.batch_size, n_epochs=config.n_epochs,
                                 learning_rate=config.learning_rate, ent_coef=config.ent_coef,

@@ -16,7 +16,7 @@ def save_untrained(scenario: str, path: Path, policy: str = "fray") -> Path:
     from experiments.train.sb3 import policy_spec
 
     torch.set_num_threads(1)
-    name, kwargs = policy_spec(policy)
+    name, kwargs = policy_spec(policy, scenario)
     model = MaskablePPO(name, SkirmishEnv(scenario=scenario), policy_kwargs=kwargs,
                         n_steps=64, batch_size=32, seed=0, device="cpu")
     model.save(path)

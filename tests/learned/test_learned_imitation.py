@@ -19,6 +19,7 @@ from experiments.train.imitation import (
     BehaviourCloning,
     Demonstrations,
     accuracy,
+    accuracy_by_kind,
     collect,
     discounted,
     pretrain,
@@ -87,6 +88,25 @@ def test_cloning_fits_the_demonstrator(demos, tmp_path: Path) -> None:
     history = pretrain(model.policy, demos, epochs=6, batch_size=32, seed=0)
     assert [row["epoch"] for row in history] == [1, 2, 3, 4, 5, 6]
     assert history[-1]["loss"] < history[0]["loss"]
+    assert accuracy(model.policy, demos) > max(before, 0.5)
+    rows = accuracy_by_kind(model.policy, demos, ScenarioSetup("duel").codec)
+    assert sum(row["samples"] for row in rows) == len(demos)
+    assert all(row["same_index"] <= row["same_kind"] for row in rows)
+    weighted = sum(row["samples"] * row["same_index"] for row in rows) / len(demos)
+    assert weighted == pytest.approx(accuracy(model.policy, demos))
+    assert {row["kind"] for row in rows} <= {kind.name for kind in rules.ActionKind}
+
+
+@pytest.mark.parametrize("policy", ["fray-spatial"])
+def test_the_spatial_policy_clones_too(demos, tmp_path: Path, policy: str) -> None:
+    import torch
+
+    from tests.learned.conftest import save_untrained
+
+    torch.manual_seed(0)
+    model = load_model(save_untrained("duel", tmp_path / "bc.zip", policy=policy))
+    before = accuracy(model.policy, demos)
+    pretrain(model.policy, demos, epochs=6, batch_size=32, seed=0)
     assert accuracy(model.policy, demos) > max(before, 0.5)
 
 
