@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 EXAMPLE = """example:
   fray train duel --team monsters --opponent berserker,self --steps 200000 --out runs/duel \\
@@ -74,10 +75,23 @@ def run(args: argparse.Namespace) -> int:
         print(f"checkpoint: {run.checkpoint} ({run.steps} env steps, {run.iterations} "
               f"iterations; trained modules: {', '.join(run.trained)})")
         return 0
-    from experiments.train.sb3 import TrainConfig, latest_checkpoint, train
+    from experiments.train.sb3 import InitMismatchError, TrainConfig, latest_checkpoint, train
 
     if args.resume and latest_checkpoint(args.out) is None:
         raise UsageError(f"--resume: no checkpoint in {args.out}/checkpoints")
+    if args.init is not None:
+        if args.resume or imitate:
+            raise UsageError("--init: starts from a saved policy, so it goes without "
+                             "--resume and --imitate (--imitate-data and --imitate-keep "
+                             "still keep the cloning loss)")
+        if not Path(args.init).is_file():
+            raise UsageError(f"--init: no checkpoint file {args.init}")
+    if args.imitate_keep and not (imitate or args.init):
+        raise UsageError("--imitate-keep: needs --imitate, or --init with --imitate-data")
+    if args.init is not None and args.imitate_keep and not (
+            args.imitate_data and Path(args.imitate_data).is_file()):
+        raise UsageError("--imitate-keep with --init: --imitate-data must name the saved "
+                         "demonstrations (FILE.npz)")
     config = TrainConfig(scenario=args.scenario, out=args.out, team=args.team,
                          opponents=opponents, steps=args.steps, envs=args.envs,
                          eval_every=args.eval_every, eval_battles=args.eval_battles,
@@ -90,8 +104,11 @@ def run(args: argparse.Namespace) -> int:
                          imitate_epochs=args.imitate_epochs,
                          imitate_rounds=args.imitate_rounds, imitate_data=args.imitate_data,
                          imitate_keep=args.imitate_keep,
-                         imitate_keep_steps=args.imitate_keep_steps)
-    final = train(config, resume=args.resume)
+                         imitate_keep_steps=args.imitate_keep_steps, init=args.init)
+    try:
+        final = train(config, resume=args.resume)
+    except InitMismatchError as exc:
+        raise UsageError(str(exc)) from None
     print(f"checkpoint: {final}\nplay it with agents.make('learned:{final}')")
     return 0
 
@@ -114,6 +131,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         help="battles per opponent per evaluation")
     parser.add_argument("--checkpoint-every", type=int, default=10_000,
                         help="checkpoint every K steps (0 = only at the end)")
+    parser.add_argument("--init", default=None, metavar="CHECKPOINT.zip",
+                        help="start PPO from this saved policy's weights (same --policy), "
+                             "with this run's settings; with --imitate-data and "
+                             "--imitate-keep the cloning loss is kept on those "
+                             "demonstrations")
     parser.add_argument("--resume", action="store_true",
                         help="continue from the newest checkpoint in --out")
     parser.add_argument("--seed", type=int, default=0)

@@ -60,6 +60,7 @@ class TrainConfig:
     imitate_data: str | None = None
     imitate_keep: int = 0
     imitate_keep_steps: int = 0
+    init: str | None = None
     progress: bool = True
 
     @property
@@ -282,6 +283,33 @@ def warm_start(model: Any, config: TrainConfig) -> Any:
                             learning_rate=config.learning_rate, seed=config.seed)
 
 
+class InitMismatchError(ValueError):
+    """``--init`` names a checkpoint whose network is not this run's."""
+
+
+def start_from(model: Any, config: TrainConfig) -> Any:
+    """Load ``config.init``'s policy weights into ``model`` (the architectures must
+    match) and save them as the checkpoint at step 0; with ``imitate_keep``, return the
+    cloning regulariser on the demonstrations in ``imitate_data``."""
+    from sb3_contrib import MaskablePPO
+
+    from experiments.train.imitation import BehaviourCloning, Demonstrations
+
+    source = MaskablePPO.load(config.init, device="cpu")
+    mine, theirs = model.policy.state_dict(), source.policy.state_dict()
+    if {k: v.shape for k, v in mine.items()} != {k: v.shape for k, v in theirs.items()}:
+        raise InitMismatchError(f"--init: {config.init} is not a --policy {config.policy} network "
+                         f"for {config.scenario!r}")
+    model.policy.load_state_dict(theirs)
+    model.save(checkpoint_path(config, 0))
+    if not config.imitate_keep:
+        return None
+    demos = Demonstrations.load(config.imitate_data)
+    return BehaviourCloning(model.policy, demos, config.imitate_keep,
+                            config.imitate_keep_steps, batch_size=config.batch_size,
+                            learning_rate=config.learning_rate, seed=config.seed)
+
+
 def train(config: TrainConfig, resume: bool = False) -> Path:
     """Train (or resume) a run; returns the final checkpoint's path."""
     import torch
@@ -309,6 +337,8 @@ def train(config: TrainConfig, resume: bool = False) -> Path:
                                 tensorboard_log=tensorboard, verbose=0)
             if config.imitate:
                 cloning = warm_start(model, config)
+            elif config.init:
+                cloning = start_from(model, config)
         remaining = config.steps - model.num_timesteps
         callback = _callback(config, config.steps, cloning)
         if remaining > 0:

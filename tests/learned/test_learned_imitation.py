@@ -160,3 +160,41 @@ def test_the_cli_rejects_bad_imitation_arguments(
         assert main(args) == 2
         err = capsys.readouterr().err.strip()
         assert err.count("\n") == 0 and message in err
+
+
+def test_init_starts_ppo_from_a_saved_policy_and_keeps_its_cloning_loss(
+        demos, tmp_path: Path) -> None:
+    import torch
+
+    from tests.learned.conftest import save_untrained
+
+    source = save_untrained("duel", tmp_path / "source.zip")
+    demos.save(tmp_path / "demos.npz")
+    config = TrainConfig(scenario="duel", out=str(tmp_path / "run"), opponents=["berserker"],
+                         steps=64, n_steps=64, batch_size=64, n_epochs=1, checkpoint_every=0,
+                         init=str(source), imitate_data=str(tmp_path / "demos.npz"),
+                         imitate_keep=2, imitate_keep_steps=100, progress=False)
+    final = train(config)
+    assert load_model(final).num_timesteps == 64
+    start = load_model(tmp_path / "run" / "checkpoints" / "step_0000000000.zip")
+    for key, value in load_model(source).policy.state_dict().items():
+        assert torch.equal(start.policy.state_dict()[key], value), key
+    moved = load_model(final).policy.state_dict()
+    assert any(not torch.equal(moved[k], v) for k, v in start.policy.state_dict().items())
+
+
+def test_the_cli_rejects_a_bad_init(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.learned.conftest import save_untrained
+
+    mlp = save_untrained("duel", tmp_path / "mlp.zip", policy="mlp")
+    for argv, message in (
+            (["--init", str(tmp_path / "missing.zip")], "--init: no checkpoint file"),
+            (["--init", str(mlp), "--imitate", "tactician"], "--init: starts from a saved"),
+            (["--imitate-keep", "2"], "--imitate-keep: needs --imitate"),
+            (["--init", str(mlp), "--imitate-keep", "2"], "--imitate-data must name"),
+            (["--init", str(mlp), "--steps", "64", "--n-steps", "64", "--envs", "1",
+              "--checkpoint-every", "0"], "is not a --policy fray network")):
+        args = ["train", "duel", "--out", str(tmp_path / "bad"), *argv]
+        assert main(args) == 2
+        err = capsys.readouterr().err.strip()
+        assert err.count("\n") == 0 and message in err
