@@ -108,6 +108,13 @@ class LearnedAgent(SeededAgent):
         self.deterministic = bool(deterministic)
         self.label = label
         self._fits: dict[int, bool] = {}
+        #: a residual model's advisor (``env/advice.py``), made with this agent's seed
+        self._advisor = None
+        advisor = getattr(model.policy.features_extractor, "advisor", None)
+        if advisor and "advice" in getattr(model.observation_space, "spaces", {}):
+            from agents import make
+
+            self._advisor = make(advisor, seed=seed)
 
     def _check_fits(self, setup: Any) -> None:
         key = id(setup)
@@ -136,6 +143,10 @@ class LearnedAgent(SeededAgent):
         obs = setup.builder.build(battle, team, decision.actor)
         mask = setup.codec.mask(battle)
         obs["action_mask"] = mask
+        if self._advisor is not None:
+            from env.advice import ADVICE_KEY, advice_index
+
+            obs[ADVICE_KEY] = advice_index(battle, setup.codec, self._advisor)
         policy = self.model.policy
         tensors, _ = policy.obs_to_tensor(obs)
         with torch.no_grad():

@@ -22,6 +22,11 @@ features extractor returns ``[mixed features, square logits]``, the MLP extracto
 the square logits through to the actor latent, and the action net adds them in place.
 So behaviour cloning (``experiments/train/imitation.py``), MaskablePPO and
 ``learned:PATH`` use it unchanged.
+
+With an ``advice`` key in the observation (``env/advice.py``, ``fray train --advice``) it
+is a *residual* policy: a learned weight (initially ``advice_weight``) times the one-hot
+of a scripted advisor's action is added to the logits too, so the untrained policy plays
+as the advisor does and PPO learns where to deviate.
 """
 
 from __future__ import annotations
@@ -54,7 +59,8 @@ class SpatialFrayExtractor(FrayExtractor):
                  square_windows: Sequence[SquareWindow] = (),
                  decider_plane: int = 9, unit_xy: tuple[int, int] = (10, 11),
                  head_channels: int = 32, context_channels: int = 16,
-                 pointer_heads: int = 4, **kwargs: Any) -> None:
+                 pointer_heads: int = 4, advisor: str | None = None,
+                 advice_weight: float = 6.0, **kwargs: Any) -> None:
         super().__init__(observation_space, **kwargs)
         channels, height, width = observation_space["planes"].shape
         self.height, self.width = height, width
@@ -78,13 +84,24 @@ class SpatialFrayExtractor(FrayExtractor):
             nn.Conv2d(head_channels, head_channels, 3, padding=2, dilation=2), nn.ReLU(),
             nn.Conv2d(head_channels, max(1, len(self.windows)), 1),
         )
-        self._features_dim = self.base_dim + self.square_dim
+        #: residual policy (``env/advice.py``): the advisor's name (``learned:PATH``
+        #: makes it) and a learned weight on the one-hot of its action, added to the logits
+        self.advisor = advisor
+        self.advice_dim = 0
+        if "advice" in observation_space.spaces:
+            if advisor is None:
+                raise ValueError("an observation with 'advice' needs the advisor's name")
+            self.advice_dim = int(observation_space["advice"].n) - 1
+            self.advice_weight = nn.Parameter(torch.tensor(float(advice_weight)))
+        self._features_dim = self.base_dim + self.square_dim + self.advice_dim
 
     def forward(self, observations: dict[str, torch.Tensor]) -> torch.Tensor:
         """``[mixed features, square logits]`` of a batch of observations."""
         mixed, units = self.encode(observations)
+        advice = ([observations["advice"].flatten(1)[:, :self.advice_dim] * self.advice_weight]
+                  if self.advice_dim else [])
         if not self.windows:
-            return mixed
+            return torch.cat([mixed, *advice], 1)
         planes = observations["planes"]
         batch, height, width = planes.shape[0], self.height, self.width
         where = planes[:, self.decider_plane].flatten(1).argmax(1)
@@ -118,12 +135,12 @@ class SpatialFrayExtractor(FrayExtractor):
             cols = ax[:, None] + torch.arange(2 * rx + 1, device=planes.device)
             windows.append(padded[rows_of_batch, rows[:, :, None], cols[:, None, :]]
                            .flatten(1))
-        return torch.cat([mixed, *windows], 1)
+        return torch.cat([mixed, *windows, *advice], 1)
 
 
 class _SplitMlpExtractor(nn.Module):
-    """sb3's :class:`MlpExtractor` over the mixed features; the square logits pass
-    through to the end of the actor latent."""
+    """sb3's :class:`MlpExtractor` over the mixed features; the square (and advice)
+    logits pass through to the end of the actor latent."""
 
     def __init__(self, base_dim: int, square_dim: int, net_arch: Any,
                  activation_fn: type[nn.Module], device: Any) -> None:
@@ -147,17 +164,22 @@ class _SplitMlpExtractor(nn.Module):
 
 
 class _SquareActionNet(nn.Module):
-    """The linear action head, plus the square logits added at their blocks' indices."""
+    """The linear action head, plus the square logits added at their blocks' indices,
+    plus the advice logits (one per action) when there are any."""
 
     def __init__(self, policy_dim: int, n_actions: int, positions: torch.Tensor) -> None:
         super().__init__()
         self.policy_dim = policy_dim
+        self.square_end = policy_dim + int(positions.numel())
         self.linear = nn.Linear(policy_dim, n_actions)
         self.register_buffer("positions", positions.clone(), persistent=False)
 
     def forward(self, latent: torch.Tensor) -> torch.Tensor:
-        logits = self.linear(latent[:, :self.policy_dim])
-        return logits.index_add(1, self.positions, latent[:, self.policy_dim:])
+        logits = self.linear(latent[:, :self.policy_dim]).index_add(
+            1, self.positions, latent[:, self.policy_dim:self.square_end])
+        if latent.shape[1] > self.square_end:
+            logits = logits + latent[:, self.square_end:]
+        return logits
 
 
 class FraySpatialPolicy(MaskableMultiInputActorCriticPolicy):
@@ -167,8 +189,8 @@ class FraySpatialPolicy(MaskableMultiInputActorCriticPolicy):
     def _build_mlp_extractor(self) -> None:
         extractor = self.features_extractor
         self.mlp_extractor = _SplitMlpExtractor(
-            extractor.base_dim, extractor.square_dim, self.net_arch, self.activation_fn,
-            self.device)
+            extractor.base_dim, extractor.square_dim + extractor.advice_dim, self.net_arch,
+            self.activation_fn, self.device)
 
     def _build(self, lr_schedule: Any) -> None:
         super()._build(lr_schedule)

@@ -86,6 +86,18 @@ def run(args: argparse.Namespace) -> int:
                              "still keep the cloning loss)")
         if not Path(args.init).is_file():
             raise UsageError(f"--init: no checkpoint file {args.init}")
+    if args.advice is not None:
+        if args.policy != "fray-spatial":
+            raise UsageError(f"--advice: needs --policy fray-spatial, got --policy {args.policy}")
+        if imitate:
+            raise UsageError("--advice: goes without --imitate (the advised policy starts "
+                             "as the advisor; demonstrations carry no advice)")
+        try:
+            import agents
+
+            agents.make(args.advice, seed=0)
+        except (KeyError, ValueError) as exc:
+            raise UsageError(f"--advice: {exc}") from None
     if args.imitate_keep and not (imitate or args.init):
         raise UsageError("--imitate-keep: needs --imitate, or --init with --imitate-data")
     if args.init is not None and args.imitate_keep and not (
@@ -104,7 +116,8 @@ def run(args: argparse.Namespace) -> int:
                          imitate_epochs=args.imitate_epochs,
                          imitate_rounds=args.imitate_rounds, imitate_data=args.imitate_data,
                          imitate_keep=args.imitate_keep,
-                         imitate_keep_steps=args.imitate_keep_steps, init=args.init)
+                         imitate_keep_steps=args.imitate_keep_steps, init=args.init,
+                         advice=args.advice)
     try:
         final = train(config, resume=args.resume)
     except InitMismatchError as exc:
@@ -131,6 +144,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         help="battles per opponent per evaluation")
     parser.add_argument("--checkpoint-every", type=int, default=10_000,
                         help="checkpoint every K steps (0 = only at the end)")
+    parser.add_argument("--advice", default=None, metavar="AGENT",
+                        help="residual policy: observations name AGENT's action and the "
+                             "fray-spatial policy starts by playing it (env/advice.py)")
     parser.add_argument("--init", default=None, metavar="CHECKPOINT.zip",
                         help="start PPO from this saved policy's weights (same --policy), "
                              "with this run's settings; with --imitate-data and "

@@ -61,6 +61,7 @@ class TrainConfig:
     imitate_keep: int = 0
     imitate_keep_steps: int = 0
     init: str | None = None
+    advice: str | None = None
     progress: bool = True
 
     @property
@@ -92,6 +93,10 @@ def _make_env(config: TrainConfig, rank: int) -> Any:
         torch.set_num_threads(1)
         base = gym.make("fray/Skirmish-v0", scenario=config.scenario, team=config.team,
                         opponent="random", damage_reward=config.damage_reward)
+        if config.advice:
+            from env.advice import AdviceWrapper
+
+            base = AdviceWrapper(base, config.advice, seed=config.seed * 1000 + rank)
         pool = OpponentPool(config.opponents, config.checkpoint_dir,
                             seed=config.seed * 1000 + rank)
         wrapped = OpponentPoolWrapper(base, pool)
@@ -111,10 +116,14 @@ def make_vec_env(config: TrainConfig) -> Any:
     return DummyVecEnv(factories)
 
 
-def policy_spec(name: str, scenario: str | None = None) -> tuple[Any, dict[str, Any]]:
+def policy_spec(name: str, scenario: str | None = None,
+                advisor: str | None = None) -> tuple[Any, dict[str, Any]]:
     """The sb3 policy and its kwargs: ``fray`` (CNN + per-unit encoder), ``fray-spatial``
     (the same plus a square-by-square head for moves, which needs the ``scenario`` for
-    its action layout; ``agents/spatial.py``) or ``mlp``."""
+    its action layout; ``agents/spatial.py``) or ``mlp``. ``advisor``: the scripted agent
+    whose action the env's ``advice`` key names (``fray-spatial`` only)."""
+    if advisor is not None and name != "fray-spatial":
+        raise ValueError(f"--advice: needs --policy fray-spatial, got --policy {name}")
     fray_kwargs = {"first_channels": 16, "downsample": True}
     if name == "fray":
         from agents.features import FrayExtractor
@@ -135,7 +144,8 @@ def policy_spec(name: str, scenario: str | None = None) -> tuple[Any, dict[str, 
             "features_extractor_kwargs": {
                 **fray_kwargs, "square_windows": windows,
                 "decider_plane": PLANES.index("decider"),
-                "unit_xy": [UNIT_FEATURES.index("x"), UNIT_FEATURES.index("y")]},
+                "unit_xy": [UNIT_FEATURES.index("x"), UNIT_FEATURES.index("y")],
+                "advisor": advisor},
             "net_arch": [128, 128]}
     if name == "mlp":
         return "MultiInputPolicy", {"net_arch": [128, 128]}
@@ -328,7 +338,7 @@ def train(config: TrainConfig, resume: bool = False) -> Path:
             model = MaskablePPO.load(start, env=vec, device="cpu",
                                      tensorboard_log=tensorboard)
         else:
-            policy, kwargs = policy_spec(config.policy, config.scenario)
+            policy, kwargs = policy_spec(config.policy, config.scenario, config.advice)
             model = MaskablePPO(policy, vec, policy_kwargs=kwargs, n_steps=config.n_steps,
                                 batch_size=config.batch_size, n_epochs=config.n_epochs,
                                 learning_rate=config.learning_rate, ent_coef=config.ent_coef,
