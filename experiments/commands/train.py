@@ -80,10 +80,9 @@ def run(args: argparse.Namespace) -> int:
     if args.resume and latest_checkpoint(args.out) is None:
         raise UsageError(f"--resume: no checkpoint in {args.out}/checkpoints")
     if args.init is not None:
-        if args.resume or imitate:
-            raise UsageError("--init: starts from a saved policy, so it goes without "
-                             "--resume and --imitate (--imitate-data and --imitate-keep "
-                             "still keep the cloning loss)")
+        if args.resume:
+            raise UsageError("--init: starts a new run from a saved policy, so it goes "
+                             "without --resume")
         if not Path(args.init).is_file():
             raise UsageError(f"--init: no checkpoint file {args.init}")
     if args.advice is not None:
@@ -100,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"--advice: {exc}") from None
     if args.imitate_keep and not (imitate or args.init):
         raise UsageError("--imitate-keep: needs --imitate, or --init with --imitate-data")
-    if args.init is not None and args.imitate_keep and not (
+    if args.init is not None and not imitate and args.imitate_keep and not (
             args.imitate_data and Path(args.imitate_data).is_file()):
         raise UsageError("--imitate-keep with --init: --imitate-data must name the saved "
                          "demonstrations (FILE.npz)")
@@ -148,10 +147,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         help="residual policy: observations name AGENT's action and the "
                              "fray-spatial policy starts by playing it (env/advice.py)")
     parser.add_argument("--init", default=None, metavar="CHECKPOINT.zip",
-                        help="start PPO from this saved policy's weights (same --policy), "
-                             "with this run's settings; with --imitate-data and "
-                             "--imitate-keep the cloning loss is kept on those "
-                             "demonstrations")
+                        help="start from this saved policy's weights (same --policy), "
+                             "with this run's settings: PPO from it (with --imitate-data "
+                             "and --imitate-keep the cloning loss is kept on those "
+                             "demonstrations), or with --imitate more cloning and DAgger "
+                             "rounds from it")
     parser.add_argument("--resume", action="store_true",
                         help="continue from the newest checkpoint in --out")
     parser.add_argument("--seed", type=int, default=0)

@@ -299,8 +299,9 @@ class InitMismatchError(ValueError):
 
 def start_from(model: Any, config: TrainConfig) -> Any:
     """Load ``config.init``'s policy weights into ``model`` (the architectures must
-    match) and save them as the checkpoint at step 0; with ``imitate_keep``, return the
-    cloning regulariser on the demonstrations in ``imitate_data``."""
+    match) and save them as the checkpoint at step 0; with ``imitate_keep`` (and no
+    ``imitate``, whose :func:`warm_start` follows and clones on from these weights),
+    return the cloning regulariser on the demonstrations in ``imitate_data``."""
     from sb3_contrib import MaskablePPO
 
     from experiments.train.imitation import BehaviourCloning, Demonstrations
@@ -312,7 +313,7 @@ def start_from(model: Any, config: TrainConfig) -> Any:
                          f"for {config.scenario!r}")
     model.policy.load_state_dict(theirs)
     model.save(checkpoint_path(config, 0))
-    if not config.imitate_keep:
+    if not config.imitate_keep or config.imitate:  # with --imitate, warm_start follows
         return None
     demos = Demonstrations.load(config.imitate_data)
     return BehaviourCloning(model.policy, demos, config.imitate_keep,
@@ -345,10 +346,10 @@ def train(config: TrainConfig, resume: bool = False) -> Path:
                                 clip_range=config.clip_range, gamma=config.gamma,
                                 seed=config.seed, device="cpu",
                                 tensorboard_log=tensorboard, verbose=0)
+            if config.init:
+                cloning = start_from(model, config)
             if config.imitate:
                 cloning = warm_start(model, config)
-            elif config.init:
-                cloning = start_from(model, config)
         remaining = config.steps - model.num_timesteps
         callback = _callback(config, config.steps, cloning)
         if remaining > 0:

@@ -189,7 +189,7 @@ def test_the_cli_rejects_a_bad_init(tmp_path: Path, capsys: pytest.CaptureFixtur
     mlp = save_untrained("duel", tmp_path / "mlp.zip", policy="mlp")
     for argv, message in (
             (["--init", str(tmp_path / "missing.zip")], "--init: no checkpoint file"),
-            (["--init", str(mlp), "--imitate", "tactician"], "--init: starts from a saved"),
+            (["--init", str(mlp), "--resume"], "--resume: no checkpoint"),
             (["--imitate-keep", "2"], "--imitate-keep: needs --imitate"),
             (["--init", str(mlp), "--imitate-keep", "2"], "--imitate-data must name"),
             (["--init", str(mlp), "--steps", "64", "--n-steps", "64", "--envs", "1",
@@ -198,3 +198,24 @@ def test_the_cli_rejects_a_bad_init(tmp_path: Path, capsys: pytest.CaptureFixtur
         assert main(args) == 2
         err = capsys.readouterr().err.strip()
         assert err.count("\n") == 0 and message in err
+
+
+def test_init_with_imitate_clones_on_from_the_saved_weights(demos, tmp_path: Path) -> None:
+    from tests.learned.conftest import save_untrained
+
+    cloned = load_model(save_untrained("duel", tmp_path / "source.zip"))
+    pretrain(cloned.policy, demos, epochs=6, batch_size=32, seed=0)
+    cloned.save(tmp_path / "cloned.zip")
+    demos.save(tmp_path / "demos.npz")
+    config = TrainConfig(scenario="duel", out=str(tmp_path / "run"), opponents=["berserker"],
+                         steps=1, n_steps=64, batch_size=32, n_epochs=1, checkpoint_every=0,
+                         init=str(tmp_path / "cloned.zip"), imitate=["tactician"],
+                         imitate_data=str(tmp_path / "demos.npz"), imitate_epochs=1,
+                         progress=False)
+    train(config)
+    start = load_model(tmp_path / "run" / "checkpoints" / "step_0000000000.zip")
+    fresh = load_model(save_untrained("duel", tmp_path / "fresh.zip"))
+    pretrain(fresh.policy, demos, epochs=1, batch_size=32, seed=0)
+    # one more epoch from the cloned weights keeps their accuracy; one from scratch is behind
+    assert accuracy(start.policy, demos) >= accuracy(cloned.policy, demos) - 0.05
+    assert accuracy(start.policy, demos) > accuracy(fresh.policy, demos)
