@@ -47,6 +47,12 @@ class Tactician(ScriptedAgent):
 
     name = "tactician"
 
+    def __init__(self, seed: int | None = None, step_back: bool = False) -> None:
+        super().__init__(seed)
+        #: an experiment, off by default: end a turn with a Shift out of every enemy's
+        #: reach when it would end threatened (docs/agents.md, "Hit and step back")
+        self.step_back = bool(step_back)
+
     def turn(self, b: Battle, c: Combatant, kinds: Kinds) -> Choice:
         """The tactician's turn decision (module docstring, steps 1-7)."""
         for step in (self.stand, self.rearm, self.support, self.prepare, self.defend, self.attack,
@@ -54,7 +60,25 @@ class Tactician(ScriptedAgent):
             choice = step(b, c, kinds)
             if choice is not None:
                 return choice
+        if self.step_back:
+            away = self.step_out_of_reach(b, c, kinds)
+            if away is not None:
+                return away
         return kinds[K.END_TURN][0], "nothing useful left this turn"
+
+    @staticmethod
+    def step_out_of_reach(b: Battle, c: Combatant, kinds: Kinds) -> Choice | None:
+        """A Shift (S7: free, never provokes) from a threatened square to one no enemy
+        threatens, the farthest from the nearest enemy; None when there is none."""
+        if not kinds.get(K.SHIFT) or not t.threatened_by(b, c, c.position):
+            return None
+        foes = t.enemies_of(b, c)
+        safe = [a for a in kinds[K.SHIFT] if a.square is not None
+                and not t.threatened_by(b, c, a.square)]
+        if not safe:
+            return None
+        best = max(safe, key=lambda a: min(chebyshev(a.square, e.position) for e in foes))
+        return best, f"step back out of reach to {best.square}"
 
     # ------------------------------------------------------------ 1. stand
     def stand(self, b: Battle, c: Combatant, kinds: Kinds) -> Choice | None:

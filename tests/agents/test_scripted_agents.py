@@ -141,3 +141,32 @@ def test_tactician_picks_up_the_melee_weapon_at_its_feet(seed: int) -> None:
     assert (tactician.reason or "").startswith("pick up")
     b.apply(action)
     assert [i.uid for i, _ in b.combatants[d.actor].ready_melee()] == [weapon]
+
+
+def test_tactician_step_back_option_shifts_out_of_reach_instead_of_ending_the_turn() -> None:
+    """``tactician(step_back=True)`` (an experiment, off by default): where the tactician
+    would end its turn in an enemy's reach with its Shift unspent (S7), it shifts to a
+    square no enemy threatens; elsewhere it plays as the tactician does."""
+    from agents import tactics
+
+    found = 0
+    for seed in range(6):
+        b = Battle.from_scenario("duel", seed=seed)
+        plain = agents.make("tactician", seed=seed)
+        while not b.is_over and found < 3:
+            d = b.decision
+            action = plain.act(b)
+            if d.kind is DecisionKind.TURN and action.kind is K.END_TURN:
+                me = b.combatants[d.actor]
+                stepping = agents.make("tactician", seed=seed, step_back=True)
+                other = stepping.act(b)
+                shifts = [a for a in b.legal_actions() if a.kind is K.SHIFT]
+                safe = [a for a in shifts if not tactics.threatened_by(b, me, a.square)]
+                if tactics.threatened_by(b, me, me.position) and safe:
+                    assert other.kind is K.SHIFT and other in safe
+                    assert (stepping.reason or "").startswith("step back")
+                    found += 1
+                else:
+                    assert other == action
+            b.apply(action)
+    assert found == 3
