@@ -145,7 +145,7 @@ def test_tactician_picks_up_the_melee_weapon_at_its_feet(seed: int) -> None:
 
 def test_tactician_step_back_option_shifts_out_of_reach_instead_of_ending_the_turn() -> None:
     """``tactician(step_back=True)`` (an experiment, off by default): where the tactician
-    would end its turn in an enemy's reach with its Shift unspent (S7), it shifts to a
+    would end its turn in an enemy's reach with its Shift unspent, it shifts to a
     square no enemy threatens; elsewhere it plays as the tactician does."""
     from agents import tactics
 
