@@ -242,7 +242,6 @@ def warm_start(model: Any, config: TrainConfig) -> Any:
     epochs); writes ``imitation.csv`` (one row per epoch) and the checkpoint at step 0;
     returns the cloning regulariser for PPO, or None without ``imitate_keep``."""
     from experiments.train.imitation import (
-        BehaviourCloning,
         Demonstrations,
         collect,
         pretrain,
@@ -286,6 +285,14 @@ def warm_start(model: Any, config: TrainConfig) -> Any:
         writer.writeheader()
         writer.writerows(history)
     model.save(checkpoint_path(config, 0))
+    return kept_cloning(model, demos, config)
+
+
+def kept_cloning(model: Any, demos: Any, config: TrainConfig) -> Any:
+    """The cloning loss kept during PPO on ``demos`` (``imitate_keep`` minibatches per
+    update, decaying over ``imitate_keep_steps``), or None without ``imitate_keep``."""
+    from experiments.train.imitation import BehaviourCloning
+
     if not config.imitate_keep:
         return None
     return BehaviourCloning(model.policy, demos, config.imitate_keep,
@@ -304,21 +311,18 @@ def start_from(model: Any, config: TrainConfig) -> Any:
     return the cloning regulariser on the demonstrations in ``imitate_data``."""
     from sb3_contrib import MaskablePPO
 
-    from experiments.train.imitation import BehaviourCloning, Demonstrations
+    from experiments.train.imitation import Demonstrations
 
     source = MaskablePPO.load(config.init, device="cpu")
     mine, theirs = model.policy.state_dict(), source.policy.state_dict()
     if {k: v.shape for k, v in mine.items()} != {k: v.shape for k, v in theirs.items()}:
-        raise InitMismatchError(f"--init: {config.init} is not a --policy {config.policy} network "
-                         f"for {config.scenario!r}")
+        raise InitMismatchError(f"--init: {config.init} is not a --policy {config.policy} "
+                                f"network for {config.scenario!r}")
     model.policy.load_state_dict(theirs)
     model.save(checkpoint_path(config, 0))
     if not config.imitate_keep or config.imitate:  # with --imitate, warm_start follows
         return None
-    demos = Demonstrations.load(config.imitate_data)
-    return BehaviourCloning(model.policy, demos, config.imitate_keep,
-                            config.imitate_keep_steps, batch_size=config.batch_size,
-                            learning_rate=config.learning_rate, seed=config.seed)
+    return kept_cloning(model, Demonstrations.load(config.imitate_data), config)
 
 
 def train(config: TrainConfig, resume: bool = False) -> Path:
