@@ -23,6 +23,22 @@ def save_untrained(scenario: str, path: Path, policy: str = "fray") -> Path:
     return path
 
 
+def play_legally(agent, scenario: str, seed: int, decisions: int) -> int:
+    """``agent`` decides every decision of a battle (both teams) for at most ``decisions``
+    decisions, each checked legal; returns how many it took."""
+    import rules
+
+    battle = rules.Battle.from_scenario(scenario, seed=seed)
+    taken = 0
+    for taken in range(1, decisions + 1):
+        if battle.is_over:
+            return taken - 1
+        action = agent.act(battle)
+        assert action in battle.legal_actions()
+        battle.apply(action)
+    return taken
+
+
 class _Models(dict):
     """scenario -> saved untrained model, made on first use."""
 

@@ -16,6 +16,7 @@ from env import SkirmishEnv
 from env.advice import ADVICE_KEY, AdviceWrapper
 from experiments.cli import main
 from experiments.train.sb3 import TrainConfig, latest_checkpoint, policy_spec, train
+from tests.learned.conftest import play_legally
 
 
 def _advised_env(scenario: str) -> AdviceWrapper:
@@ -74,13 +75,7 @@ def test_advised_training_runs_and_its_checkpoint_plays_legally(tmp_path: Path) 
     final = train(config)
     assert final == latest_checkpoint(tmp_path)
     agent = agents.make(f"learned:{final}", seed=1)
-    battle = rules.Battle.from_scenario("duel", seed=3)
-    for _ in range(30):
-        if battle.is_over:
-            break
-        action = agent.act(battle)
-        assert action in battle.legal_actions()
-        battle.apply(action)
+    assert play_legally(agent, "duel", seed=3, decisions=30) > 5
     weight = agent.model.policy.features_extractor.advice_weight
     assert np.isfinite(float(weight.detach()))
 

@@ -11,6 +11,7 @@ import pytest
 import agents
 import rules
 from agents.learned import LearnedAgent, LearnedModelError, load_model
+from tests.learned.conftest import play_legally
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -103,14 +104,7 @@ def test_shipped_models_load_by_name_and_play_their_scenario() -> None:
 
     assert {"duel", "skirmish"} <= set(shipped_models())
     for name in ("duel", "skirmish"):
-        agent = agents.make(f"learned:{name}")
-        battle = rules.Battle.from_scenario(name, seed=4)
-        for _ in range(40):
-            if battle.is_over:
-                break
-            action = agent.act(battle)
-            assert action in battle.legal_actions()
-            battle.apply(action)
+        assert play_legally(agents.make(f"learned:{name}"), name, seed=4, decisions=40) > 10
 
 
 def test_a_learned_agent_loads_without_importing_experiments() -> None:
