@@ -111,10 +111,12 @@ class LearnedAgent(SeededAgent):
         #: a residual model's advisor (``env/advice.py``), made with this agent's seed
         self._advisor = None
         advisor = getattr(model.policy.features_extractor, "advisor", None)
-        if advisor and "advice" in getattr(model.observation_space, "spaces", {}):
+        if advisor:
             from agents import make
+            from env.advice import ADVICE_KEY
 
-            self._advisor = make(advisor, seed=seed)
+            if ADVICE_KEY in getattr(model.observation_space, "spaces", {}):
+                self._advisor = make(advisor, seed=seed)
 
     def _check_fits(self, setup: Any) -> None:
         key = id(setup)

@@ -42,6 +42,7 @@ from torch import nn
 from torch.nn import functional
 
 from agents.features import FrayExtractor
+from env.advice import ADVICE_KEY
 
 #: (block offset, window x radius, window y radius) of one square block.
 SquareWindow = tuple[int, int, int]
@@ -50,9 +51,11 @@ SquareWindow = tuple[int, int, int]
 class SpatialFrayExtractor(FrayExtractor):
     """:class:`FrayExtractor` features, then one logit per square of each square block.
 
-    ``square_windows``: the codec's square blocks, ``(offset, rx, ry)`` each.
-    ``plane_names``: the observation's plane names (to find ``decider``);
-    ``unit_xy``: the columns of a unit's normalised x and y in ``units``.
+    ``square_windows``: the codec's square blocks, ``(offset, rx, ry)`` each;
+    ``decider_plane``: the index of the ``decider`` plane in ``planes``;
+    ``unit_xy``: the columns of a unit's normalised x and y in ``units``;
+    ``advisor`` and ``advice_weight``: the residual policy's advisor and initial weight
+    (used only when the observation has an ``advice`` key).
     """
 
     def __init__(self, observation_space: gym.spaces.Dict,
@@ -88,17 +91,17 @@ class SpatialFrayExtractor(FrayExtractor):
         #: makes it) and a learned weight on the one-hot of its action, added to the logits
         self.advisor = advisor
         self.advice_dim = 0
-        if "advice" in observation_space.spaces:
+        if ADVICE_KEY in observation_space.spaces:
             if advisor is None:
-                raise ValueError("an observation with 'advice' needs the advisor's name")
-            self.advice_dim = int(observation_space["advice"].n) - 1
+                raise ValueError(f"an observation with {ADVICE_KEY!r} needs the advisor's name")
+            self.advice_dim = int(observation_space[ADVICE_KEY].n) - 1
             self.advice_weight = nn.Parameter(torch.tensor(float(advice_weight)))
         self._features_dim = self.base_dim + self.square_dim + self.advice_dim
 
     def forward(self, observations: dict[str, torch.Tensor]) -> torch.Tensor:
         """``[mixed features, square logits]`` of a batch of observations."""
         mixed, units = self.encode(observations)
-        advice = ([observations["advice"].flatten(1)[:, :self.advice_dim] * self.advice_weight]
+        advice = ([observations[ADVICE_KEY].flatten(1)[:, :self.advice_dim] * self.advice_weight]
                   if self.advice_dim else [])
         if not self.windows:
             return torch.cat([mixed, *advice], 1)

@@ -138,6 +138,8 @@ class ActionCodec:
             full_r = move_r = max(self.width, self.height)
         self.move_radius = move_r
         self.full_move_radius = full_r
+        #: the window radius of each square parameter
+        self._square_radius = {"square:move": move_r, "square:full": full_r}
 
         # ---- items: every uid of the battle, by category, each actor's own first, then
         # overflow slots for items split off a stack later (a thrown javelin of a pair)
@@ -215,8 +217,8 @@ class ActionCodec:
         for kind, b in self.blocks.items():
             names = [p.name for p in b.params]
             if names in (["square:move"], ["square:full"], ["adjacent"]):
-                table = (_KING_INDEX if names == ["adjacent"] else self._windows[
-                    self.move_radius if names == ["square:move"] else self.full_move_radius])
+                table = (_KING_INDEX if names == ["adjacent"]
+                         else self._windows[self._square_radius[names[0]]])
                 self._by_square[kind] = (b.offset, table)
         #: (actor id, square) -> {id(action): (action, index)} (``_known_indices``)
         self._known: OrderedDict[tuple[str, Square], dict[int, tuple[Action, int]]] = (
@@ -318,8 +320,8 @@ class ActionCodec:
             return encode
 
         return {"target": target, "target|none": target_or_none, "adjacent": adjacent,
-                "dodge": dodge, "square:move": window(self.move_radius),
-                "square:full": window(self.full_move_radius), "spell": spell,
+                "dodge": dodge, **{p: window(r) for p, r in self._square_radius.items()},
+                "spell": spell,
                 **{f"item:{cat}": item(cat) for cat in ITEM_CATEGORIES}}
 
     def _dec_param(self, p: str, c: Combatant, i: int, ctx: _Context) -> dict[str, Any] | None:
@@ -334,8 +336,7 @@ class ActionCodec:
             ok = 0 <= sq[0] < self.width and 0 <= sq[1] < self.height
             return {"square": sq} if ok else None
         if p in ("square:move", "square:full"):
-            r = self.move_radius if p == "square:move" else self.full_move_radius
-            sq = self._dec_square(r, c.position, i)
+            sq = self._dec_square(self._square_radius[p], c.position, i)
             return None if sq is None else {"square": sq}
         if p == "spell":
             spells = self.spells_of.get(c.id, ())
@@ -370,16 +371,21 @@ class ActionCodec:
             index = index * size + i
         return offset + index
 
-    def decode(self, battle: Battle, actor: str, index: int) -> Action | None:
-        """The action at ``index`` for ``actor``; None where the index names nothing
-        (a square off the map, a spell slot the actor does not have)."""
-        if not 0 <= index < self.n:
-            raise IndexError(f"action index {index} outside 0..{self.n - 1}")
+    def block_of(self, index: int) -> Block:
+        """The block holding ``index`` (``0 <= index < n``)."""
         k = int(np.searchsorted(self._starts, index, side="right")) - 1
         block = self.blocks[self._kinds[k]]
         while block.size == 0:  # empty blocks share their offset with the next one
             k += 1
             block = self.blocks[self._kinds[k]]
+        return block
+
+    def decode(self, battle: Battle, actor: str, index: int) -> Action | None:
+        """The action at ``index`` for ``actor``; None where the index names nothing
+        (a square off the map, a spell slot the actor does not have)."""
+        if not 0 <= index < self.n:
+            raise IndexError(f"action index {index} outside 0..{self.n - 1}")
+        block = self.block_of(index)
         rest = index - block.offset
         c = battle.combatants[actor]
         ctx = _Context(self, battle)
@@ -396,11 +402,7 @@ class ActionCodec:
         """The layout meaning of an index, independent of any state."""
         if not 0 <= index < self.n:
             return f"index {index} (out of range)"
-        k = int(np.searchsorted(self._starts, index, side="right")) - 1
-        block = self.blocks[self._kinds[k]]
-        while block.size == 0:
-            k += 1
-            block = self.blocks[self._kinds[k]]
+        block = self.block_of(index)
         rest = index - block.offset
         parts = []
         for p in reversed(block.params):
@@ -488,13 +490,10 @@ class ActionCodec:
         around the actor (MOVE, FULL_MOVE, DISENGAGE): index ``offset + (dy + ry) *
         (2 rx + 1) + dx + rx`` is the square ``(x + dx, y + dy)`` of an actor at
         ``(x, y)``. The ``fray-spatial`` policy scores these blocks square by square."""
-        out = []
-        for b in self.blocks.values():
-            names = [p.name for p in b.params]
-            if names in (["square:move"], ["square:full"]) and b.size:
-                r = self.move_radius if names == ["square:move"] else self.full_move_radius
-                out.append((b.offset, *self._radii(r)))
-        return tuple(out)
+        return tuple((b.offset, *self._radii(self._square_radius[b.params[0].name]))
+                     for b in self.blocks.values()
+                     if len(b.params) == 1 and b.params[0].name in self._square_radius
+                     and b.size)
 
     def layout(self) -> list[tuple[str, int, int, str]]:
         """(kind, first index, size, parameters) for every block: the spec sheet table."""

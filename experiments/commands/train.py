@@ -92,11 +92,11 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError("--advice: goes without --imitate (the advised policy starts "
                              "as the advisor; demonstrations carry no advice)")
         try:
-            import agents
-
-            agents.make(args.advice, seed=0)
-        except (KeyError, ValueError) as exc:
+            advisors = parse_pool(args.advice)
+        except ValueError as exc:
             raise UsageError(f"--advice: {exc}") from None
+        if advisors != [args.advice] or SELF in advisors:
+            raise UsageError(f"--advice: expected one agent name, got {args.advice!r}")
     if args.imitate_keep and not (imitate or args.init):
         raise UsageError("--imitate-keep: needs --imitate, or --init with --imitate-data")
     if args.init is not None and not imitate and args.imitate_keep and not (

@@ -242,19 +242,16 @@ def accuracy_by_kind(policy: Any, demos: Demonstrations,
     """Per action kind of the demonstrator's choice: how many samples, how often the
     policy picked the same kind, and how often the very same index (for a move: the
     same square). ``codec`` is the scenario's :class:`env.spaces.ActionCodec`."""
-    starts = np.array([b.offset for b in codec.blocks.values()])
-    kinds = list(codec.blocks)
-
-    def kind_of(indices: np.ndarray) -> np.ndarray:
-        return np.searchsorted(starts, indices, side="right") - 1
+    def kinds(indices: np.ndarray) -> np.ndarray:
+        return np.array([codec.block_of(int(i)).kind.name for i in indices])
 
     chosen = predictions(policy, demos)
-    want, got = kind_of(demos.actions), kind_of(chosen)
+    want, got = kinds(demos.actions), kinds(chosen)
     rows = []
-    for k in np.unique(want):
-        at = want == k
-        rows.append({"kind": kinds[int(k)].name, "samples": int(at.sum()),
-                     "same_kind": float((got[at] == k).mean()),
+    for kind in np.unique(want):
+        at = want == kind
+        rows.append({"kind": str(kind), "samples": int(at.sum()),
+                     "same_kind": float((got[at] == kind).mean()),
                      "same_index": float((chosen[at] == demos.actions[at]).mean())})
     return sorted(rows, key=lambda row: -row["samples"])
 
