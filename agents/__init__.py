@@ -23,6 +23,7 @@ from agents.defender import Defender
 from agents.pack import Pack
 from agents.random_agent import RandomAgent
 from agents.skirmisher import Skirmisher
+from agents.spec import parse_spec
 from agents.tactician import Tactician
 
 Factory = Callable[..., Agent]
@@ -43,9 +44,17 @@ def names() -> list[str]:
 
 
 def make(name: str, seed: int | None = None, **kwargs: Any) -> Agent:
-    """A new agent by registered name (``"random"``, ``"berserker"``, ...)."""
+    """A new agent by registered name (``"random"``, ``"berserker"``, ...) or by spec,
+    ``"name(key=value,...)"`` (:mod:`agents.spec`): the spec's arguments, then
+    ``kwargs``, go to the factory. An unknown name or a malformed spec: ValueError."""
     if name in _REGISTRY:
         return _REGISTRY[name](seed=seed, **kwargs)
+    if name.rstrip().endswith(")"):
+        base, options = parse_spec(name)
+        try:
+            return make(base, seed=seed, **{**dict(options), **kwargs})
+        except TypeError as exc:  # an argument the factory does not take
+            raise ValueError(f"agent {name!r}: {exc}") from None
     prefix, sep, arg = name.partition(":")
     if sep and prefix in _REGISTRY:
         return _REGISTRY[prefix](arg, seed=seed, **kwargs)

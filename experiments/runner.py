@@ -24,7 +24,6 @@ comma list the commas inside parentheses stay with their agent).
 from __future__ import annotations
 
 import os
-import re
 import socket
 from collections.abc import Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -33,12 +32,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import rules
+from agents.spec import parse_spec
+from agents.spec import split_specs as split_list
 from experiments.replay import play
 from rules import events as ev
 
 RAY_MAX_RETRIES = 3
 LOCAL_MAX_POOL_RESTARTS = 5
-_SPEC = re.compile(r"^([A-Za-z0-9_:./-]+)(?:\((.*)\))?$")
 
 
 class RunnerError(rules.FrayError):
@@ -64,18 +64,12 @@ class AgentSpec:
 
     @classmethod
     def parse(cls, text: str) -> AgentSpec:
-        """``name`` or ``name(key=value,key=value)``; values are numbers, booleans or text."""
-        match = _SPEC.match(text.strip())
-        if not match:
-            raise RunnerError(f"agent {text!r}: expected NAME or NAME(key=value,...)")
-        name, inner = match.group(1), match.group(2)
-        kwargs: list[tuple[str, Any]] = []
-        for part in filter(None, re.split(r"[;,]", inner or "")):
-            key, sep, value = part.partition("=")
-            if not sep or not key.strip().isidentifier():
-                raise RunnerError(f"agent {text!r}: expected key=value inside (), got {part!r}")
-            kwargs.append((key.strip(), _scalar(value.strip())))
-        return cls(name, tuple(kwargs))
+        """``name`` or ``name(key=value,key=value)`` (:func:`agents.spec.parse_spec`)."""
+        try:
+            name, kwargs = parse_spec(text)
+        except ValueError as exc:
+            raise RunnerError(str(exc)) from None
+        return cls(name, kwargs)
 
     def make(self, seed: int | None = None) -> Any:
         """A new agent (``agents.make``); an unknown name or argument is a RunnerError."""
@@ -85,33 +79,6 @@ class AgentSpec:
             return agents.make(self.name, seed=seed, **dict(self.kwargs))
         except (ValueError, TypeError) as exc:
             raise RunnerError(f"agent {self.label!r}: {exc}") from None
-
-
-def _scalar(text: str) -> Any:
-    """``20`` -> 20, ``0.5`` -> 0.5, ``true`` -> True, anything else stays text."""
-    lowered = text.lower()
-    if lowered in ("true", "false"):
-        return lowered == "true"
-    for convert in (int, float):
-        try:
-            return convert(text)
-        except ValueError:
-            continue
-    return text
-
-
-def split_list(text: str) -> list[str]:
-    """Split ``a,b(x=1,y=2),c`` on the commas outside parentheses; no empty items."""
-    items, depth, current = [], 0, ""
-    for char in text:
-        depth += {"(": 1, ")": -1}.get(char, 0)
-        if char == "," and depth == 0:
-            items.append(current.strip())
-            current = ""
-        else:
-            current += char
-    items.append(current.strip())
-    return [item for item in items if item]
 
 
 def parse_agents(text: str) -> list[AgentSpec]:

@@ -29,8 +29,9 @@ SELF_FALLBACK = "random"
 def parse_pool(text: str) -> list[str]:
     """``"tactician,berserker,self"`` -> the names; every name must be known."""
     import agents
+    from agents.spec import split_specs
 
-    names = [part.strip() for part in text.split(",") if part.strip()]
+    names = split_specs(text)
     if not names:
         raise ValueError("--opponent: expected agent names separated by commas, got nothing")
     for name in names:

@@ -37,6 +37,17 @@ def test_make_and_registry() -> None:
         agents.register("random", agents.RandomAgent)
 
 
+def test_make_accepts_a_spec_with_keyword_arguments() -> None:
+    assert agents.make("tactician(step_back=true)", seed=1).step_back is True
+    assert agents.make("tactician", seed=1).step_back is False
+    mcts = agents.make("mcts(iterations=8,rollout=berserker)", seed=2)
+    assert (mcts.iterations, mcts.rollout_name) == (8, "berserker")
+    with pytest.raises(ValueError, match="expected key=value"):
+        agents.make("tactician(step_back)")
+    with pytest.raises(ValueError, match="bogus"):
+        agents.make("tactician(bogus=1)")
+
+
 def test_registry_is_extensible_with_prefixed_names(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(agents, "_REGISTRY", dict(agents._REGISTRY))
     calls = []

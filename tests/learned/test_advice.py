@@ -39,6 +39,14 @@ def test_advice_names_the_advisors_legal_action() -> None:
             break
 
 
+def test_an_advisor_can_be_an_agent_spec() -> None:
+    env = AdviceWrapper(SkirmishEnv(scenario="duel", opponent="berserker"),
+                        "tactician(step_back=true)", seed=3)
+    assert env.advisor.step_back is True
+    obs, _ = env.reset(seed=2)
+    assert obs["action_mask"][obs[ADVICE_KEY]] == 1
+
+
 def _untrained_advised(path: Path, scenario: str) -> Path:
     torch.set_num_threads(1)
     name, kwargs = policy_spec("fray-spatial", scenario, "tactician")

@@ -23,6 +23,10 @@ def test_parse_pool_accepts_any_registered_name_and_self() -> None:
         parse_pool("random,nobody")
     with pytest.raises(ValueError, match="expected agent names"):
         parse_pool(" , ")
+    assert parse_pool("tactician(step_back=true),mcts(iterations=4,rollout=berserker)") == [
+        "tactician(step_back=true)", "mcts(iterations=4,rollout=berserker)"]
+    with pytest.raises(ValueError, match="bogus"):
+        parse_pool("tactician(bogus=1)")
 
 
 def test_self_is_random_until_a_checkpoint_exists(tmp_path: Path) -> None:
