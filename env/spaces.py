@@ -372,7 +372,9 @@ class ActionCodec:
         return offset + index
 
     def block_of(self, index: int) -> Block:
-        """The block holding ``index`` (``0 <= index < n``)."""
+        """The block holding ``index``; IndexError outside ``0 <= index < n``."""
+        if not 0 <= index < self.n:
+            raise IndexError(f"action index {index} outside 0..{self.n - 1}")
         k = int(np.searchsorted(self._starts, index, side="right")) - 1
         block = self.blocks[self._kinds[k]]
         while block.size == 0:  # empty blocks share their offset with the next one
@@ -383,8 +385,6 @@ class ActionCodec:
     def decode(self, battle: Battle, actor: str, index: int) -> Action | None:
         """The action at ``index`` for ``actor``; None where the index names nothing
         (a square off the map, a spell slot the actor does not have)."""
-        if not 0 <= index < self.n:
-            raise IndexError(f"action index {index} outside 0..{self.n - 1}")
         block = self.block_of(index)
         rest = index - block.offset
         c = battle.combatants[actor]

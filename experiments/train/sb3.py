@@ -10,7 +10,10 @@ The output folder holds everything a run writes, as it goes:
 - ``tb/``: TensorBoard logs, when tensorboard is installed.
 
 ``resume=True`` loads the newest checkpoint and continues its step count up to
-``steps`` in total.
+``steps`` in total. A SIGTERM (``timeout``, a batch scheduler) stops a run cleanly: it
+saves a checkpoint at its next step (after cloning, when it arrives during a warm
+start) and returns it, so ``--resume`` loses nothing; env subprocesses ignore SIGTERM and
+are closed by the run.
 """
 
 from __future__ import annotations
@@ -18,7 +21,11 @@ from __future__ import annotations
 import csv
 import importlib.util
 import json
+import signal
+import threading
 from collections import deque
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -112,8 +119,43 @@ def make_vec_env(config: TrainConfig) -> Any:
 
     factories = [_make_env(config, rank) for rank in range(config.envs)]
     if config.envs > 1:
-        return SubprocVecEnv(factories, start_method="forkserver")
+        return SubprocVecEnv([_ignoring_terminate(f) for f in factories],
+                             start_method="forkserver")
     return DummyVecEnv(factories)
+
+
+def _ignoring_terminate(factory: Callable[[], Any]) -> Callable[[], Any]:
+    """``factory`` run in an env subprocess that ignores SIGTERM: ``timeout`` signals the
+    whole process group, and the run, not the signal, closes its envs."""
+    def make() -> Any:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        return factory()
+    return make
+
+
+class StopRequest:
+    """Records a SIGTERM during :func:`train`; the callback then saves and stops."""
+
+    def __init__(self) -> None:
+        self.signal: int | None = None
+
+    def __call__(self, signum: int, frame: Any) -> None:
+        self.signal = signum
+
+
+@contextmanager
+def stop_on_terminate() -> Iterator[StopRequest]:
+    """SIGTERM sets the yielded request instead of killing the process (main thread only:
+    elsewhere the request is never set)."""
+    request = StopRequest()
+    if threading.current_thread() is not threading.main_thread():
+        yield request
+        return
+    previous = signal.signal(signal.SIGTERM, request)
+    try:
+        yield request
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def policy_spec(name: str, scenario: str | None = None,
@@ -152,7 +194,8 @@ def policy_spec(name: str, scenario: str | None = None,
     raise ValueError(f"--policy: expected one of {', '.join(POLICIES)}, got {name!r}")
 
 
-def _callback(config: TrainConfig, total: int, cloning: Any = None) -> Any:
+def _callback(config: TrainConfig, total: int, cloning: Any = None,
+              stop: StopRequest | None = None) -> Any:
     from stable_baselines3.common.callbacks import BaseCallback
 
     from experiments.train.evaluation import FIELDS, evaluate, row
@@ -193,6 +236,11 @@ def _callback(config: TrainConfig, total: int, cloning: Any = None) -> Any:
                 self.save()
             if config.eval_every and self.num_timesteps - self.last_eval >= config.eval_every:
                 self.evaluate()
+            if stop is not None and stop.signal is not None:
+                path = self.save()
+                tqdm.write(f"signal {stop.signal}: saved {path}; stopping "
+                           f"(--resume continues from it)")
+                return False
             return True
 
         def save(self) -> Path:
@@ -328,7 +376,6 @@ def start_from(model: Any, config: TrainConfig) -> Any:
 def train(config: TrainConfig, resume: bool = False) -> Path:
     """Train (or resume) a run; returns the final checkpoint's path."""
     import torch
-    from sb3_contrib import MaskablePPO
 
     torch.set_num_threads(1)
     out = Path(config.out)
@@ -337,34 +384,43 @@ def train(config: TrainConfig, resume: bool = False) -> Path:
     vec = make_vec_env(config)
     tensorboard = str(out / "tb") if importlib.util.find_spec("tensorboard") else None
     start = latest_checkpoint(out) if resume else None
+    with stop_on_terminate() as stop:
+        try:
+            return _learn(config, vec, start, tensorboard, stop)
+        finally:
+            vec.close()
+
+
+def _learn(config: TrainConfig, vec: Any, start: Path | None, tensorboard: str | None,
+           stop: StopRequest) -> Path:
+    """:func:`train`'s model: loaded or built (with its warm start), then PPO."""
+    from sb3_contrib import MaskablePPO
+
     cloning = None
-    try:
-        if start is not None:
-            model = MaskablePPO.load(start, env=vec, device="cpu",
-                                     tensorboard_log=tensorboard)
-        else:
-            policy, kwargs = policy_spec(config.policy, config.scenario, config.advice)
-            model = MaskablePPO(policy, vec, policy_kwargs=kwargs, n_steps=config.n_steps,
-                                batch_size=config.batch_size, n_epochs=config.n_epochs,
-                                learning_rate=config.learning_rate, ent_coef=config.ent_coef,
-                                clip_range=config.clip_range, gamma=config.gamma,
-                                seed=config.seed, device="cpu",
-                                tensorboard_log=tensorboard, verbose=0)
-            if config.init:
-                cloning = start_from(model, config)
-            if config.imitate:
-                cloning = warm_start(model, config)
-        remaining = config.steps - model.num_timesteps
-        callback = _callback(config, config.steps, cloning)
-        if remaining > 0:
-            model.learn(total_timesteps=remaining, callback=callback,
-                        reset_num_timesteps=start is None, tb_log_name="ppo")
-        final = checkpoint_path(config, model.num_timesteps)
-        if not final.exists():
-            model.save(final)
-        return final
-    finally:
-        vec.close()
+    if start is not None:
+        model = MaskablePPO.load(start, env=vec, device="cpu",
+                                 tensorboard_log=tensorboard)
+    else:
+        policy, kwargs = policy_spec(config.policy, config.scenario, config.advice)
+        model = MaskablePPO(policy, vec, policy_kwargs=kwargs, n_steps=config.n_steps,
+                            batch_size=config.batch_size, n_epochs=config.n_epochs,
+                            learning_rate=config.learning_rate, ent_coef=config.ent_coef,
+                            clip_range=config.clip_range, gamma=config.gamma,
+                            seed=config.seed, device="cpu",
+                            tensorboard_log=tensorboard, verbose=0)
+        if config.init:
+            cloning = start_from(model, config)
+        if config.imitate:
+            cloning = warm_start(model, config)
+    remaining = config.steps - model.num_timesteps
+    callback = _callback(config, config.steps, cloning, stop)
+    if remaining > 0:
+        model.learn(total_timesteps=remaining, callback=callback,
+                    reset_num_timesteps=start is None, tb_log_name="ppo")
+    final = checkpoint_path(config, model.num_timesteps)
+    if not final.exists():
+        model.save(final)
+    return final
 
 
 def export_model(checkpoint: str | Path, destination: str | Path) -> Path:

@@ -191,8 +191,11 @@ def test_encode_rejects_what_the_layout_cannot_hold() -> None:
     assert codec.encode(b, actor, Action(K.SHIFT, square=(x + 2, y))) is None
     far = (x + codec.full_move_radius + 1, y)
     assert codec.encode(b, actor, Action(K.FULL_MOVE, square=far)) is None
-    with pytest.raises(IndexError):
-        codec.decode(b, actor, codec.n)
+    for index in (codec.n, -1):
+        with pytest.raises(IndexError, match="outside"):
+            codec.decode(b, actor, index)
+        with pytest.raises(IndexError, match="outside"):
+            codec.block_of(index)
 
 
 def test_relative_squares_round_trip() -> None:

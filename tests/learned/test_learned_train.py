@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import csv
 import json
+import os
+import signal
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -45,6 +48,38 @@ def test_training_writes_loadable_checkpoints_and_resume_continues_the_count(
     resumed = train(_config(tmp_path, 384), resume=True)
     assert load_model(resumed).num_timesteps == 384
     assert resumed.name == "step_0000000384.zip"
+
+
+class _TerminatingOpponent:
+    """A berserker that sends this process SIGTERM at its 40th decision (as ``timeout``
+    would) and plays on."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.inner = agents.make("berserker", seed=seed)
+        self.reason = ""
+        self.decisions = 0
+
+    def act(self, battle: rules.Battle) -> rules.Action:
+        self.decisions += 1
+        if self.decisions == 40:
+            os.kill(os.getpid(), signal.SIGTERM)
+        return self.inner.act(battle)
+
+
+def test_sigterm_saves_a_checkpoint_and_stops_the_run(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(agents._REGISTRY, "terminating", _TerminatingOpponent)
+    before = signal.getsignal(signal.SIGTERM)
+    config = TrainConfig(scenario="duel", out=str(tmp_path), opponents=["terminating"],
+                         steps=100_000, n_steps=64, batch_size=64, n_epochs=1,
+                         checkpoint_every=0, progress=False)
+    final = train(config)
+    steps = load_model(final).num_timesteps
+    assert 0 < steps < 100_000 and final == latest_checkpoint(tmp_path)
+    assert final.name == f"step_{steps:010d}.zip"
+    assert signal.getsignal(signal.SIGTERM) == before      # the handler is put back
+    resumed = train(replace(config, steps=steps + 64, opponents=["berserker"]), resume=True)
+    assert load_model(resumed).num_timesteps >= steps + 64
 
 
 def test_the_cli_trains_and_rejects_bad_arguments(
