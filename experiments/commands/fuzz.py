@@ -20,6 +20,7 @@ Exit 1 when a failure was found, 0 otherwise."""
 def run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
+    from agents.spec import split_specs
     from experiments.cli import UsageError
     from experiments.fuzz import Failure
     from experiments.fuzz_campaign import Summary, campaign, default_agents
@@ -30,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--seed: expected a whole number >= 0, got {args.seed}")
     if args.battles is not None and args.battles < 1:
         raise UsageError(f"--battles: expected a positive whole number, got {args.battles}")
-    pool = args.agents.split(",") if args.agents else default_agents()
+    pool = split_specs(args.agents) if args.agents else default_agents()
     _check_agents(pool)
     if args.content_dir is not None and not Path(args.content_dir).is_dir():
         raise UsageError(f"--content-dir: expected a folder of content TOML, got "

@@ -23,6 +23,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 import rules
+from agents.spec import split_specs
 from experiments.stats import two_proportion_test, wilson_interval
 
 
@@ -129,16 +130,17 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("scenario")
     parser.add_argument("--team", default="monsters")
-    parser.add_argument("--agents", required=True, help="comma-separated agent names")
-    parser.add_argument("--opponents", required=True, help="comma-separated agent names")
+    parser.add_argument("--agents", required=True, help="comma-separated agent names or specs")
+    parser.add_argument("--opponents", required=True, help="comma-separated agent names or specs")
     parser.add_argument("--battles", type=int, default=500)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", type=Path, help="CSV file (appended)")
     args = parser.parse_args(argv)
     tallies: dict[tuple[str, str], Tally] = {}
-    for opponent in args.opponents.split(","):
-        for agent in args.agents.split(","):
+    names = split_specs(args.agents)
+    for opponent in split_specs(args.opponents):
+        for agent in names:
             tally = evaluate(args.scenario, args.team, agent, opponent, args.battles,
                              args.seed, args.workers, progress=True)
             tallies[agent, opponent] = tally
@@ -151,8 +153,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         writer.writeheader()
                     writer.writerow(row(args.scenario, args.team, agent, opponent,
                                         args.seed, tally))
-        first = args.agents.split(",")[0]
-        for agent in args.agents.split(",")[1:]:
+        first = names[0]
+        for agent in names[1:]:
             p = compare(tallies[first, opponent], tallies[agent, opponent])
             print(f"  {first} vs {agent} against {opponent}: two-proportion p = {p:.4g}",
                   flush=True)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import csv
 import importlib.util
 import json
+import os
 import signal
 import threading
 from collections import deque
@@ -194,11 +195,34 @@ def policy_spec(name: str, scenario: str | None = None,
     raise ValueError(f"--policy: expected one of {', '.join(POLICIES)}, got {name!r}")
 
 
+def update_thread_count() -> int:
+    """Torch threads for PPO's update (and the kept cloning loss): every core this process
+    may use, since the envs wait while the policy updates; rollouts use one."""
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+               else os.cpu_count() or 1)
+
+
+@contextmanager
+def torch_threads(count: int) -> Iterator[None]:
+    """Torch uses ``count`` threads inside the block, its previous count after."""
+    import torch
+
+    previous = torch.get_num_threads()
+    torch.set_num_threads(count)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(previous)
+
+
 def _callback(config: TrainConfig, total: int, cloning: Any = None,
               stop: StopRequest | None = None) -> Any:
+    import torch
     from stable_baselines3.common.callbacks import BaseCallback
 
     from experiments.train.evaluation import FIELDS, evaluate, row
+
+    update_threads = update_thread_count()
 
     class FrayCallback(BaseCallback):
         """Progress bar, checkpoints and evaluations during ``learn``."""
@@ -214,7 +238,11 @@ def _callback(config: TrainConfig, total: int, cloning: Any = None,
             self.last_eval = self.num_timesteps
             self.first_step = self.num_timesteps
 
+        def _on_rollout_start(self) -> None:
+            torch.set_num_threads(1)          # the envs have the cores while collecting
+
         def _on_rollout_end(self) -> None:
+            torch.set_num_threads(update_threads)  # and wait while the policy updates
             if cloning is not None:
                 cloning.update(self.num_timesteps - self.first_step)
 
@@ -270,6 +298,7 @@ def _callback(config: TrainConfig, total: int, cloning: Any = None,
                                            opponent, 10**6, tally)})
 
         def _on_training_end(self) -> None:
+            torch.set_num_threads(1)
             self.bar.close()
 
     return FrayCallback()
@@ -308,9 +337,10 @@ def warm_start(model: Any, config: TrainConfig) -> Any:
             demos.save(cached)
     tqdm.write(f"demonstrations: {config.imitate_battles} battles, {len(demos)} decisions, "
                f"the demonstrator won {demos.wins}")
-    history = pretrain(model.policy, demos, epochs=config.imitate_epochs,
-                       batch_size=config.batch_size, seed=config.seed,
-                       progress=config.progress)
+    with torch_threads(update_thread_count()):
+        history = pretrain(model.policy, demos, epochs=config.imitate_epochs,
+                           batch_size=config.batch_size, seed=config.seed,
+                           progress=config.progress)
     for row in history:
         row["round"] = 0
     for round_number in range(1, config.imitate_rounds + 1):
@@ -323,9 +353,10 @@ def warm_start(model: Any, config: TrainConfig) -> Any:
             damage_reward=config.damage_reward, gamma=config.gamma, workers=config.envs,
             driver=f"learned:{checkpoint_path(config, 0)}", progress=config.progress)
         tqdm.write(f"DAgger round {round_number}: {len(demos)} decisions in all")
-        more = pretrain(model.policy, demos, epochs=max(1, config.imitate_epochs // 2),
-                        batch_size=config.batch_size, seed=config.seed + round_number,
-                        progress=config.progress)
+        with torch_threads(update_thread_count()):
+            more = pretrain(model.policy, demos, epochs=max(1, config.imitate_epochs // 2),
+                            batch_size=config.batch_size, seed=config.seed + round_number,
+                            progress=config.progress)
         history += [{**row, "round": round_number} for row in more]
     with (Path(config.out) / "imitation.csv").open("w", newline="") as handle:
         writer = csv.DictWriter(handle, ("round", "epoch", "loss", "train_accuracy",

@@ -99,3 +99,16 @@ def test_the_cli_trains_and_rejects_bad_arguments(
         assert main(args) == 2
         err = capsys.readouterr().err.strip()
         assert err.count("\n") == 0 and message in err
+
+
+def test_torch_threads_sets_the_count_inside_and_restores_it() -> None:
+    import torch
+
+    from experiments.train.sb3 import torch_threads, update_thread_count
+
+    before = torch.get_num_threads()
+    with torch_threads(update_thread_count()):
+        assert torch.get_num_threads() == update_thread_count() >= 1
+        with torch_threads(1):
+            assert torch.get_num_threads() == 1
+    assert torch.get_num_threads() == before
