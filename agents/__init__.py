@@ -21,6 +21,7 @@ from agents.base import Agent, SeededAgent
 from agents.berserker import Berserker
 from agents.defender import Defender
 from agents.pack import Pack
+from agents.per_unit import PerUnit
 from agents.random_agent import RandomAgent
 from agents.skirmisher import Skirmisher
 from agents.spec import parse_spec
@@ -67,6 +68,7 @@ register("tactician", Tactician)
 register("skirmisher", Skirmisher)
 register("defender", Defender)
 register("pack", Pack)
+register("per_unit", PerUnit)
 
 
 def _mcts(seed: int | None = None, **kwargs: Any) -> Agent:
@@ -88,5 +90,5 @@ def _learned(spec: str = "", seed: int | None = None, **kwargs: Any) -> Agent:
 
 register("learned", _learned)
 
-__all__ = ["Agent", "Berserker", "Defender", "Pack", "RandomAgent", "SeededAgent", "Skirmisher",
-           "Tactician", "make", "names", "register"]
+__all__ = ["Agent", "Berserker", "Defender", "Pack", "PerUnit", "RandomAgent", "SeededAgent",
+           "Skirmisher", "Tactician", "make", "names", "register"]

@@ -1,0 +1,63 @@
+"""``per_unit``: each unit played by an agent of its own, e.g. ``per_unit(wolf_1=defender)``.
+
+A designer's composition of the scripted tactics: the keyword arguments map unit ids to
+agent names, and ``default`` (``tactician``) plays every other unit. Each named agent is
+made once, on first use, with this agent's seed, and decides its unit's turns and
+reactions; ``reason`` is the deciding agent's, prefixed with its name.
+
+    agents.make("per_unit(wolf_1=defender,goblin_archer_1=skirmisher)", seed=0)
+
+Units that share an agent name share one agent, so ``per_unit()`` plays exactly as
+``default`` does. A unit id that the battle does not have is an error at its first
+decision (a typo would otherwise silently leave the unit to ``default``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules import Action, Battle
+
+
+class PerUnit:
+    """See the module docstring."""
+
+    name = "per_unit"
+
+    def __init__(self, seed: int | None = None, default: str = "tactician",
+                 **units: str) -> None:
+        import agents
+
+        self.seed = seed
+        self.default = str(default)
+        self.units = {unit: str(agent) for unit, agent in units.items()}
+        for name in {self.default, *self.units.values()}:
+            agents.make(name, seed=seed)  # an unknown name fails here, not mid-battle
+        self._agents: dict[str, Any] = {}
+        self.reason = ""
+
+    def agent_for(self, unit: str) -> Any:
+        """The agent that plays ``unit`` (made on first use)."""
+        import agents
+
+        name = self.units.get(unit, self.default)
+        if name not in self._agents:
+            self._agents[name] = agents.make(name, seed=self.seed)
+        return self._agents[name]
+
+    def act(self, battle: Battle) -> Action:
+        """The action of the agent that plays the deciding unit."""
+        if not self.units.keys() <= battle.combatants.keys():
+            unknown = sorted(set(self.units) - set(battle.combatants))
+            raise ValueError(f"per_unit: no unit {', '.join(unknown)} in this battle "
+                             f"(units: {', '.join(sorted(battle.combatants))})")
+        if battle.decision is None:
+            raise ValueError("the battle is over: there is no decision to act on")
+        unit = battle.decision.actor
+        agent = self.agent_for(unit)
+        action = agent.act(battle)
+        self.reason = f"{self.units.get(unit, self.default)}: {getattr(agent, 'reason', '')}"
+        return action
+
+    def __repr__(self) -> str:
+        return f"PerUnit(seed={self.seed}, default={self.default!r}, units={self.units})"
