@@ -228,9 +228,11 @@ def _callback(config: TrainConfig, total: int, cloning: Any = None,
         """Progress bar, checkpoints and evaluations during ``learn``."""
 
         def _on_training_start(self) -> None:
+            # smoothing=0: the rate over the whole run, PPO's updates included (a moving
+            # rate shows only the collecting speed, between updates)
             self.bar = tqdm(total=total, initial=self.num_timesteps, unit="step",
                             desc=f"train {config.scenario}", disable=not config.progress,
-                            dynamic_ncols=True)
+                            dynamic_ncols=True, smoothing=0)
             self.episodes = 0
             self.wins = 0
             self.recent: deque[bool] = deque(maxlen=200)
