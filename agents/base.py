@@ -7,7 +7,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from rules import Action, Battle
+from rules import Action, Battle, Decision
 
 
 @runtime_checkable
@@ -37,8 +37,14 @@ class SeededAgent:
         return f"{type(self).__name__}(seed={self.seed})"
 
 
-def legal_for(battle: Battle) -> list[Action]:
-    """The legal actions now; raises if the battle has no pending decision."""
+def decision_of(battle: Battle) -> Decision:
+    """The pending decision; raises if the battle has none (it is over)."""
     if battle.decision is None:
         raise ValueError("the battle is over: there is no decision to act on")
+    return battle.decision
+
+
+def legal_for(battle: Battle) -> list[Action]:
+    """The legal actions now; raises if the battle has no pending decision."""
+    decision_of(battle)
     return battle.legal_actions()

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 import rules
-from agents.base import SeededAgent, legal_for
+from agents.base import SeededAgent, decision_of
 from rules import Action, Battle
 
 MODELS_DIR = Path(__file__).resolve().parent / "models"
@@ -136,11 +136,9 @@ class LearnedAgent(SeededAgent):
         """The masked action probabilities for the current decision, and the setup."""
         import torch
 
-        legal_for(battle)
+        decision = decision_of(battle)
         setup = _setup(battle.scenario, battle.content_dir)
         self._check_fits(setup)
-        decision = battle.decision
-        assert decision is not None  # legal_for raised otherwise
         team = battle.combatants[decision.actor].team
         obs = setup.builder.build(battle, team, decision.actor)
         mask = setup.codec.mask(battle)

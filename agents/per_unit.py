@@ -2,7 +2,7 @@
 
 A designer's composition of the scripted tactics: the keyword arguments map unit ids to
 agent names, and ``default`` (``tactician``) plays every other unit. Each named agent is
-made once, on first use, with this agent's seed, and decides its unit's turns and
+made once, when this one is, with this agent's seed, and decides its unit's turns and
 reactions; ``reason`` is the deciding agent's, prefixed with its name.
 
     agents.make("per_unit(wolf_1=defender,goblin_archer_1=skirmisher)", seed=0)
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from agents.base import decision_of
 from rules import Action, Battle
 
 
@@ -31,19 +32,14 @@ class PerUnit:
         self.seed = seed
         self.default = str(default)
         self.units = {unit: str(agent) for unit, agent in units.items()}
-        for name in {self.default, *self.units.values()}:
-            agents.make(name, seed=seed)  # an unknown name fails here, not mid-battle
-        self._agents: dict[str, Any] = {}
+        # one agent per name, made here: an unknown name fails now, not mid-battle
+        self._agents: dict[str, Any] = {name: agents.make(name, seed=seed)
+                                        for name in {self.default, *self.units.values()}}
         self.reason = ""
 
     def agent_for(self, unit: str) -> Any:
-        """The agent that plays ``unit`` (made on first use)."""
-        import agents
-
-        name = self.units.get(unit, self.default)
-        if name not in self._agents:
-            self._agents[name] = agents.make(name, seed=self.seed)
-        return self._agents[name]
+        """The agent that plays ``unit``."""
+        return self._agents[self.units.get(unit, self.default)]
 
     def act(self, battle: Battle) -> Action:
         """The action of the agent that plays the deciding unit."""
@@ -51,9 +47,7 @@ class PerUnit:
             unknown = sorted(set(self.units) - set(battle.combatants))
             raise ValueError(f"per_unit: no unit {', '.join(unknown)} in this battle "
                              f"(units: {', '.join(sorted(battle.combatants))})")
-        if battle.decision is None:
-            raise ValueError("the battle is over: there is no decision to act on")
-        unit = battle.decision.actor
+        unit = decision_of(battle).actor
         agent = self.agent_for(unit)
         action = agent.act(battle)
         self.reason = f"{self.units.get(unit, self.default)}: {getattr(agent, 'reason', '')}"
