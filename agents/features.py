@@ -13,7 +13,8 @@ the network that suits it instead of one flat MLP over everything:
   ``globals``: passed through.
 
 The parts are concatenated and mixed by one linear layer. ``action_mask`` is ignored here
-(MaskablePPO applies it to the logits).
+(MaskablePPO applies it to the logits). A selector policy (``fray train --options``)
+uses the same network; its extractor also records the option names.
 """
 
 from __future__ import annotations
@@ -29,8 +30,12 @@ class FrayExtractor(BaseFeaturesExtractor):
 
     def __init__(self, observation_space: gym.spaces.Dict, cnn_channels: int = 32,
                  unit_dim: int = 64, features_dim: int = 256,
-                 first_channels: int | None = None, downsample: bool = False) -> None:
+                 first_channels: int | None = None, downsample: bool = False,
+                 options: list[str] | None = None) -> None:
         super().__init__(observation_space, features_dim)
+        #: a selector policy's options (``env/options.py``): the agent specs its actions
+        #: name, kept here so that the checkpoint carries them to ``learned:PATH``
+        self.options = list(options) if options else None
         channels, height, width = observation_space["planes"].shape
         n_units, n_features = observation_space["units"].shape
         first = first_channels or cnn_channels

@@ -10,6 +10,9 @@ the policy for masked action probabilities and decodes the chosen index back to 
 ``deterministic=False`` it samples from the masked distribution with its own seeded
 generator, so a seed fixes its play.
 
+A selector model (``fray train --options``, ``env/options.py``) picks one of its scripted
+options instead, and that option plays the decision.
+
 A model fits a scenario when the scenario's observation shapes and action count equal
 the ones it was trained on (same map size and unit count); otherwise ``act`` raises a
 one-line :class:`rules.FrayError` naming both.
@@ -117,6 +120,13 @@ class LearnedAgent(SeededAgent):
 
             if ADVICE_KEY in getattr(model.observation_space, "spaces", {}):
                 self._advisor = make(advisor, seed=seed)
+        #: a selector model's options (``env/options.py``): its actions pick one of them
+        self._options = None
+        options = getattr(model.policy.features_extractor, "options", None)
+        if options:
+            from env.options import OptionSelector
+
+            self._options = OptionSelector(options, seed=seed)
 
     def _check_fits(self, setup: Any) -> None:
         key = id(setup)
@@ -124,7 +134,8 @@ class LearnedAgent(SeededAgent):
             return
         want = _shapes(self.model.observation_space)
         have = _shapes(setup.builder.spaces())
-        n_model, n_scenario = int(self.model.action_space.n), int(setup.n)
+        n_model = int(self.model.action_space.n)
+        n_scenario = len(self._options) if self._options is not None else int(setup.n)
         if want != have or n_model != n_scenario:
             raise LearnedModelError(
                 f"{self.label} does not fit scenario {setup.scenario.name!r}: the model "
@@ -132,8 +143,14 @@ class LearnedAgent(SeededAgent):
                 f"{n_scenario} actions")
         self._fits[key] = True
 
+    @property
+    def options(self) -> list[str] | None:
+        """A selector model's options (agent specs), or None for a model over actions."""
+        return None if self._options is None else list(self._options.names)
+
     def probabilities(self, battle: Battle) -> tuple[np.ndarray, Any]:
-        """The masked action probabilities for the current decision, and the setup."""
+        """The masked probabilities of the current decision's actions (of the options,
+        for a selector model), and the setup."""
         import torch
 
         decision = decision_of(battle)
@@ -143,6 +160,8 @@ class LearnedAgent(SeededAgent):
         obs = setup.builder.build(battle, team, decision.actor)
         mask = setup.codec.mask(battle)
         obs["action_mask"] = mask
+        if self._options is not None:
+            mask = np.ones(len(self._options), dtype=np.int8)
         if self._advisor is not None:
             from env.advice import ADVICE_KEY, advice_index
 
@@ -162,6 +181,8 @@ class LearnedAgent(SeededAgent):
             index = int(np.argmax(probs))
         else:
             index = int(self.rng.choice(len(probs), p=probs / probs.sum()))
+        if self._options is not None:
+            return self._options.action(battle, index)
         decision = battle.decision
         assert decision is not None
         action = setup.codec.decode(battle, decision.actor, index)

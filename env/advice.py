@@ -69,4 +69,4 @@ class AdviceWrapper(gym.ObservationWrapper):
                 ADVICE_KEY: advice_index(inner.battle, inner.codec, self.advisor)}
 
     def action_masks(self) -> np.ndarray:
-        return self.env.unwrapped.action_masks()
+        return self.env.get_wrapper_attr("action_masks")()

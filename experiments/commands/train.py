@@ -97,6 +97,20 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"--advice: {exc}") from None
         if advisors != [args.advice] or SELF in advisors:
             raise UsageError(f"--advice: expected one agent name, got {args.advice!r}")
+    options: list[str] = []
+    if args.options is not None:
+        if args.policy != "fray":
+            raise UsageError(f"--options: needs --policy fray, got --policy {args.policy}")
+        if imitate or args.advice is not None:
+            raise UsageError("--options: goes without --imitate and --advice (a selector "
+                             "picks scripted agents; it starts at the first one)")
+        try:
+            options = parse_pool(args.options)
+        except ValueError as exc:
+            raise UsageError(f"--options: {exc}") from None
+        if SELF in options or len(options) < 2:
+            raise UsageError(f"--options: expected two or more agent names, got "
+                             f"{args.options!r}")
     if args.imitate_keep and not (imitate or args.init):
         raise UsageError("--imitate-keep: needs --imitate, or --init with --imitate-data")
     if args.init is not None and not imitate and args.imitate_keep and not (
@@ -116,7 +130,8 @@ def run(args: argparse.Namespace) -> int:
                          imitate_rounds=args.imitate_rounds, imitate_data=args.imitate_data,
                          imitate_keep=args.imitate_keep,
                          imitate_keep_steps=args.imitate_keep_steps, init=args.init,
-                         advice=args.advice)
+                         advice=args.advice, options=options,
+                         option_prior=args.option_prior)
     try:
         final = train(config, resume=args.resume)
     except InitMismatchError as exc:
@@ -146,6 +161,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--advice", default=None, metavar="AGENT",
                         help="residual policy: observations name AGENT's action and the "
                              "fray-spatial policy starts by playing it (env/advice.py)")
+    parser.add_argument("--options", default=None, metavar="AGENT,AGENT[,...]",
+                        help="selector policy: each action picks which of these scripted "
+                             "agents plays the decision (env/options.py; --policy fray)")
+    parser.add_argument("--option-prior", type=float, default=3.0,
+                        help="the first option's initial logit bonus (default 3)")
     parser.add_argument("--init", default=None, metavar="CHECKPOINT.zip",
                         help="start from this saved policy's weights (same --policy), "
                              "with this run's settings: PPO from it (with --imitate-data "

@@ -103,5 +103,6 @@ class OpponentPoolWrapper(gym.Wrapper):
         return obs, reward, terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
-        """The env's mask as bool (sb3-contrib)."""
-        return self.env.unwrapped.action_masks()
+        """The wrapped env's mask as bool (sb3-contrib): a selector's, over its options,
+        when the env is an :class:`env.options.OptionsWrapper`."""
+        return self.env.get_wrapper_attr("action_masks")()

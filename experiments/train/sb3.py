@@ -70,6 +70,8 @@ class TrainConfig:
     imitate_keep_steps: int = 0
     init: str | None = None
     advice: str | None = None
+    options: list[str] = field(default_factory=list)
+    option_prior: float = 3.0
     progress: bool = True
 
     @property
@@ -105,6 +107,10 @@ def _make_env(config: TrainConfig, rank: int) -> Any:
             from env.advice import AdviceWrapper
 
             base = AdviceWrapper(base, config.advice, seed=config.seed * 1000 + rank)
+        if config.options:
+            from env.options import OptionsWrapper
+
+            base = OptionsWrapper(base, config.options, seed=config.seed * 1000 + rank)
         pool = OpponentPool(config.opponents, config.checkpoint_dir,
                             seed=config.seed * 1000 + rank)
         wrapped = OpponentPoolWrapper(base, pool)
@@ -159,18 +165,24 @@ def stop_on_terminate() -> Iterator[StopRequest]:
         signal.signal(signal.SIGTERM, previous)
 
 
-def policy_spec(name: str, scenario: str | None = None,
-                advisor: str | None = None) -> tuple[Any, dict[str, Any]]:
+def policy_spec(name: str, scenario: str | None = None, advisor: str | None = None,
+                options: list[str] | None = None) -> tuple[Any, dict[str, Any]]:
     """The sb3 policy and its kwargs: ``fray`` (CNN + per-unit encoder), ``fray-spatial``
     (the same plus a square-by-square head for moves, which needs the ``scenario`` for
     its action layout; ``agents/spatial.py``) or ``mlp``. ``advisor``: the scripted agent
-    whose action the env's ``advice`` key names (``fray-spatial`` only)."""
+    whose action the env's ``advice`` key names (``fray-spatial`` only). ``options``: the
+    scripted agents a selector's actions name (``env/options.py``; ``fray`` only, whose
+    extractor keeps their names in the checkpoint)."""
     if advisor is not None and name != "fray-spatial":
         raise ValueError(f"--advice: needs --policy fray-spatial, got --policy {name}")
-    fray_kwargs = {"first_channels": 16, "downsample": True}
+    if options and name != "fray":
+        raise ValueError(f"--options: needs --policy fray, got --policy {name}")
+    fray_kwargs: dict[str, Any] = {"first_channels": 16, "downsample": True}
     if name == "fray":
         from agents.features import FrayExtractor
 
+        if options:
+            fray_kwargs["options"] = list(options)
         return "MultiInputPolicy", {"features_extractor_class": FrayExtractor,
                                     "features_extractor_kwargs": fray_kwargs,
                                     "net_arch": [128, 128]}
@@ -381,6 +393,16 @@ def kept_cloning(model: Any, demos: Any, config: TrainConfig) -> Any:
                             learning_rate=config.learning_rate, seed=config.seed)
 
 
+def favour_first_option(model: Any, prior: float) -> None:
+    """Start a selector at its first option: add ``prior`` to that option's logit (the
+    action head's bias), so the untrained policy picks it with probability
+    ``e**prior / (e**prior + K - 1)`` and PPO starts near the first option's level."""
+    import torch
+
+    with torch.no_grad():
+        model.policy.action_net.bias[0] += float(prior)
+
+
 class InitMismatchError(ValueError):
     """``--init`` names a checkpoint whose network is not this run's."""
 
@@ -434,13 +456,16 @@ def _learn(config: TrainConfig, vec: Any, start: Path | None, tensorboard: str |
         model = MaskablePPO.load(start, env=vec, device="cpu",
                                  tensorboard_log=tensorboard)
     else:
-        policy, kwargs = policy_spec(config.policy, config.scenario, config.advice)
+        policy, kwargs = policy_spec(config.policy, config.scenario, config.advice,
+                                     config.options)
         model = MaskablePPO(policy, vec, policy_kwargs=kwargs, n_steps=config.n_steps,
                             batch_size=config.batch_size, n_epochs=config.n_epochs,
                             learning_rate=config.learning_rate, ent_coef=config.ent_coef,
                             clip_range=config.clip_range, gamma=config.gamma,
                             seed=config.seed, device="cpu",
                             tensorboard_log=tensorboard, verbose=0)
+        if config.options:
+            favour_first_option(model, config.option_prior)
         if config.init:
             cloning = start_from(model, config)
         if config.imitate:

@@ -1,0 +1,139 @@
+"""Selector policies (``env/options.py``, ``fray train --options``): an action picks which
+scripted agent plays the decision, and a selector favouring its first option plays
+exactly as that option."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+from sb3_contrib import MaskablePPO
+
+import agents
+import rules
+from env import SkirmishEnv
+from env.options import OptionSelector, OptionsWrapper
+from experiments.cli import main
+from experiments.train.sb3 import (
+    TrainConfig,
+    favour_first_option,
+    latest_checkpoint,
+    policy_spec,
+    train,
+)
+from tests.learned.conftest import play_legally
+
+OPTIONS = ["tactician", "defender", "berserker"]
+
+
+def _selector_env(scenario: str, seed: int = 3) -> OptionsWrapper:
+    return OptionsWrapper(SkirmishEnv(scenario=scenario, opponent="berserker"), OPTIONS,
+                          seed=seed)
+
+
+@pytest.mark.parametrize("option", range(len(OPTIONS)))
+def test_an_option_plays_as_its_agent_does(option: int) -> None:
+    """Choosing option k at every decision is the battle option k's agent would play."""
+    wrapped = _selector_env("skirmish")
+    plain = SkirmishEnv(scenario="skirmish", opponent="berserker")
+    wrapped.reset(seed=5)
+    plain.reset(seed=5)
+    shadow = agents.make(OPTIONS[option], seed=3 * 31 + option)
+    for _ in range(60):
+        expected = plain.encode(shadow.act(plain.battle))
+        _, reward, done, truncated, _ = wrapped.step(option)
+        _, plain_reward, plain_done, _, _ = plain.step(expected)
+        assert reward == plain_reward and done == plain_done
+        if done or truncated:
+            break
+    events = [repr(e) for e in wrapped.unwrapped.battle.events]
+    assert events == [repr(e) for e in plain.battle.events] and len(events) > 20
+
+
+def test_every_option_is_always_legal_and_others_are_refused() -> None:
+    env = _selector_env("duel")
+    env.reset(seed=1)
+    assert env.action_space.n == len(OPTIONS)
+    assert env.action_masks().tolist() == [True] * len(OPTIONS)
+    with pytest.raises(ValueError, match="option 3 is not one of 0..2"):
+        env.step(3)
+    with pytest.raises(ValueError, match="at least two agents"):
+        OptionSelector(["tactician"])
+
+
+def _untrained_selector(path: Path, scenario: str, prior: float) -> Path:
+    torch.set_num_threads(1)
+    name, kwargs = policy_spec("fray", scenario, options=OPTIONS)
+    model = MaskablePPO(name, _selector_env(scenario), policy_kwargs=kwargs, n_steps=64,
+                        batch_size=32, seed=0, device="cpu")
+    favour_first_option(model, prior)
+    model.save(path)
+    return path
+
+
+def test_the_first_options_prior_sets_its_initial_probability(tmp_path: Path) -> None:
+    """With K options and prior b, the untrained selector picks the first one with
+    probability about e**b / (e**b + K - 1) (the head's other logits start near 0)."""
+    agent = agents.make(f"learned:{_untrained_selector(tmp_path / 's.zip', 'duel', 3.0)}")
+    assert agent.options == OPTIONS
+    battle = rules.Battle.from_scenario("duel", seed=2)
+    while battle.combatants[battle.decision.actor].team != "monsters":
+        battle.apply(agents.make("berserker").act(battle))
+    probs, _ = agent.probabilities(battle)
+    expected = np.exp(3.0) / (np.exp(3.0) + len(OPTIONS) - 1)
+    assert probs.shape == (len(OPTIONS),) and abs(probs[0] - expected) < 0.02
+
+
+@pytest.mark.parametrize("scenario", ["duel", "skirmish"])
+def test_a_selector_favouring_its_first_option_plays_as_it(tmp_path: Path,
+                                                           scenario: str) -> None:
+    path = _untrained_selector(tmp_path / "selector.zip", scenario, prior=50.0)
+    for seed in (2, 3):
+        logs = []
+        for monsters in (f"learned:{path}", "tactician"):
+            battle = rules.Battle.from_scenario(scenario, seed=seed)
+            sides = {"monsters": agents.make(monsters, seed=0),
+                     "party": agents.make("berserker", seed=4)}
+            for _ in range(150):
+                if battle.is_over:
+                    break
+                actor = battle.combatants[battle.decision.actor]
+                battle.apply(sides[actor.team].act(battle))
+            logs.append([repr(event) for event in battle.events])
+        assert logs[0] == logs[1] and len(logs[0]) > 10
+
+
+def test_selector_training_runs_and_its_checkpoint_plays_legally(tmp_path: Path) -> None:
+    config = TrainConfig(scenario="duel", out=str(tmp_path), opponents=["berserker", "self"],
+                         steps=64, n_steps=64, batch_size=64, n_epochs=1,
+                         checkpoint_every=32, options=OPTIONS, progress=False)
+    final = train(config)
+    assert final == latest_checkpoint(tmp_path)
+    agent = agents.make(f"learned:{final}", seed=1)
+    assert agent.options == OPTIONS
+    assert play_legally(agent, "duel", seed=3, decisions=30) > 5
+    again = [agents.make(f"learned:{final}", seed=1) for _ in range(2)]
+    battles = [rules.Battle.from_scenario("duel", seed=4) for _ in range(2)]
+    for _ in range(40):
+        if battles[0].is_over:
+            break
+        actions = [a.act(b) for a, b in zip(again, battles, strict=True)]
+        assert actions[0] == actions[1]
+        for battle, action in zip(battles, actions, strict=True):
+            battle.apply(action)
+
+
+def test_the_cli_rejects_bad_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for argv, message in (
+            (["--options", "tactician,defender", "--policy", "mlp"],
+             "--options: needs --policy fray"),
+            (["--options", "tactician"], "--options: expected two or more agent names"),
+            (["--options", "tactician,self"], "--options: expected two or more agent names"),
+            (["--options", "tactician,nobody"], "unknown agent 'nobody'"),
+            (["--options", "tactician,defender", "--imitate", "tactician"],
+             "--options: goes without --imitate")):
+        assert main(["train", "duel", "--out", str(tmp_path / "bad"), *argv]) == 2
+        err = capsys.readouterr().err.strip()
+        assert err.count("\n") == 0 and message in err
