@@ -31,11 +31,12 @@ class FrayExtractor(BaseFeaturesExtractor):
     def __init__(self, observation_space: gym.spaces.Dict, cnn_channels: int = 32,
                  unit_dim: int = 64, features_dim: int = 256,
                  first_channels: int | None = None, downsample: bool = False,
-                 options: list[str] | None = None) -> None:
+                 options: list[str] | None = None, option_hold: str = "decision") -> None:
         super().__init__(observation_space, features_dim)
         #: a selector policy's options (``env/options.py``): the agent specs its actions
         #: name, kept here so that the checkpoint carries them to ``learned:PATH``
         self.options = list(options) if options else None
+        self.option_hold = option_hold
         channels, height, width = observation_space["planes"].shape
         n_units, n_features = observation_space["units"].shape
         first = first_channels or cnn_channels

@@ -126,7 +126,8 @@ class LearnedAgent(SeededAgent):
         if options:
             from env.options import OptionSelector
 
-            self._options = OptionSelector(options, seed=seed)
+            hold = getattr(model.policy.features_extractor, "option_hold", "decision")
+            self._options = OptionSelector(options, seed=seed, hold=hold)
 
     def _check_fits(self, setup: Any) -> None:
         key = id(setup)
@@ -175,20 +176,24 @@ class LearnedAgent(SeededAgent):
         return probs, setup
 
     def act(self, battle: Battle) -> Action:
-        """The policy's action for ``battle.decision`` (always legal: the mask is exact)."""
-        probs, setup = self.probabilities(battle)
-        if self.deterministic or probs.sum() <= 0:
-            index = int(np.argmax(probs))
-        else:
-            index = int(self.rng.choice(len(probs), p=probs / probs.sum()))
+        """The policy's action for ``battle.decision`` (always legal: the mask is exact);
+        a selector model's chosen (or still held) option's action."""
         if self._options is not None:
-            return self._options.action(battle, index)
+            return self._options.act(battle, lambda: self._choice(battle)[0])
+        index, setup = self._choice(battle)
         decision = battle.decision
         assert decision is not None
         action = setup.codec.decode(battle, decision.actor, index)
         if action is None:  # pragma: no cover - the mask only holds decodable indices
             raise LearnedModelError(f"{self.label} chose index {index}, which names nothing")
         return action
+
+    def _choice(self, battle: Battle) -> tuple[int, Any]:
+        """The chosen index (most probable, or sampled), and the setup."""
+        probs, setup = self.probabilities(battle)
+        if self.deterministic or probs.sum() <= 0:
+            return int(np.argmax(probs)), setup
+        return int(self.rng.choice(len(probs), p=probs / probs.sum())), setup
 
     def __repr__(self) -> str:
         return f"LearnedAgent({self.label!r}, deterministic={self.deterministic})"

@@ -11,6 +11,11 @@ found sensible.
 - the action space is ``Discrete(K)``; every option is always legal (each plays a legal
   action of any decision), so :meth:`OptionsWrapper.action_masks` is all ones;
 - the observation is the wrapped env's, unchanged (it names the deciding unit);
+- ``hold`` is how long a choice lasts: ``"decision"`` (one decision), ``"turn"`` (every
+  decision of that unit in that round, its reactions included) or ``"battle"`` (that unit
+  for the rest of the battle: a learned composition). A held choice plays on without
+  asking the policy, so the policy decides less often and each choice has a larger,
+  easier to credit effect;
 - ``learned:PATH`` plays a selector model the same way (:class:`OptionSelector`), so a
   model never plays without the options it learned with.
 
@@ -20,7 +25,7 @@ switch: they read the battle they are shown, as every agent does.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import gymnasium as gym
@@ -29,38 +34,72 @@ from gymnasium import spaces
 
 from rules import Action, Battle
 
+HOLDS = ("decision", "turn", "battle")
+
 
 class OptionSelector:
-    """``K`` scripted agents, each asked only when chosen."""
+    """``K`` scripted agents, each asked only when chosen, and the choices still held."""
 
-    def __init__(self, options: Sequence[str], seed: int | None = 0) -> None:
+    def __init__(self, options: Sequence[str], seed: int | None = 0,
+                 hold: str = "decision") -> None:
         import agents
 
         if len(options) < 2:
             raise ValueError(f"--options: expected at least two agents, got {list(options)}")
+        if hold not in HOLDS:
+            raise ValueError(f"--option-hold: expected one of {', '.join(HOLDS)}, got {hold!r}")
         self.names = [str(o) for o in options]
+        self.hold = hold
         base = 0 if seed is None else int(seed)
         self.agents = [agents.make(name, seed=base * 31 + k)
                        for k, name in enumerate(self.names)]
+        self._battle: Battle | None = None
+        self._held: dict[tuple[str, ...] | tuple[str, int], int] = {}
 
     def __len__(self) -> int:
         return len(self.agents)
 
-    def action(self, battle: Battle, option: int) -> Action:
-        """Option ``option``'s action for ``battle.decision`` (a legal action)."""
+    def _key(self, battle: Battle) -> tuple[str, ...] | tuple[str, int]:
+        if battle is not self._battle:  # a new battle: nothing is held in it
+            self._battle = battle
+            self._held = {}
+        actor = battle.decision.actor if battle.decision is not None else ""
+        return (actor, battle.round) if self.hold == "turn" else (actor,)
+
+    def held(self, battle: Battle) -> int | None:
+        """The option still held for the deciding unit (never, with ``hold="decision"``)."""
+        if self.hold == "decision":
+            return None
+        return self._held.get(self._key(battle))
+
+    def choose(self, battle: Battle, option: int) -> Action:
+        """Option ``option``'s action for ``battle.decision`` (a legal action), held for
+        the deciding unit's span when ``hold`` is ``"turn"`` or ``"battle"``."""
         if not 0 <= option < len(self.agents):
             raise ValueError(f"option {option} is not one of 0..{len(self.agents) - 1}")
+        if self.hold != "decision":
+            key = self._key(battle)  # first: a new battle replaces the held dict
+            self._held[key] = option
         return self.agents[option].act(battle)
+
+    def act(self, battle: Battle, choose: Callable[[], int]) -> Action:
+        """The held option's action, or ``choose()``'s (called only when none is held)."""
+        option = self.held(battle)
+        return self.choose(battle, choose() if option is None else option)
 
 
 class OptionsWrapper(gym.Wrapper):
     """A fray env (:class:`env.SkirmishEnv`, possibly wrapped) whose action picks an option.
 
-    ``options``: agent specs for :func:`agents.make`, seeded from ``seed``."""
+    ``options``: agent specs for :func:`agents.make`, seeded from ``seed``; ``hold``: see
+    the module. A step plays the chosen option, then every decision of the team that a
+    held option answers, and returns at the next decision that needs a choice (or the
+    end), with the rewards of all of them summed."""
 
-    def __init__(self, env: gym.Env, options: Sequence[str], seed: int = 0) -> None:
+    def __init__(self, env: gym.Env, options: Sequence[str], seed: int = 0,
+                 hold: str = "decision") -> None:
         super().__init__(env)
-        self.selector = OptionSelector(options, seed=seed)
+        self.selector = OptionSelector(options, seed=seed, hold=hold)
         self.option_names = self.selector.names
         self.action_space = spaces.Discrete(len(self.selector))
 
@@ -69,7 +108,19 @@ class OptionsWrapper(gym.Wrapper):
         battle = inner.battle
         if battle is None or battle.decision is None:
             raise RuntimeError("call reset() before step()")
-        chosen = self.selector.action(battle, int(np.asarray(action).item()))
+        result = self._play(self.selector.choose(battle, int(np.asarray(action).item())))
+        total = result[1]
+        while not (result[2] or result[3]):
+            option = self.selector.held(inner.battle)
+            if option is None:
+                break
+            result = self._play(self.selector.choose(inner.battle, option))
+            total += result[1]
+        return result[0], total, result[2], result[3], result[4]
+
+    def _play(self, chosen: Action) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        inner = self.env.unwrapped
+        battle = inner.battle
         index = inner.codec.encode(battle, battle.decision.actor, chosen)
         if index is None:  # pragma: no cover - every legal action has an index (codec tests)
             raise ValueError("the option's action has no index in the env's codec")

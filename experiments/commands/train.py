@@ -111,6 +111,8 @@ def run(args: argparse.Namespace) -> int:
         if SELF in options or len(options) < 2:
             raise UsageError(f"--options: expected two or more agent names, got "
                              f"{args.options!r}")
+    if args.option_hold != "decision" and not options:
+        raise UsageError("--option-hold: goes with --options")
     if args.imitate_keep and not (imitate or args.init):
         raise UsageError("--imitate-keep: needs --imitate, or --init with --imitate-data")
     if args.init is not None and not imitate and args.imitate_keep and not (
@@ -131,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
                          imitate_keep=args.imitate_keep,
                          imitate_keep_steps=args.imitate_keep_steps, init=args.init,
                          advice=args.advice, options=options,
-                         option_prior=args.option_prior)
+                         option_prior=args.option_prior, option_hold=args.option_hold)
     try:
         final = train(config, resume=args.resume)
     except InitMismatchError as exc:
@@ -166,6 +168,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                              "agents plays the decision (env/options.py; --policy fray)")
     parser.add_argument("--option-prior", type=float, default=3.0,
                         help="the first option's initial logit bonus (default 3)")
+    parser.add_argument("--option-hold", choices=("decision", "turn", "battle"),
+                        default="decision",
+                        help="how long a selector's choice lasts for its unit: one "
+                             "decision, the unit's turn (its reactions in that round "
+                             "too), or the battle")
     parser.add_argument("--init", default=None, metavar="CHECKPOINT.zip",
                         help="start from this saved policy's weights (same --policy), "
                              "with this run's settings: PPO from it (with --imitate-data "

@@ -72,6 +72,7 @@ class TrainConfig:
     advice: str | None = None
     options: list[str] = field(default_factory=list)
     option_prior: float = 3.0
+    option_hold: str = "decision"
     progress: bool = True
 
     @property
@@ -110,7 +111,8 @@ def _make_env(config: TrainConfig, rank: int) -> Any:
         if config.options:
             from env.options import OptionsWrapper
 
-            base = OptionsWrapper(base, config.options, seed=config.seed * 1000 + rank)
+            base = OptionsWrapper(base, config.options, seed=config.seed * 1000 + rank,
+                                  hold=config.option_hold)
         pool = OpponentPool(config.opponents, config.checkpoint_dir,
                             seed=config.seed * 1000 + rank)
         wrapped = OpponentPoolWrapper(base, pool)
@@ -166,13 +168,14 @@ def stop_on_terminate() -> Iterator[StopRequest]:
 
 
 def policy_spec(name: str, scenario: str | None = None, advisor: str | None = None,
-                options: list[str] | None = None) -> tuple[Any, dict[str, Any]]:
+                options: list[str] | None = None,
+                option_hold: str = "decision") -> tuple[Any, dict[str, Any]]:
     """The sb3 policy and its kwargs: ``fray`` (CNN + per-unit encoder), ``fray-spatial``
     (the same plus a square-by-square head for moves, which needs the ``scenario`` for
     its action layout; ``agents/spatial.py``) or ``mlp``. ``advisor``: the scripted agent
     whose action the env's ``advice`` key names (``fray-spatial`` only). ``options``: the
     scripted agents a selector's actions name (``env/options.py``; ``fray`` only, whose
-    extractor keeps their names in the checkpoint)."""
+    extractor keeps their names and ``option_hold`` in the checkpoint)."""
     if advisor is not None and name != "fray-spatial":
         raise ValueError(f"--advice: needs --policy fray-spatial, got --policy {name}")
     if options and name != "fray":
@@ -183,6 +186,7 @@ def policy_spec(name: str, scenario: str | None = None, advisor: str | None = No
 
         if options:
             fray_kwargs["options"] = list(options)
+            fray_kwargs["option_hold"] = option_hold
         return "MultiInputPolicy", {"features_extractor_class": FrayExtractor,
                                     "features_extractor_kwargs": fray_kwargs,
                                     "net_arch": [128, 128]}
@@ -457,7 +461,7 @@ def _learn(config: TrainConfig, vec: Any, start: Path | None, tensorboard: str |
                                  tensorboard_log=tensorboard)
     else:
         policy, kwargs = policy_spec(config.policy, config.scenario, config.advice,
-                                     config.options)
+                                     config.options, config.option_hold)
         model = MaskablePPO(policy, vec, policy_kwargs=kwargs, n_steps=config.n_steps,
                             batch_size=config.batch_size, n_epochs=config.n_epochs,
                             learning_rate=config.learning_rate, ent_coef=config.ent_coef,

@@ -28,9 +28,9 @@ from tests.learned.conftest import play_legally
 OPTIONS = ["tactician", "defender", "berserker"]
 
 
-def _selector_env(scenario: str, seed: int = 3) -> OptionsWrapper:
+def _selector_env(scenario: str, seed: int = 3, hold: str = "decision") -> OptionsWrapper:
     return OptionsWrapper(SkirmishEnv(scenario=scenario, opponent="berserker"), OPTIONS,
-                          seed=seed)
+                          seed=seed, hold=hold)
 
 
 @pytest.mark.parametrize("option", range(len(OPTIONS)))
@@ -63,10 +63,41 @@ def test_every_option_is_always_legal_and_others_are_refused() -> None:
         OptionSelector(["tactician"])
 
 
-def _untrained_selector(path: Path, scenario: str, prior: float) -> Path:
+@pytest.mark.parametrize("hold", ["turn", "battle"])
+def test_a_held_choice_plays_on_without_asking(hold: str) -> None:
+    """Held choices: the policy is asked once per unit and round (``turn``) or once per
+    unit (``battle``), and holding option k is the battle of choosing k every time."""
+    for option in (0, 1):
+        held, every = _selector_env("skirmish", hold=hold), _selector_env("skirmish")
+        held.reset(seed=7)
+        every.reset(seed=7)
+        asked, total, every_total = [], 0.0, 0.0
+        for _ in range(300):
+            battle = held.unwrapped.battle
+            asked.append((battle.decision.actor, battle.round if hold == "turn" else 0))
+            _, reward, done, truncated, _ = held.step(option)
+            total += reward
+            if done or truncated:
+                break
+        for _ in range(300):
+            _, reward, done, truncated, _ = every.step(option)
+            every_total += reward
+            if done or truncated:
+                break
+        assert len(asked) == len(set(asked)), "a held unit was asked again"
+        events = [repr(e) for e in held.unwrapped.battle.events]
+        assert events == [repr(e) for e in every.unwrapped.battle.events]
+        assert abs(total - every_total) < 1e-9
+        if hold == "battle":
+            assert len(asked) <= 4  # skirmish's four monsters
+
+
+def _untrained_selector(path: Path, scenario: str, prior: float,
+                        hold: str = "decision") -> Path:
     torch.set_num_threads(1)
-    name, kwargs = policy_spec("fray", scenario, options=OPTIONS)
-    model = MaskablePPO(name, _selector_env(scenario), policy_kwargs=kwargs, n_steps=64,
+    name, kwargs = policy_spec("fray", scenario, options=OPTIONS, option_hold=hold)
+    model = MaskablePPO(name, _selector_env(scenario, hold=hold), policy_kwargs=kwargs,
+                        n_steps=64,
                         batch_size=32, seed=0, device="cpu")
     favour_first_option(model, prior)
     model.save(path)
@@ -105,14 +136,30 @@ def test_a_selector_favouring_its_first_option_plays_as_it(tmp_path: Path,
         assert logs[0] == logs[1] and len(logs[0]) > 10
 
 
+def test_a_learned_selector_asks_its_network_once_per_held_span(tmp_path: Path) -> None:
+    path = _untrained_selector(tmp_path / "turn.zip", "skirmish", prior=0.0, hold="turn")
+    agent = agents.make(f"learned:{path}", seed=2, deterministic=False)
+    asked: list[tuple[str, int]] = []
+    choice = agent._choice
+
+    def spy(battle: rules.Battle) -> tuple[int, object]:
+        asked.append((battle.decision.actor, battle.round))
+        return choice(battle)
+
+    agent._choice = spy  # type: ignore[method-assign]
+    assert play_legally(agent, "skirmish", seed=3, decisions=120) > len(set(asked)) > 3
+    assert len(asked) == len(set(asked))
+
+
 def test_selector_training_runs_and_its_checkpoint_plays_legally(tmp_path: Path) -> None:
     config = TrainConfig(scenario="duel", out=str(tmp_path), opponents=["berserker", "self"],
                          steps=64, n_steps=64, batch_size=64, n_epochs=1,
-                         checkpoint_every=32, options=OPTIONS, progress=False)
+                         checkpoint_every=32, options=OPTIONS, option_hold="turn",
+                         progress=False)
     final = train(config)
     assert final == latest_checkpoint(tmp_path)
     agent = agents.make(f"learned:{final}", seed=1)
-    assert agent.options == OPTIONS
+    assert agent.options == OPTIONS and agent._options.hold == "turn"
     assert play_legally(agent, "duel", seed=3, decisions=30) > 5
     again = [agents.make(f"learned:{final}", seed=1) for _ in range(2)]
     battles = [rules.Battle.from_scenario("duel", seed=4) for _ in range(2)]
@@ -132,6 +179,7 @@ def test_the_cli_rejects_bad_options(tmp_path: Path, capsys: pytest.CaptureFixtu
             (["--options", "tactician"], "--options: expected two or more agent names"),
             (["--options", "tactician,self"], "--options: expected two or more agent names"),
             (["--options", "tactician,nobody"], "unknown agent 'nobody'"),
+            (["--option-hold", "turn"], "--option-hold: goes with --options"),
             (["--options", "tactician,defender", "--imitate", "tactician"],
              "--options: goes without --imitate")):
         assert main(["train", "duel", "--out", str(tmp_path / "bad"), *argv]) == 2
