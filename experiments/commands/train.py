@@ -66,6 +66,13 @@ def run(args: argparse.Namespace) -> int:
         if SELF in imitate:
             raise UsageError("--imitate: expected agent names to learn from, got 'self'")
     if args.backend == "rllib":
+        sb3_only = [flag for flag, given in (
+            ("--imitate", args.imitate is not None), ("--advice", args.advice is not None),
+            ("--options", args.options is not None), ("--init", args.init is not None),
+            ("--resume", args.resume)) if given]
+        if sb3_only:
+            raise UsageError(f"--backend rllib: {', '.join(sb3_only)} "
+                             f"{'is' if len(sb3_only) == 1 else 'are'} sb3-only")
         from experiments.train.rllib import RllibConfig, train_rllib
 
         run = train_rllib(RllibConfig(scenario=args.scenario, out=args.out, team=args.team,

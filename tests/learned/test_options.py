@@ -180,6 +180,8 @@ def test_the_cli_rejects_bad_options(tmp_path: Path, capsys: pytest.CaptureFixtu
             (["--options", "tactician,self"], "--options: expected two or more agent names"),
             (["--options", "tactician,nobody"], "unknown agent 'nobody'"),
             (["--option-hold", "turn"], "--option-hold: goes with --options"),
+            (["--options", "tactician,defender", "--backend", "rllib"],
+             "--backend rllib: --options is sb3-only"),
             (["--options", "tactician,defender", "--imitate", "tactician"],
              "--options: goes without --imitate")):
         assert main(["train", "duel", "--out", str(tmp_path / "bad"), *argv]) == 2
