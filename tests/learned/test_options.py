@@ -187,3 +187,22 @@ def test_the_cli_rejects_bad_options(tmp_path: Path, capsys: pytest.CaptureFixtu
         assert main(["train", "duel", "--out", str(tmp_path / "bad"), *argv]) == 2
         err = capsys.readouterr().err.strip()
         assert err.count("\n") == 0 and message in err
+
+
+def test_the_option_report_counts_the_option_behind_every_decision(tmp_path: Path) -> None:
+    from experiments.train.option_report import main as report_main
+    from experiments.train.option_report import option_report
+
+    path = _untrained_selector(tmp_path / "first.zip", "duel", prior=50.0)
+    report = option_report(f"learned:{path}", scenario="duel", battles=2, seed=0)
+    played = sum(sum(c.values()) for c in report.played.values())
+    assert played == len(report.first_probabilities) > 5  # every decision asked
+    assert all(set(c) == {"tactician"} for c in report.played.values())
+    assert report.mean_first > 0.99 and "0 of" in report.lines()[0]
+    plain = tmp_path / "plain.zip"
+    from tests.learned.conftest import save_untrained
+
+    save_untrained("duel", plain)
+    with pytest.raises(ValueError, match="not a selector model"):
+        option_report(f"learned:{plain}", scenario="duel", battles=1)
+    assert report_main([f"learned:{plain}", "--scenario", "duel", "--battles", "1"]) == 2
