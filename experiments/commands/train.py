@@ -25,10 +25,22 @@ def _positive(name: str, value: int, minimum: int = 1) -> None:
         raise UsageError(f"{name}: expected a whole number >= {minimum}, got {value}")
 
 
+def _agent_names(flag: str, text: str) -> list[str]:
+    """The agent names (specs) of a comma list, each known; a bad one is a usage error
+    naming ``flag``."""
+    from experiments.cli import UsageError
+    from experiments.train.opponents import parse_pool
+
+    try:
+        return parse_pool(text)
+    except ValueError as exc:
+        raise UsageError(f"{flag}: {exc}") from None
+
+
 def run(args: argparse.Namespace) -> int:
     import rules
     from experiments.cli import UsageError
-    from experiments.train.opponents import SELF, parse_pool
+    from experiments.train.opponents import SELF
 
     _positive("--steps", args.steps)
     _positive("--envs", args.envs)
@@ -53,16 +65,10 @@ def run(args: argparse.Namespace) -> int:
     if args.team not in scenario.teams:
         raise UsageError(f"--team: {args.team!r} is not a team of {scenario.name!r} "
                          f"(teams: {', '.join(scenario.teams)})")
-    try:
-        opponents = parse_pool(args.opponent)
-    except ValueError as exc:
-        raise UsageError(f"--opponent: {exc}") from None
+    opponents = _agent_names("--opponent", args.opponent)
     imitate: list[str] = []
     if args.imitate is not None:
-        try:
-            imitate = parse_pool(args.imitate)
-        except ValueError as exc:
-            raise UsageError(f"--imitate: {exc}") from None
+        imitate = _agent_names("--imitate", args.imitate)
         if SELF in imitate:
             raise UsageError("--imitate: expected agent names to learn from, got 'self'")
     if args.backend == "rllib":
@@ -98,10 +104,7 @@ def run(args: argparse.Namespace) -> int:
         if imitate:
             raise UsageError("--advice: goes without --imitate (the advised policy starts "
                              "as the advisor; demonstrations carry no advice)")
-        try:
-            advisors = parse_pool(args.advice)
-        except ValueError as exc:
-            raise UsageError(f"--advice: {exc}") from None
+        advisors = _agent_names("--advice", args.advice)
         if advisors != [args.advice] or SELF in advisors:
             raise UsageError(f"--advice: expected one agent name, got {args.advice!r}")
     options: list[str] = []
@@ -111,10 +114,7 @@ def run(args: argparse.Namespace) -> int:
         if imitate or args.advice is not None:
             raise UsageError("--options: goes without --imitate and --advice (a selector "
                              "picks scripted agents; it starts at the first one)")
-        try:
-            options = parse_pool(args.options)
-        except ValueError as exc:
-            raise UsageError(f"--options: {exc}") from None
+        options = _agent_names("--options", args.options)
         if SELF in options or len(options) < 2:
             raise UsageError(f"--options: expected two or more agent names, got "
                              f"{args.options!r}")

@@ -57,3 +57,21 @@ class _Models(dict):
 @pytest.fixture(scope="session")
 def untrained_models(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return _Models(tmp_path_factory.mktemp("models"))
+
+
+def events_against_berserkers(scenario: str, seed: int, monsters: str, monster_seed: int,
+                              decisions: int = 150) -> list[str]:
+    """The events (as reprs) of a battle of ``monsters`` against a berserker party
+    (seed 4), for at most ``decisions`` decisions."""
+    import agents
+    import rules
+
+    battle = rules.Battle.from_scenario(scenario, seed=seed)
+    sides = {"monsters": agents.make(monsters, seed=monster_seed),
+             "party": agents.make("berserker", seed=4)}
+    for _ in range(decisions):
+        if battle.is_over:
+            break
+        actor = battle.combatants[battle.decision.actor]
+        battle.apply(sides[actor.team].act(battle))
+    return [repr(event) for event in battle.events]

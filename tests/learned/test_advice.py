@@ -11,12 +11,11 @@ import torch
 from sb3_contrib import MaskablePPO
 
 import agents
-import rules
 from env import SkirmishEnv
 from env.advice import ADVICE_KEY, AdviceWrapper
 from experiments.cli import main
 from experiments.train.sb3 import TrainConfig, latest_checkpoint, policy_spec, train
-from tests.learned.conftest import play_legally
+from tests.learned.conftest import events_against_berserkers, play_legally
 
 
 def _advised_env(scenario: str) -> AdviceWrapper:
@@ -61,17 +60,8 @@ def test_an_untrained_advised_model_plays_as_its_advisor(tmp_path: Path,
                                                          scenario: str) -> None:
     path = _untrained_advised(tmp_path / "advised.zip", scenario)
     for seed in (2, 3):
-        logs = []
-        for monsters in (f"learned:{path}", "tactician"):
-            battle = rules.Battle.from_scenario(scenario, seed=seed)
-            sides = {"monsters": agents.make(monsters, seed=5),
-                     "party": agents.make("berserker", seed=4)}
-            for _ in range(150):
-                if battle.is_over:
-                    break
-                actor = battle.combatants[battle.decision.actor]
-                battle.apply(sides[actor.team].act(battle))
-            logs.append([repr(event) for event in battle.events])
+        logs = [events_against_berserkers(scenario, seed, monsters, monster_seed=5)
+                for monsters in (f"learned:{path}", "tactician")]
         assert logs[0] == logs[1] and len(logs[0]) > 10
 
 

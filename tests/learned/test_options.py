@@ -23,7 +23,7 @@ from experiments.train.sb3 import (
     policy_spec,
     train,
 )
-from tests.learned.conftest import play_legally
+from tests.learned.conftest import events_against_berserkers, play_legally
 
 OPTIONS = ["tactician", "defender", "berserker"]
 
@@ -122,17 +122,8 @@ def test_a_selector_favouring_its_first_option_plays_as_it(tmp_path: Path,
                                                            scenario: str) -> None:
     path = _untrained_selector(tmp_path / "selector.zip", scenario, prior=50.0)
     for seed in (2, 3):
-        logs = []
-        for monsters in (f"learned:{path}", "tactician"):
-            battle = rules.Battle.from_scenario(scenario, seed=seed)
-            sides = {"monsters": agents.make(monsters, seed=0),
-                     "party": agents.make("berserker", seed=4)}
-            for _ in range(150):
-                if battle.is_over:
-                    break
-                actor = battle.combatants[battle.decision.actor]
-                battle.apply(sides[actor.team].act(battle))
-            logs.append([repr(event) for event in battle.events])
+        logs = [events_against_berserkers(scenario, seed, monsters, monster_seed=0)
+                for monsters in (f"learned:{path}", "tactician")]
         assert logs[0] == logs[1] and len(logs[0]) > 10
 
 
