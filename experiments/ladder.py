@@ -117,6 +117,8 @@ def run_ladder(config: LadderConfig,
     with log.open("a") as sink:
         for cell, specs in plan(config):
             todo = [s for s in specs if s.id not in done]
+            if progress is not None:  # a resumed cell's finished battles count at once
+                progress(len(specs) - len(todo))
             start = time.perf_counter()
             for result in run_battles(todo, workers=config.workers):
                 record = dict(result.record, seconds=round(time.perf_counter() - start, 3))
@@ -125,8 +127,6 @@ def run_ladder(config: LadderConfig,
                 done[result.id] = record
                 if progress is not None:
                     progress(1)
-            if progress is not None:
-                progress(len(specs) - len(todo))
             for s in specs:
                 record = done[s.id]
                 winner = record["winner"]

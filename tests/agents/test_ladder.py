@@ -33,6 +33,18 @@ def test_ladder_plays_every_cell_and_resumes(tmp_path: Path) -> None:
     assert len((tmp_path / "ladder.csv").read_text().splitlines()) == 5
 
 
+def test_a_resumed_cell_counts_its_finished_battles_before_playing(tmp_path: Path) -> None:
+    log = tmp_path / "battles.jsonl"
+    run_ladder(LadderConfig(out=str(tmp_path), agents=("berserker",), scenarios=("duel",),
+                            battles=1))
+    calls: list[tuple[int, int]] = []  # (battles counted, lines on disk at the call)
+    run_ladder(LadderConfig(out=str(tmp_path), agents=("berserker",), scenarios=("duel",),
+                            battles=2),
+               progress=lambda n: calls.append((n, len(log.read_text().splitlines()))))
+    # per cell: its one finished battle first (before any new line), then the new battle
+    assert calls == [(1, 2), (1, 3), (1, 3), (1, 4)]
+
+
 def test_fray_ladder_cli(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     out = tmp_path / "run"
     assert main(["ladder", "--agents", "berserker", "--scenarios", "duel", "--battles", "1",
