@@ -13,28 +13,43 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-#: The browser binary; ``FRAY_CHROMIUM`` overrides it.
-CHROMIUM = os.environ.get("FRAY_CHROMIUM", "/usr/bin/chromium")
+#: The browser binary unless ``FRAY_CHROMIUM`` names another (read at each launch).
+CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ("--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run",
                  "--disable-quic")
-VIEWPORT = {"width": 1400, "height": 1000}
+#: A common laptop window; the page fits it without scrolling (and 1280x800 up).
+VIEWPORT = {"width": 1400, "height": 900}
 
 
 class BrowserMissing(RuntimeError):
-    """No Chromium at :data:`CHROMIUM`."""
+    """No Chromium at :func:`chromium_path`, or no playwright to drive it."""
+
+
+def chromium_path() -> Path:
+    """The Chromium binary to launch: ``$FRAY_CHROMIUM`` or :data:`CHROMIUM`."""
+    return Path(os.environ.get("FRAY_CHROMIUM") or CHROMIUM)
 
 
 @contextmanager
 def chromium() -> Iterator[Any]:
-    """A launched headless Chromium (a playwright ``Browser``), closed on exit."""
-    if not Path(CHROMIUM).exists():
-        raise BrowserMissing(f"{CHROMIUM} not found: install Debian's chromium package "
-                             "(apt-get install chromium) or set FRAY_CHROMIUM")
-    from playwright.sync_api import sync_playwright
+    """A launched headless Chromium (a playwright ``Browser``), closed on exit.
+
+    Raises :class:`BrowserMissing` (a one-line message naming the install command) if the
+    binary or playwright is missing; never downloads a browser.
+    """
+    path = chromium_path()
+    if not path.exists():
+        raise BrowserMissing(f"no Chromium at {path}: apt-get install chromium "
+                             "(Debian's package; or set FRAY_CHROMIUM to its path)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError as exc:
+        raise BrowserMissing(f"playwright is missing ({exc}): "
+                             "pip install -e \".[test]\"") from exc
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM,
+        browser = playwright.chromium.launch(executable_path=str(path),
                                              args=list(CHROMIUM_ARGS))
         try:
             yield browser

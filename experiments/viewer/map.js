@@ -1,20 +1,25 @@
 /* fray replay viewer, part 2 of 3: the map canvas, in the look of env/render.py (the
    palette and sizes come from the data, injected from env.render). */
 "use strict";
-/** Draw the battle of model ``M`` on ``canvas``; returns {cell, draw(e, selected)}. */
+/** Draw the battle of model ``M`` on ``canvas``; returns {cell, draw(e, selected), resize(cell)}. */
 function frayMap(canvas, M) {
   const D = M.D, P = D.look.palette, G = D.look.geometry, TEAMS = D.look.teams;
   const FLAG = M.FLAG, W = M.W, H = M.H, U = M.U, unitAt = M.unitAt, cells = M.cells;
   const down = M.down, doorsAt = M.doorsAt, zonesAt = M.zonesAt, turnStart = M.turnStart;
   const ctx = canvas.getContext("2d");
-  const CELL = Math.max(14, Math.min(48, Math.floor(Math.min(900 / W, 820 / H))));
-  const ratio = window.devicePixelRatio || 1;
-  canvas.width = W * CELL * ratio;
-  canvas.height = H * CELL * ratio;
-  canvas.style.width = W * CELL + "px";
-  canvas.style.height = H * CELL + "px";
-  canvas.dataset.cell = CELL;
-  ctx.scale(ratio, ratio);
+  let CELL = 0;
+  /** Squares of ``cell`` CSS pixels (whole, 10 to 48); the page fits it to the window. */
+  function resize(cell) {
+    CELL = Math.max(10, Math.min(48, Math.floor(cell)));
+    const ratio = window.devicePixelRatio || 1;
+    canvas.width = W * CELL * ratio;
+    canvas.height = H * CELL * ratio;
+    canvas.style.width = W * CELL + "px";
+    canvas.style.height = H * CELL + "px";
+    canvas.dataset.cell = CELL;
+    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+  }
+  resize(Math.min(900 / W, 820 / H));
 
   function terrain(cell, doorState) {
     const glyph = D.map.rows[Math.floor(cell / W)][cell % W];
@@ -214,5 +219,5 @@ function frayMap(canvas, M) {
     drawMarks(e);
   }
 
-  return {cell: CELL, draw: draw};
+  return {get cell() { return CELL; }, draw: draw, resize: resize};
 }

@@ -10,10 +10,11 @@ page next to the picture and screenshots it in headless Chromium.
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from experiments.replay import Replay, play
-from experiments.viewer.browser import chromium, open_page
+from experiments.viewer.browser import BrowserMissing, chromium, open_page
 from experiments.viewer.page import write_page
 
 
@@ -40,7 +41,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     replay = (Replay.load(args.replay) if args.replay else
               play(args.scenario, args.seed, {"party": "berserker", "monsters": "berserker"})[1])
-    print(screenshot(replay, Path(args.out), args.event, args.select))
+    try:
+        print(screenshot(replay, Path(args.out), args.event, args.select))
+    except BrowserMissing as exc:
+        print(f"screenshot: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 

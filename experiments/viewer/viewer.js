@@ -27,10 +27,10 @@
   D.units.forEach(function (info, slot) {
     const tr = document.createElement("tr");
     tr.dataset.unit = info.id;
-    tr.innerHTML = "<td><span class='swatch'></span> <b></b></td><td class='name'></td>" +
+    tr.innerHTML = "<td><b class='swatch'></b></td><td class='name'></td>" +
       "<td class='hp'></td><td class='pos'></td><td class='status'></td>";
     tr.querySelector(".swatch").style.background = TEAMS[info.team % TEAMS.length];
-    tr.querySelector("b").textContent = info.initials;
+    tr.querySelector(".swatch").textContent = info.initials;   // as on the map
     tr.querySelector(".name").textContent = info.id;
     tr.addEventListener("click", function () { select(slot); });
     tbody.appendChild(tr);
@@ -163,15 +163,16 @@
     previous = current;
     const li = logItems[current];
     li.classList.add("current");
-    if (li.offsetTop < log.scrollTop || li.offsetTop > log.scrollTop + log.clientHeight - 20) {
-      log.scrollTop = li.offsetTop - log.clientHeight / 2;
-    }
     roundSelect.value = D.round[current];
     $("scrub").value = current;
     updateUnits(current);
     updateOrder(current);
     updateSelected(current);
     updateOdds(current);
+    if (li.offsetTop < log.scrollTop ||
+        li.offsetTop + li.offsetHeight > log.scrollTop + log.clientHeight) {
+      log.scrollTop = li.offsetTop - log.clientHeight / 2;   // after the panels: they move it
+    }
     map.draw(current, selected);
     const hash = "#e=" + current;
     if (location.hash !== hash) history.replaceState(null, "", hash);
@@ -226,10 +227,35 @@
     select(hit);
   });
 
+  // ---------------------------------------------------------------- layout
+  /** Size the map's squares to the window (viewer.css lays the page out): the largest
+      that keep the board (map, controls, current line) in the window's height and leave
+      the panels (aside) their min-width. Measured again, as the controls may wrap. Then
+      the log goes below the board if that leaves it its min-height (a wide map), else
+      below the selected unit and the odds. */
+  function fit() {
+    const main = document.querySelector("main"), board = $("board"), last = $("current-line");
+    const logPanel = $("log-panel"), side = document.querySelectorAll(".side-column")[1];
+    const gap = parseFloat(getComputedStyle(main).columnGap) || 0;
+    const sideMin = parseFloat(getComputedStyle(document.querySelector("aside")).minWidth) || 0;
+    const logMin = parseFloat(getComputedStyle(logPanel).minHeight) || 0;
+    if (logPanel.parentNode !== side) side.appendChild(logPanel);
+    for (let pass = 0; pass < 3; pass++) {
+      const below = last.getBoundingClientRect().bottom - canvas.getBoundingClientRect().bottom;
+      const width = main.clientWidth - gap - sideMin, height = main.clientHeight - below;
+      const before = map.cell;
+      map.resize(Math.min(width / M.W, height / M.H));
+      if (map.cell === before) break;
+    }
+    const room = main.getBoundingClientRect().top + main.clientHeight - last.getBoundingClientRect().bottom;
+    if (room >= logMin + gap) board.appendChild(logPanel);
+  }
+  window.addEventListener("resize", function () { fit(); go(current); });
+
   // ---------------------------------------------------------------- test hooks
   window.fray = {
     data: D,
-    cell: map.cell,
+    get cell() { return map.cell; },
     go: go,
     select: function (id) { select(D.units.findIndex(function (u) { return u.id === id; })); },
     /** What the page shows now, as plain data (the tests also read the DOM and pixels). */
@@ -254,6 +280,7 @@
     },
   };
   speedText();
+  fit();
   go(fromHash());
   document.body.dataset.ready = "1";
 })();

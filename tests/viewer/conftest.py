@@ -1,11 +1,14 @@
 """Fixtures for the viewer tests: one replayed battle, its page, and a real headless
 Chromium (Debian's /usr/bin/chromium driven by playwright; never a downloaded browser).
 
-The browser tests fail, not skip, when Chromium or playwright is missing: CI installs both.
+Without Chromium (or playwright) the browser tests skip with a one-line reason naming the
+install command, so the README's test command passes on a fresh machine; with
+``FRAY_REQUIRE_BROWSER=1`` (``.ci/run`` sets it) they fail instead.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -34,7 +37,9 @@ def browser() -> Iterator[object]:
         with chromium() as launched:
             yield launched
     except BrowserMissing as exc:
-        pytest.fail(f"{exc}; the viewer tests need it")
+        if os.environ.get("FRAY_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"FRAY_REQUIRE_BROWSER=1 and {exc}", pytrace=False)
+        pytest.skip(f"browser test: {exc}")
 
 
 @pytest.fixture()
