@@ -1,6 +1,7 @@
 """Plots of tournaments and sweeps (matplotlib, Agg backend: files only, no window).
 
-- :func:`matchup_heatmap`: row agent's score rate against each column agent.
+- :func:`matchup_heatmap`: row agent's score rate against each column agent (and
+  the number of battles behind each cell).
 - :func:`ratings_plot`: Plackett-Luce mu per agent with its bootstrap interval.
 - :func:`rounds_histogram`: battle length (rounds) per pairing.
 - :func:`sweep_plot`: win rate per variant with Wilson intervals, and mean rounds.
@@ -29,8 +30,10 @@ def _save(figure: Any, path: Path) -> Path:
 
 
 def matchup_heatmap(agents: Sequence[str], matrix: Sequence[Sequence[float | None]],
-                    path: Path, title: str = "Matchups") -> Path:
-    """A heatmap of score rates (row against column), each cell annotated."""
+                    path: Path, title: str = "Matchups",
+                    battles: Sequence[Sequence[int]] | None = None) -> Path:
+    """A heatmap of score rates (row against column), each cell annotated with its rate
+    and, given ``battles`` (same shape), how many battles it holds."""
     values = np.array([[np.nan if v is None else v for v in row] for row in matrix],
                       dtype=float)
     size = max(4.0, 1.1 * len(agents) + 2)
@@ -43,7 +46,8 @@ def matchup_heatmap(agents: Sequence[str], matrix: Sequence[Sequence[float | Non
     for i, row in enumerate(values):
         for j, value in enumerate(row):
             if not np.isnan(value):
-                axes.text(j, i, f"{value:.2f}", ha="center", va="center",
+                text = f"{value:.2f}" if battles is None else f"{value:.2f}\nn={battles[i][j]}"
+                axes.text(j, i, text, ha="center", va="center",
                           color="white" if abs(value - 0.5) > 0.3 else "black")
     figure.colorbar(image, ax=axes, label="score rate (win 1, draw 1/2)")
     axes.set_title(title)

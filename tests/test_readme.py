@@ -34,6 +34,17 @@ def test_ci_runs_the_readme_test_command_verbatim() -> None:
     assert "ruff check ." in ci
 
 
+def test_ci_requires_the_browser_tests_the_readme_says_how_to_run() -> None:
+    """The browser tests skip without Chromium, except in CI, which requires them (set
+    before the test command); the README says how to run them."""
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    required = ci.index("export FRAY_REQUIRE_BROWSER=1")
+    assert required < ci.index(readme_commands()[1])
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "apt-get install chromium" in text
+    assert "FRAY_REQUIRE_BROWSER=1 python -m pytest -q tests/viewer" in text
+
+
 def tour_blocks() -> list[str]:
     """The ```python blocks of the README's "A short tour" section, in order."""
     text = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -2,9 +2,9 @@
 
 mcts (at a small budget), tactician, berserker and random play a round robin on
 ``skirmish`` with the sides swapped: 40 battles per pairing and side, 2 for the mcts
-pairings (an mcts battle costs ~10x a tactician's), 252 battles on all cores, about 94 s
-of CPU, 47 s of wall time on two cores. Agents not registered (yet) are skipped, and
-the demo says so. It prints the results table (win/draw/loss with Wilson 95% intervals,
+pairings (a battle with mcts takes about 20x the CPU time of one without), 252 battles
+on all cores; the demo prints why mcts played fewer. Agents not registered (yet) are
+skipped, and the demo says so. It prints the results table (win/draw/loss with Wilson 95% intervals,
 ratings, mean rounds) and writes into one folder (``./fray-demo/`` by default):
 ``battles.jsonl``, ``summary.csv``, ``summary.json``, ``heatmap.png``, ``ratings.png``,
 ``rounds.png``, ``replays/`` (compact) and ``demo-replay.json``, one whole battle between
@@ -24,13 +24,16 @@ from experiments.commands.tournament import add_run_options, check_run_options, 
 
 if TYPE_CHECKING:
     from experiments.runner import AgentSpec
+    from experiments.tournament import TournamentConfig
 
 DEFAULT_OUT = "fray-demo"
 SCENARIO = "skirmish"
 BATTLES = 40            # per pairing and side
 MCTS_BATTLES = 2        # per pairing and side for the mcts pairings
-# a small search budget: 2-4 s of CPU per skirmish battle (tactician 0.25 s, random 0.1 s)
+# a small search budget: 3-5 s of CPU per skirmish battle with mcts, 0.1-0.4 s without
+# (one battle each way on seeds 1 and 2 against tactician, berserker, random)
 MCTS_OPTIONS: dict[str, Any] = {"iterations": 4, "rollout_depth": 4}
+MCTS_COST = "about 20x"   # the CPU time of a battle with mcts against one without
 # the slow searcher first: its long battles start first and the pool ends evenly
 DEMO_AGENTS = ("mcts", "tactician", "berserker", "random")
 REPLAY_FILE = "demo-replay.json"
@@ -61,6 +64,28 @@ def demo_agents() -> tuple[list[AgentSpec], list[str]]:
             continue
         chosen.append(spec)
     return chosen, skipped
+
+
+def battles_per_agent(config: TournamentConfig) -> dict[str, int]:
+    """How many battles each agent of ``config`` plays (both sides, every pairing)."""
+    counts = {agent.label: 0 for agent in config.agents}
+    for a, b in config.pairings():
+        counts[a.label] += 2 * config.battles_for(a, b)
+        counts[b.label] += 2 * config.battles_for(a, b)
+    return counts
+
+
+def capped_line(config: TournamentConfig) -> str | None:
+    """Why mcts played fewer battles than the others (None when it did not)."""
+    counts = battles_per_agent(config)
+    capped = [label for label, cap in config.caps if cap < config.battles]
+    others = [count for label, count in counts.items() if label not in capped]
+    if not capped or not others:
+        return None
+    return (f"{' and '.join(capped)} plays {', '.join(str(counts[c]) for c in capped)} "
+            f"battles, the others {max(others)} each: {MCTS_BATTLES} per pairing and side, "
+            f"not {config.battles}, as a battle with mcts at this budget takes {MCTS_COST} "
+            "the CPU time of one without (so its intervals are wider)")
 
 
 def save_full_replay(out: Path, records: list[dict[str, Any]], best: list[str]) -> Path:
@@ -110,6 +135,9 @@ def run(args: argparse.Namespace) -> int:
     battles = sum(2 * config.battles_for(a, b) for a, b in config.pairings())
     print(f"fray demo: {', '.join(a.label for a in chosen)} on {SCENARIO}, {battles} battles "
           f"(sides swapped) into {out}/")
+    why = capped_line(config)
+    if why:
+        print(why)
     if replace_other_settings(out, config.to_dict()):
         print(f"replacing the previous demo in {out}/ (it was played with other settings)")
     records = run_tournament(config, out, resume=True, **run_options(args))

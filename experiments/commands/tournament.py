@@ -74,7 +74,8 @@ def write_report(out: Path, config: TournamentConfig, records: list[dict[str, An
     summary = summarize(records, [agent.label for agent in config.agents], seed=config.seed)
     write_summary(out, summary)
     plots.matchup_heatmap(summary.agents, summary.matchup, out / "heatmap.png",
-                          title=f"{title}\nscore rate of row against column")
+                          title=f"{title}\nscore rate of row against column (n: battles)",
+                          battles=summary.matchup_battles)
     plots.ratings_plot(summary.ratings, out / "ratings.png",
                        title=f"{title}: Plackett-Luce ratings")
     plots.rounds_histogram(records, out / "rounds.png", title=f"{title}: battle length")

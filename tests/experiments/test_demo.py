@@ -44,6 +44,7 @@ def test_demo_prints_the_table_and_writes_its_folder(
     assert f"skipped: {', '.join(skipped)}" in printed
     assert "win [95% CI]" in printed and "rating [95% CI]" in printed
     assert "wall time" in printed
+    assert "per pairing and side, not" not in printed  # nobody capped: no line on why
     for spec in chosen:
         assert spec.label in printed
     for name in ("battles.jsonl", "summary.csv", "heatmap.png", demo.REPLAY_FILE):
@@ -83,3 +84,37 @@ def test_demo_bad_battles_is_one_line(capsys: pytest.CaptureFixture[str]) -> Non
     assert cli.main(["demo", "--battles", "0"]) == 2
     err = capsys.readouterr().err
     assert err == "fray: error: --battles: expected a whole number >= 1, got 0\n"
+
+
+def test_demo_says_why_mcts_plays_fewer_battles() -> None:
+    from experiments.runner import AgentSpec
+    from experiments.tournament import config_from
+
+    mcts = AgentSpec("mcts", tuple(demo.MCTS_OPTIONS.items()))
+    others = [AgentSpec(name, ()) for name in ("tactician", "berserker", "random")]
+    config = config_from([mcts, *others], [demo.SCENARIO], demo.BATTLES, 0, None,
+                         {mcts.label: demo.MCTS_BATTLES})
+    # 3 pairings x 2 sides x 2 battles; the others: 2 pairings x 2 x 40, plus mcts's 4
+    assert demo.battles_per_agent(config) == {mcts.label: 12, "tactician": 164,
+                                              "berserker": 164, "random": 164}
+    assert demo.capped_line(config) == (
+        f"{mcts.label} plays 12 battles, the others 164 each: 2 per pairing and side, not "
+        f"40, as a battle with mcts at this budget takes {demo.MCTS_COST} the CPU time of "
+        "one without (so its intervals are wider)")
+    uncapped = config_from([mcts, *others], [demo.SCENARIO], 1, 0, None, {mcts.label: 1})
+    assert demo.capped_line(uncapped) is None  # --battles 1: everyone plays as many
+
+
+def test_the_heatmap_shows_how_many_battles_each_cell_holds(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from experiments import plots
+
+    drawn = []
+    monkeypatch.setattr(plots, "_save", lambda figure, path: drawn.append(figure) or path)
+    plots.matchup_heatmap(["a", "b", "c"], [[None, 0.75, 0.5], [0.25, None, 1.0],
+                                            [0.5, 0.0, None]],
+                          tmp_path / "heatmap.png", battles=[[0, 12, 4], [12, 0, 80],
+                                                             [4, 80, 0]])
+    texts = sorted(text.get_text() for text in drawn[0].axes[0].texts)
+    assert texts == sorted(["0.75\nn=12", "0.50\nn=4", "0.25\nn=12", "1.00\nn=80",
+                            "0.50\nn=4", "0.00\nn=80"])
