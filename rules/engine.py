@@ -1,0 +1,78 @@
+"""Which engine runs fray's rules: the native one (``rules._native``, C++) or Python's.
+
+Issue 23. The C++ sources live in ``rules/native/`` (one file per Python rules module) and
+are built into the extension module ``rules._native`` by ``pip install -e .`` when the
+machine has a C++20 compiler; without one the install still succeeds and the Python core,
+which is the reference for the native one, runs everything (docs/architecture.md "Native
+engine").
+
+``resolve`` is the one place that picks an engine: the name asked for, else
+``FRAY_ENGINE`` from the environment, else native when it is built. Asking for the
+native engine (by name or by default) on a machine where it is not built logs one
+warning line, once per process, saying why and how to build it, and answers "python".
+Importing ``rules`` never warns: only a caller that would use the native engine does.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import os
+from types import ModuleType
+
+ENGINES = ("native", "python")
+#: The environment variable that picks the engine when the caller names none.
+ENVIRONMENT_VARIABLE = "FRAY_ENGINE"
+#: The extension module built from rules/native/.
+NATIVE_MODULE = "rules._native"
+
+_log = logging.getLogger("fray.engine")
+_loaded: dict[str, ModuleType | None] = {}
+_missing_reason: dict[str, str] = {}
+_warned: list[bool] = []
+
+
+def native_module() -> ModuleType | None:
+    """The compiled engine module, or None when it was not built (never warns)."""
+    if NATIVE_MODULE not in _loaded:
+        try:
+            _loaded[NATIVE_MODULE] = importlib.import_module(NATIVE_MODULE)
+        except ImportError as error:
+            _loaded[NATIVE_MODULE] = None
+            _missing_reason[NATIVE_MODULE] = f"{type(error).__name__}: {error}"
+    return _loaded[NATIVE_MODULE]
+
+
+def native_available() -> bool:
+    """Whether the native engine is built and importable here."""
+    return native_module() is not None
+
+
+def fallback_message() -> str:
+    """The one line logged when the native engine is asked for but not built."""
+    reason = _missing_reason.get(NATIVE_MODULE, "it was not built")
+    return (f"fray: the native engine is not available ({reason}), so the Python engine "
+            "runs (same rules, slower); to build it, install a C++20 compiler (g++ 10 or "
+            "newer, e.g. `apt-get install g++`) and run `pip install -e .` again")
+
+
+def resolve(engine: str | None = None) -> str:
+    """The engine to run: ``engine`` if given, else ``$FRAY_ENGINE``, else "native".
+
+    Raises ValueError for a name that is not an engine. "native" where it is not built
+    falls back to "python" with one warning line per process (``fallback_message``).
+    """
+    source = "engine"
+    if engine is None:
+        engine = os.environ.get(ENVIRONMENT_VARIABLE) or None
+        source = ENVIRONMENT_VARIABLE
+    if engine is None:
+        engine = "native"
+    if engine not in ENGINES:
+        raise ValueError(f"{source}: expected 'native' or 'python', got {engine!r}")
+    if engine == "native" and not native_available():
+        if not _warned:
+            _warned.append(True)
+            _log.warning(fallback_message())
+        return "python"
+    return engine

@@ -1,0 +1,204 @@
+// The Python face of the native engine: the module rules._native (nanobind).
+// Everything here converts between Python objects and the engine's types; the rules
+// themselves live in the other files of rules/native/, one per Python rules module.
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "dice.hpp"
+
+namespace nb = nanobind;
+using fray::dice::Pcg64;
+using fray::dice::Pcg64State;
+using fray::dice::u128;
+
+namespace {
+
+nb::object steal_or_raise(PyObject* object) {
+  if (object == nullptr) throw nb::python_error();
+  return nb::steal(object);
+}
+
+nb::object int_from_u128(u128 value) {
+  nb::object high = steal_or_raise(PyLong_FromUnsignedLongLong(static_cast<std::uint64_t>(value >> 64)));
+  nb::object low = steal_or_raise(PyLong_FromUnsignedLongLong(static_cast<std::uint64_t>(value)));
+  nb::object shift = steal_or_raise(PyLong_FromLong(64));
+  nb::object shifted = steal_or_raise(PyNumber_Lshift(high.ptr(), shift.ptr()));
+  return steal_or_raise(PyNumber_Or(shifted.ptr(), low.ptr()));
+}
+
+// A Python integer (or numpy integer) as a non-negative integer below 2**bits.
+nb::object checked_index(nb::handle value, int bits, const std::string& field) {
+  if (PyBool_Check(value.ptr()) || !PyIndex_Check(value.ptr())) {
+    throw nb::type_error((field + ": expected an integer, got " +
+                          nb::repr(value).c_str()).c_str());
+  }
+  nb::object number = steal_or_raise(PyNumber_Index(value.ptr()));
+  nb::object zero = steal_or_raise(PyLong_FromLong(0));
+  nb::object width = steal_or_raise(PyLong_FromLong(bits));
+  nb::object rest = steal_or_raise(PyNumber_Rshift(number.ptr(), width.ptr()));
+  if (PyObject_RichCompareBool(number.ptr(), zero.ptr(), Py_LT) == 1 ||
+      PyObject_RichCompareBool(rest.ptr(), zero.ptr(), Py_NE) == 1) {
+    throw nb::value_error((field + ": expected an integer in [0, 2**" + std::to_string(bits) +
+                           "), got " + nb::repr(value).c_str()).c_str());
+  }
+  return number;
+}
+
+u128 u128_from_int(nb::handle value, const std::string& field) {
+  nb::object number = checked_index(value, 128, field);
+  nb::object shift = steal_or_raise(PyLong_FromLong(64));
+  nb::object high = steal_or_raise(PyNumber_Rshift(number.ptr(), shift.ptr()));
+  const u128 low_part = PyLong_AsUnsignedLongLongMask(number.ptr());
+  const u128 high_part = PyLong_AsUnsignedLongLongMask(high.ptr());
+  return (high_part << 64) | low_part;
+}
+
+// numpy's SeedSequence entropy for an integer seed: its base-2**32 digits, lowest first.
+std::vector<std::uint32_t> seed_words(nb::handle seed) {
+  if (PyBool_Check(seed.ptr()) || !PyIndex_Check(seed.ptr())) {
+    throw nb::type_error((std::string("seed: expected a non-negative integer, got ") +
+                          nb::repr(seed).c_str()).c_str());
+  }
+  nb::object number = steal_or_raise(PyNumber_Index(seed.ptr()));
+  nb::object zero = steal_or_raise(PyLong_FromLong(0));
+  if (PyObject_RichCompareBool(number.ptr(), zero.ptr(), Py_LT) == 1) {
+    throw nb::value_error((std::string("seed: expected a non-negative integer, got ") +
+                           nb::repr(seed).c_str()).c_str());
+  }
+  nb::object shift = steal_or_raise(PyLong_FromLong(32));
+  std::vector<std::uint32_t> words;
+  do {
+    words.push_back(static_cast<std::uint32_t>(PyLong_AsUnsignedLongLongMask(number.ptr())));
+    number = steal_or_raise(PyNumber_Rshift(number.ptr(), shift.ptr()));
+  } while (PyObject_RichCompareBool(number.ptr(), zero.ptr(), Py_GT) == 1);
+  return words;
+}
+
+nb::dict state_to_dict(const Pcg64State& state) {
+  nb::dict inner;
+  inner["state"] = int_from_u128(state.state);
+  inner["inc"] = int_from_u128(state.inc);
+  nb::dict out;
+  out["bit_generator"] = "PCG64";
+  out["state"] = inner;
+  out["has_uint32"] = state.has_uint32 ? 1 : 0;
+  out["uinteger"] = state.uinteger;
+  return out;
+}
+
+nb::handle required(nb::dict mapping, const char* key, const std::string& where) {
+  if (!mapping.contains(key)) {
+    throw nb::value_error((where + ": expected a key '" + key + "', found none").c_str());
+  }
+  return mapping[key];
+}
+
+// The inverse of state_to_dict; accepts exactly what numpy's bit_generator.state gives.
+Pcg64State state_from_dict(nb::handle value) {
+  if (!nb::isinstance<nb::dict>(value)) {
+    throw nb::type_error((std::string("bit_generator state: expected a dict, got ") +
+                          nb::repr(value).c_str()).c_str());
+  }
+  nb::dict mapping = nb::borrow<nb::dict>(value);
+  nb::handle name = required(mapping, "bit_generator", "bit_generator state");
+  if (!nb::isinstance<nb::str>(name) || std::string(nb::str(name).c_str()) != "PCG64") {
+    throw nb::value_error((std::string("bit_generator state: bit_generator: expected 'PCG64', got ") +
+                           nb::repr(name).c_str()).c_str());
+  }
+  nb::handle inner = required(mapping, "state", "bit_generator state");
+  if (!nb::isinstance<nb::dict>(inner)) {
+    throw nb::type_error("bit_generator state: state: expected a dict of state and inc");
+  }
+  nb::dict words = nb::borrow<nb::dict>(inner);
+  Pcg64State state;
+  state.state = u128_from_int(required(words, "state", "bit_generator state: state"),
+                              "bit_generator state: state.state");
+  state.inc = u128_from_int(required(words, "inc", "bit_generator state: state"),
+                            "bit_generator state: state.inc");
+  nb::object has = checked_index(required(mapping, "has_uint32", "bit_generator state"), 1,
+                                 "bit_generator state: has_uint32");
+  state.has_uint32 = PyLong_AsUnsignedLongLongMask(has.ptr()) != 0;
+  nb::object word = checked_index(required(mapping, "uinteger", "bit_generator state"), 32,
+                                  "bit_generator state: uinteger");
+  state.uinteger = static_cast<std::uint32_t>(PyLong_AsUnsignedLongLongMask(word.ptr()));
+  return state;
+}
+
+void check_bounds(std::int64_t low, std::int64_t high) {
+  if (low >= high) {
+    throw nb::value_error(("integers: expected low < high, got low=" + std::to_string(low) +
+                           ", high=" + std::to_string(high)).c_str());
+  }
+}
+
+using Int64Array = nb::ndarray<nb::numpy, std::int64_t, nb::ndim<1>>;
+using Float64Array = nb::ndarray<nb::numpy, double, nb::ndim<1>>;
+using Int64Input = nb::ndarray<const std::int64_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+
+template <typename T, typename Array>
+Array owned_array(std::vector<T>&& values) {
+  auto* data = new std::vector<T>(std::move(values));
+  nb::capsule owner(data, [](void* pointer) noexcept { delete static_cast<std::vector<T>*>(pointer); });
+  return Array(data->data(), {data->size()}, owner);
+}
+
+}  // namespace
+
+NB_MODULE(_native, module) {
+  module.doc() = "fray's native engine (issue 23): rules/native/*.cpp; see docs/architecture.md";
+
+  nb::class_<Pcg64>(module, "Pcg64",
+                    "numpy's PCG64 with Generator.integers / Generator.random, draw for draw.")
+      .def("__init__",
+           [](Pcg64* self, nb::handle seed) { new (self) Pcg64(Pcg64::from_seed(seed_words(seed))); },
+           nb::arg("seed"), "The stream of numpy.random.default_rng(seed).")
+      .def_static("from_state", [](nb::handle state) { return Pcg64(state_from_dict(state)); },
+                  nb::arg("state"), "The stream whose numpy bit_generator.state is `state`.")
+      .def_prop_rw(
+          "state", [](const Pcg64& self) { return state_to_dict(self.state()); },
+          [](Pcg64& self, nb::handle state) { self.set_state(state_from_dict(state)); },
+          "The state as numpy's bit_generator.state dict (a fresh dict; settable).")
+      .def("integers",
+           [](Pcg64& self, std::int64_t low, std::int64_t high) {
+             check_bounds(low, high);
+             return self.integers(low, high);
+           },
+           nb::arg("low"), nb::arg("high"), "Generator.integers(low, high): low <= n < high.")
+      .def("integers_array",
+           [](Pcg64& self, Int64Input low, Int64Input high) {
+             if (low.shape(0) != high.shape(0)) {
+               throw nb::value_error("integers_array: low and high differ in length");
+             }
+             std::vector<std::int64_t> out(low.shape(0));
+             for (std::size_t i = 0; i < out.size(); ++i) {
+               check_bounds(low(i), high(i));
+               out[i] = self.integers(low(i), high(i));
+             }
+             return owned_array<std::int64_t, Int64Array>(std::move(out));
+           },
+           nb::arg("low"), nb::arg("high"),
+           "Generator.integers(low, high) for arrays: one draw per pair, in order.")
+      .def("random", &Pcg64::random, "Generator.random(): a float in [0, 1).")
+      .def("random_array",
+           [](Pcg64& self, std::size_t count) {
+             std::vector<double> out(count);
+             for (double& value : out) value = self.random();
+             return owned_array<double, Float64Array>(std::move(out));
+           },
+           nb::arg("count"), "Generator.random(count).")
+      .def("die", [](Pcg64& self, int sides) {
+             if (sides < 1) throw nb::value_error("die: expected sides >= 1");
+             return self.die(sides);
+           },
+           nb::arg("sides"), "One die, 1..sides: integers(1, sides + 1).")
+      .def("__getstate__", [](const Pcg64& self) { return state_to_dict(self.state()); })
+      .def("__setstate__",
+           [](Pcg64& self, nb::handle state) { new (&self) Pcg64(state_from_dict(state)); })
+      .def("__copy__", [](const Pcg64& self) { return Pcg64(self.state()); })
+      .def("__deepcopy__", [](const Pcg64& self, nb::handle) { return Pcg64(self.state()); },
+           nb::arg("memo"));
+}
