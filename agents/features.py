@@ -33,7 +33,7 @@ class FrayExtractor(BaseFeaturesExtractor):
                  first_channels: int | None = None, downsample: bool = False,
                  options: list[str] | None = None, option_hold: str = "decision") -> None:
         super().__init__(observation_space, features_dim)
-        #: a selector policy's options (``env/options.py``): the agent specs its actions
+        #: a selector policy's options (``agents/options.py``): the agent specs its actions
         #: name, kept here so that the checkpoint carries them to ``learned:PATH``
         self.options = list(options) if options else None
         self.option_hold = option_hold

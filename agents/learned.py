@@ -10,7 +10,7 @@ the policy for masked action probabilities and decodes the chosen index back to 
 ``deterministic=False`` it samples from the masked distribution with its own seeded
 generator, so a seed fixes its play.
 
-A selector model (``fray train --options``, ``env/options.py``) picks one of its scripted
+A selector model (``fray train --options``, ``agents/options.py``) picks one of its scripted
 options instead, and that option plays the decision.
 
 A model fits a scenario when the scenario's observation shapes and action count equal
@@ -111,20 +111,20 @@ class LearnedAgent(SeededAgent):
         self.deterministic = bool(deterministic)
         self.label = label
         self._fits: dict[int, bool] = {}
-        #: a residual model's advisor (``env/advice.py``), made with this agent's seed
+        #: a residual model's advisor (``agents/advice.py``), made with this agent's seed
         self._advisor = None
         advisor = getattr(model.policy.features_extractor, "advisor", None)
         if advisor:
             from agents import make
-            from env.advice import ADVICE_KEY
+            from agents.advice import ADVICE_KEY
 
             if ADVICE_KEY in getattr(model.observation_space, "spaces", {}):
                 self._advisor = make(advisor, seed=seed)
-        #: a selector model's options (``env/options.py``): its actions pick one of them
+        #: a selector model's options (``agents/options.py``): its actions pick one of them
         self._options = None
         options = getattr(model.policy.features_extractor, "options", None)
         if options:
-            from env.options import OptionSelector
+            from agents.options import OptionSelector
 
             hold = getattr(model.policy.features_extractor, "option_hold", "decision")
             self._options = OptionSelector(options, seed=seed, hold=hold)
@@ -164,7 +164,7 @@ class LearnedAgent(SeededAgent):
         if self._options is not None:
             mask = np.ones(len(self._options), dtype=np.int8)
         if self._advisor is not None:
-            from env.advice import ADVICE_KEY, advice_index
+            from agents.advice import ADVICE_KEY, advice_index
 
             obs[ADVICE_KEY] = advice_index(battle, setup.codec, self._advisor)
         policy = self.model.policy

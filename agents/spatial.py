@@ -23,7 +23,7 @@ the square logits through to the actor latent, and the action net adds them in p
 So behaviour cloning (``experiments/train/imitation.py``), MaskablePPO and
 ``learned:PATH`` use it unchanged.
 
-With an ``advice`` key in the observation (``env/advice.py``, ``fray train --advice``) it
+With an ``advice`` key in the observation (``agents/advice.py``, ``fray train --advice``) it
 is a *residual* policy: a learned weight (initially ``advice_weight``) times the one-hot
 of a scripted advisor's action is added to the logits too, so the untrained policy plays
 as the advisor does and PPO learns where to deviate.
@@ -41,8 +41,8 @@ from stable_baselines3.common.torch_layers import MlpExtractor
 from torch import nn
 from torch.nn import functional
 
+from agents.advice import ADVICE_KEY
 from agents.features import FrayExtractor
-from env.advice import ADVICE_KEY
 
 #: (block offset, window x radius, window y radius) of one square block.
 SquareWindow = tuple[int, int, int]
@@ -87,7 +87,7 @@ class SpatialFrayExtractor(FrayExtractor):
             nn.Conv2d(head_channels, head_channels, 3, padding=2, dilation=2), nn.ReLU(),
             nn.Conv2d(head_channels, max(1, len(self.windows)), 1),
         )
-        #: residual policy (``env/advice.py``): the advisor's name (``learned:PATH``
+        #: residual policy (``agents/advice.py``): the advisor's name (``learned:PATH``
         #: makes it) and a learned weight on the one-hot of its action, added to the logits
         self.advisor = advisor
         self.advice_dim = 0

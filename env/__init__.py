@@ -3,15 +3,20 @@
 Importing ``env`` registers Gymnasium ids in the ``fray/`` namespace:
 
 - ``fray/Skirmish-v0``: any scenario (``scenario=``, default the shipped ``skirmish``),
-  ``opponent=`` (an ``agents`` name, default ``"berserker"``), ``team=`` (default
-  ``"monsters"``);
+  ``opponent=`` (an ``agents`` name or spec, an agent, or a factory ``(seed) -> agent``;
+  default ``"berserker"``), ``team=`` (default ``"monsters"``);
 - one id per shipped scenario, ``fray/<Name>-v0`` (``fray/Duel-v0``, ``fray/Horde-v0``,
   ``fray/SnakePit-v0``, ...), the same env with that scenario preset.
 
 ``gymnasium.make("env:fray/Skirmish-v0")`` imports this module first, so it works with no
-import. PettingZoo: ``env.aec_env(scenario=...)`` (wrapped), ``env.raw_env(...)``
-(unwrapped), and ``env.parallel_env(...)``; ``env.env`` is an alias of ``aec_env`` (the
-PettingZoo module convention).
+import. The ids' entry point is ``agents.environments:skirmish_env``, a string that
+Gymnasium imports only when an id is made: it resolves opponent names with
+``agents.make`` and passes :class:`SkirmishEnv` a factory, so ``env`` itself never
+imports ``agents`` (docs/architecture.md).
+
+PettingZoo: ``env.aec_env(scenario=...)`` (wrapped), ``env.raw_env(...)`` (unwrapped), and
+``env.parallel_env(...)``; ``env.env`` is an alias of ``aec_env`` (the PettingZoo module
+convention).
 """
 
 from __future__ import annotations
@@ -26,7 +31,8 @@ from env.spaces import ActionCodec, EncodingError
 
 env = aec_env
 
-ENTRY_POINT = "env.skirmish:SkirmishEnv"
+#: resolves ``opponent=`` names (``agents`` may import ``env``; ``env`` never imports ``agents``)
+ENTRY_POINT = "agents.environments:skirmish_env"
 
 
 def env_id(scenario: str) -> str:

@@ -1,8 +1,9 @@
 """What the Gymnasium and PettingZoo envs share: loading a scenario once, outcomes and
-rewards, illegal-action handling, opponents."""
+rewards, illegal-action handling, opponents (agents or factories)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -129,13 +130,31 @@ def as_index(action: Any) -> int | None:
         return None
 
 
-def make_opponent(spec: str | Policy, seed: int | None) -> Policy:
-    """An agent by name through ``agents.make`` (imported lazily: ``agents`` may import
-    ``env`` for learned policies), or an object with ``act(battle)`` as given."""
-    if not isinstance(spec, str):
-        if not hasattr(spec, "act"):
-            raise TypeError(f"opponent must be an agent name or have act(battle); got {spec!r}")
-        return spec
-    import agents
+OpponentSource = Policy | Callable[[int | None], Policy]
 
-    return agents.make(spec, seed=seed)
+
+def check_opponent(opponent: Any) -> OpponentSource:
+    """``opponent`` as given when it is an agent (``act(battle)``) or a factory
+    (``factory(seed) -> agent``, an agent class too); anything else is a one-line
+    TypeError. A name is not resolved here: ``env`` never imports ``agents``
+    (docs/architecture.md); ``gymnasium.make("fray/...", opponent="berserker")`` resolves
+    names through ``agents.environments``."""
+    if isinstance(opponent, str):
+        raise TypeError(f"opponent {opponent!r}: the env takes an agent or a factory(seed) "
+                        f"-> agent; for a name use gymnasium.make('fray/Skirmish-v0', "
+                        f"opponent={opponent!r}) or agents.environments.skirmish_env")
+    if (hasattr(opponent, "act") and not isinstance(opponent, type)) or callable(opponent):
+        return opponent
+    raise TypeError(f"opponent must be an agent (act(battle)) or a factory(seed) -> agent; "
+                    f"got {opponent!r}")
+
+
+def make_opponent(opponent: OpponentSource, seed: int | None) -> Policy:
+    """The opponent of one episode: the agent itself, or ``factory(seed)``'s agent."""
+    if hasattr(opponent, "act") and not isinstance(opponent, type):
+        return opponent
+    made = opponent(seed)
+    if not hasattr(made, "act"):
+        raise TypeError(f"the opponent factory {opponent!r} returned {made!r}, which has no "
+                        f"act(battle)")
+    return made

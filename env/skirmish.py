@@ -1,4 +1,4 @@
-"""The Gymnasium env: one learner commands one team; a named agent plays the other."""
+"""The Gymnasium env: one learner commands one team; an opponent agent plays the other."""
 
 from __future__ import annotations
 
@@ -11,10 +11,12 @@ from gymnasium import spaces
 
 from env import render as draw
 from env.core import (
+    OpponentSource,
     Policy,
     ScenarioSetup,
     as_index,
     check_illegal_mode,
+    check_opponent,
     default_scenario,
     ended_by_round_limit,
     illegal_message,
@@ -37,10 +39,13 @@ class SkirmishEnv(gym.Env):
 
     - ``scenario``: a shipped scenario name or a TOML path (default ``"skirmish"``).
     - ``team``: the team the learner commands (default ``"monsters"``).
-    - ``opponent``: the agent playing every other team: a name for ``agents.make``
-      (default ``"berserker"``; ``"random"``, later ``"tactician"``, ``"mcts"``,
-      ``"learned:PATH"``) or an object with ``act(battle)``. It is re-seeded from the env's
-      generator on every ``reset``.
+    - ``opponent``: the agent playing every other team: an object with ``act(battle)``
+      (used as given), or a factory ``opponent(seed) -> agent`` (an agent class too),
+      called on every ``reset`` with a seed from the env's generator. The registered ids
+      also take an ``agents`` name or spec (``gymnasium.make("fray/Duel-v0",
+      opponent="tactician")``, default ``"berserker"``): they are built by
+      ``agents.environments.skirmish_env``, which checks the name at once and passes a
+      factory. The env itself never resolves names (``env`` does not import ``agents``).
     - ``illegal_action``: ``"penalty"`` (default) makes an index outside the mask a no-op:
       the battle is untouched, the reward is ``illegal_penalty`` (default -0.1) and
       ``info["illegal_action"]`` is True, so Gymnasium's ``check_env`` (which steps
@@ -125,7 +130,7 @@ class SkirmishEnv(gym.Env):
     def __init__(
         self,
         scenario: str | Path | None = None,
-        opponent: str | Policy = "berserker",
+        opponent: OpponentSource | None = None,
         team: str = "monsters",
         render_mode: str | None = None,
         illegal_action: str = "penalty",
@@ -144,7 +149,12 @@ class SkirmishEnv(gym.Env):
                              f"{self.setup.scenario.name!r} (teams: {self.setup.teams})")
         self.scenario_name = self.setup.scenario.name
         self.team = team
-        self.opponent_spec = opponent
+        if opponent is None:
+            raise TypeError("SkirmishEnv needs an opponent: an agent or a factory(seed) -> "
+                            "agent (gymnasium.make('fray/Skirmish-v0') defaults to "
+                            "'berserker')")
+        #: what plays the other teams: an agent, or a factory called on every reset
+        self.opponent_source: OpponentSource = check_opponent(opponent)
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.illegal_penalty = float(illegal_penalty)
@@ -171,7 +181,7 @@ class SkirmishEnv(gym.Env):
             battle_seed = int(self.np_random.integers(2**62))
             opp_seed = int(self.np_random.integers(2**62))
             self.battle = self.setup.new_battle(battle_seed)
-            self.opponent = make_opponent(self.opponent_spec, opp_seed)
+            self.opponent = make_opponent(self.opponent_source, opp_seed)
             self._play_opponent()
             if not self.battle.is_over:
                 break

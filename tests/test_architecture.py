@@ -1,4 +1,5 @@
-"""DESIGN.md "Layout": rules imports nothing above it; env imports only rules."""
+"""DESIGN.md "Layout": rules imports nothing above it; env imports only rules (never
+``agents``: docs/architecture.md, "env never imports agents")."""
 
 from __future__ import annotations
 
@@ -35,8 +36,44 @@ def test_rules_imports_nothing_above_it(path: Path) -> None:
 @pytest.mark.parametrize("path", sorted((ROOT / "env").rglob("*.py")),
                          ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_env_imports_only_rules_of_the_project(path: Path) -> None:
-    bad = imported_roots(path) & {"experiments"}
+    bad = imported_roots(path) & {"experiments", "agents"}
     assert not bad, f"{path.name} imports {sorted(bad)}"
+
+
+def test_the_import_check_sees_lazy_imports_too() -> None:
+    """``imported_roots`` walks the whole tree: an import inside a function counts."""
+    source = ROOT / "tests" / "test_architecture.py"
+    assert "subprocess" in imported_roots(source)  # imported at the top
+    lazy = ast.parse("def f():\n    import agents\n    from agents.base import Agent\n")
+    assert {node.names[0].name for node in ast.walk(lazy)
+            if isinstance(node, ast.Import | ast.ImportFrom)} == {"agents", "Agent"}
+
+
+def test_env_loads_no_agents_module_at_run_time() -> None:
+    """Importing env, then making and stepping an env (Gymnasium and PettingZoo) whose
+    opponent is an agent object, loads no module of ``agents`` (nor ``experiments``)."""
+    code = (
+        "import sys, rules, env\n"
+        "from rules import Action, ActionKind, DecisionKind\n"
+        "class Passive:\n"
+        "    def act(self, battle):\n"
+        "        turn = battle.decision.kind is DecisionKind.TURN\n"
+        "        return Action(ActionKind.END_TURN if turn else ActionKind.DECLINE)\n"
+        "game = env.SkirmishEnv('duel', Passive())\n"
+        "obs, _ = game.reset(seed=0)\n"
+        "for _ in range(5):\n"
+        "    obs, _, done, cut, _ = game.step(int(obs['action_mask'].nonzero()[0][0]))\n"
+        "    if done or cut:\n"
+        "        obs, _ = game.reset()\n"
+        "aec = env.aec_env(scenario='duel')\n"
+        "aec.reset(seed=0)\n"
+        "aec.step(int(aec.observe(aec.agent_selection)['action_mask'].nonzero()[0][0]))\n"
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('agents', 'experiments'))\n"
+        "print(','.join(bad) or 'none')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=ROOT, check=True)
+    assert out.stdout.strip() == "none"
 
 
 def test_importing_rules_loads_no_forbidden_module() -> None:

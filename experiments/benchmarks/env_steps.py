@@ -20,7 +20,7 @@ import numpy as np
 from pettingzoo import AECEnv
 
 import env  # importing it registers the fray/ ids
-from env.skirmish import SkirmishEnv
+from agents.environments import skirmish_env
 from experiments.benchmarks.measure import Figure, rate, unavailable
 
 SCENARIOS = ("duel", "skirmish", "horde")
@@ -69,7 +69,7 @@ def gym_figures(steps: int, repeats: int) -> Iterator[Figure]:
     """Gymnasium env steps/s per scenario and opponent."""
     for scenario in SCENARIOS:
         for opponent in OPPONENTS:
-            values = [gym_steps(lambda s=scenario, o=opponent: SkirmishEnv(s, o), steps, r)
+            values = [gym_steps(lambda s=scenario, o=opponent: skirmish_env(s, o), steps, r)
                       for r in range(repeats)]
             yield Figure(f"gym.{scenario}.{opponent}",
                          f"gym env {scenario} vs {opponent}: steps/s", "/s", values)
@@ -121,14 +121,14 @@ def vector_figures(steps: int, repeats: int) -> Iterator[Figure]:
 
 def memory_per_env(scenario: str, count: int, repeats: int) -> Figure:
     """KiB held by one reset Gymnasium env (tracemalloc, ``count`` kept alive)."""
-    SkirmishEnv(scenario).reset(seed=0)  # load content and caches first
+    skirmish_env(scenario).reset(seed=0)  # load content and caches first
     out = Figure(f"memory.env.{scenario}", f"memory per env {scenario}", "KiB")
     for r in range(repeats):
         tracemalloc.start()
         before = tracemalloc.get_traced_memory()[0]
         kept = []
         for i in range(count):
-            e = SkirmishEnv(scenario)
+            e = skirmish_env(scenario)
             e.reset(seed=r * count + i)
             kept.append(e)
         out.values.append((tracemalloc.get_traced_memory()[0] - before) / count / 1024)

@@ -169,10 +169,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         help="checkpoint every K steps (0 = only at the end)")
     parser.add_argument("--advice", default=None, metavar="AGENT",
                         help="residual policy: observations name AGENT's action and the "
-                             "fray-spatial policy starts by playing it (env/advice.py)")
+                             "fray-spatial policy starts by playing it (agents/advice.py)")
     parser.add_argument("--options", default=None, metavar="AGENT,AGENT[,...]",
                         help="selector policy: each action picks which of these scripted "
-                             "agents plays the decision (env/options.py; --policy fray)")
+                             "agents plays the decision (agents/options.py; --policy fray)")
     parser.add_argument("--option-prior", type=float, default=3.0,
                         help="the first option's initial logit bonus (default 3)")
     parser.add_argument("--option-hold", choices=("decision", "turn", "battle"),

@@ -99,18 +99,19 @@ def _collect_chunk(job: Job) -> Chunk:
     """Play the battles of one chunk; returns observations, actions, returns, battle
     numbers and wins (runs in a worker process when there are several)."""
     import agents
+    from agents.environments import NamedAgent
     from env import SkirmishEnv
 
     scenario, team, demonstrators, opponents, numbers, damage_reward, gamma, driver = job
-    env = SkirmishEnv(scenario=scenario, team=team, damage_reward=damage_reward,
-                      illegal_action="raise")
+    env = SkirmishEnv(scenario=scenario, opponent=NamedAgent(opponents[0]), team=team,
+                      damage_reward=damage_reward, illegal_action="raise")
     observations: list[dict[str, np.ndarray]] = []
     actions: list[int] = []
     returns: list[np.ndarray] = []
     episodes: list[int] = []
     wins = 0
     for number in numbers:
-        env.opponent_spec = opponents[number % len(opponents)]
+        env.opponent_source = NamedAgent(opponents[number % len(opponents)])
         demonstrator = agents.make(demonstrators[number % len(demonstrators)], seed=number)
         player = agents.make(driver, seed=number) if driver else demonstrator
         obs, _ = env.reset(seed=number)

@@ -9,7 +9,9 @@ by ``random`` (what an untrained policy is close to). The frozen policy commands
 other team with the same network, seeing the battle from that team's side.
 
 The env needs no hook for this: :class:`SkirmishEnv` makes its opponent from its public
-``opponent_spec`` on every ``reset``, so the wrapper sets it just before.
+``opponent_source`` (an agent or a factory) on every ``reset``, so the wrapper sets it
+just before: a :class:`agents.environments.NamedAgent` for a name, the frozen agent for
+``self``.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
+
+from agents.environments import NamedAgent
 
 SELF = "self"
 SELF_FALLBACK = "random"
@@ -61,14 +65,15 @@ class OpponentPool:
         return sorted(self.league_dir.glob("step_*.zip"))
 
     def sample(self) -> tuple[str, Any]:
-        """One draw: a label (the pool entry) and an ``opponent=`` value for the env."""
+        """One draw: a label (the pool entry) and the env's opponent (a factory by name,
+        or a frozen learned agent)."""
         label = self.names[int(self.rng.integers(len(self.names)))]
         self.counts[label] += 1
         if label != SELF:
-            return label, label
+            return label, NamedAgent(label)
         snapshots = self.snapshots()[-self.recent:]
         if not snapshots:
-            return label, SELF_FALLBACK
+            return label, NamedAgent(SELF_FALLBACK)
         path = snapshots[int(self.rng.integers(len(snapshots)))]
         return label, self._frozen_agent(path)
 
@@ -92,7 +97,7 @@ class OpponentPoolWrapper(gym.Wrapper):
 
     def reset(self, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
         self.current, spec = self.pool.sample()
-        self.env.unwrapped.opponent_spec = spec
+        self.env.unwrapped.opponent_source = spec
         obs, info = self.env.reset(**kwargs)
         info["opponent"] = self.current
         return obs, info
@@ -104,5 +109,5 @@ class OpponentPoolWrapper(gym.Wrapper):
 
     def action_masks(self) -> np.ndarray:
         """The wrapped env's mask as bool (sb3-contrib): a selector's, over its options,
-        when the env is an :class:`env.options.OptionsWrapper`."""
+        when the env is an :class:`agents.options.OptionsWrapper`."""
         return self.env.get_wrapper_attr("action_masks")()

@@ -105,11 +105,11 @@ def _make_env(config: TrainConfig, rank: int) -> Any:
         base = gym.make("fray/Skirmish-v0", scenario=config.scenario, team=config.team,
                         opponent="random", damage_reward=config.damage_reward)
         if config.advice:
-            from env.advice import AdviceWrapper
+            from agents.advice import AdviceWrapper
 
             base = AdviceWrapper(base, config.advice, seed=config.seed * 1000 + rank)
         if config.options:
-            from env.options import OptionsWrapper
+            from agents.options import OptionsWrapper
 
             base = OptionsWrapper(base, config.options, seed=config.seed * 1000 + rank,
                                   hold=config.option_hold)
@@ -174,7 +174,7 @@ def policy_spec(name: str, scenario: str | None = None, advisor: str | None = No
     (the same plus a square-by-square head for moves, which needs the ``scenario`` for
     its action layout; ``agents/spatial.py``) or ``mlp``. ``advisor``: the scripted agent
     whose action the env's ``advice`` key names (``fray-spatial`` only). ``options``: the
-    scripted agents a selector's actions name (``env/options.py``; ``fray`` only, whose
+    scripted agents a selector's actions name (``agents/options.py``; ``fray`` only, whose
     extractor keeps their names and ``option_hold`` in the checkpoint)."""
     if advisor is not None and name != "fray-spatial":
         raise ValueError(f"--advice: needs --policy fray-spatial, got --policy {name}")

@@ -16,6 +16,7 @@ from gymnasium.utils.env_checker import check_env
 import agents
 import env
 import rules
+from agents.environments import NamedAgent, skirmish_env
 from env import SkirmishEnv
 from env.observation import DECISION_KINDS
 from rules import ActionKind, IllegalActionError
@@ -75,11 +76,12 @@ def test_kwargs_reach_the_env() -> None:
     e = gym.make("fray/Skirmish-v0", scenario="duel", opponent="random", team="party")
     u = e.unwrapped
     assert isinstance(u, SkirmishEnv)
-    assert (u.scenario_name, u.team, u.opponent_spec) == ("duel", "party", "random")
+    assert (u.scenario_name, u.team, u.opponent_source) == ("duel", "party",
+                                                             NamedAgent("random"))
     with pytest.raises(ValueError, match="team"):
-        SkirmishEnv(scenario="duel", team="elves")
+        skirmish_env(scenario="duel", team="elves")
     with pytest.raises(ValueError, match="illegal_action"):
-        SkirmishEnv(scenario="duel", illegal_action="ignore")
+        skirmish_env(scenario="duel", illegal_action="ignore")
 
 
 # ---------------------------------------------------------------- API checkers
@@ -137,7 +139,7 @@ def test_random_masked_rollouts_never_raise(env_id: str) -> None:
 
 
 def test_observation_layout_and_mask() -> None:
-    e = SkirmishEnv(scenario="duel")
+    e = skirmish_env(scenario="duel")
     obs, info = e.reset(seed=3)
     assert obs in e.observation_space
     n = e.action_space.n
@@ -160,7 +162,7 @@ def test_observation_layout_and_mask() -> None:
 
 
 def test_action_space_size_is_fixed_per_scenario() -> None:
-    e = SkirmishEnv(scenario="duel", opponent="random", illegal_action="penalty")
+    e = skirmish_env(scenario="duel", opponent="random", illegal_action="penalty")
     n = e.action_space.n
     rng = np.random.default_rng(0)
     for seed in range(3):
@@ -173,7 +175,7 @@ def test_action_space_size_is_fixed_per_scenario() -> None:
 
 
 def test_learner_plays_every_decision_of_its_team_reactions_included() -> None:
-    e = SkirmishEnv(scenario="duel", team="monsters", opponent="berserker")
+    e = skirmish_env(scenario="duel", team="monsters", opponent="berserker")
     rng = np.random.default_rng(1)
     kinds = set()
     for seed in range(6):
@@ -193,7 +195,7 @@ def test_learner_plays_every_decision_of_its_team_reactions_included() -> None:
 
 def test_seeded_reset_is_deterministic() -> None:
     def rollout(seed: int) -> list:
-        e = SkirmishEnv(scenario="duel", opponent="random")
+        e = skirmish_env(scenario="duel", opponent="random")
         rng = np.random.default_rng(5)
         obs, _ = e.reset(seed=seed)
         trace = []
@@ -213,7 +215,7 @@ def test_seeded_reset_is_deterministic() -> None:
 def test_win_and_loss_pay_plus_and_minus_one() -> None:
     outcomes = {}
     for team, opponent in (("party", "random"), ("monsters", "berserker")):
-        e = SkirmishEnv(scenario="duel", team=team, opponent=opponent)
+        e = skirmish_env(scenario="duel", team=team, opponent=opponent)
         rng = np.random.default_rng(2)
         for seed in range(15):
             obs, _ = e.reset(seed=seed)
@@ -239,7 +241,7 @@ def test_win_and_loss_pay_plus_and_minus_one() -> None:
 def test_round_limit_truncates_as_a_draw(tmp_path: Path) -> None:
     path = tmp_path / "short_duel.toml"
     path.write_text(SHORT_DUEL, encoding="utf-8")
-    e = SkirmishEnv(scenario=str(path), team="monsters", opponent="random")
+    e = skirmish_env(scenario=str(path), team="monsters", opponent="random")
     obs, _ = e.reset(seed=0)
     end = e.encode(rules.Action(K.END_TURN))
     term = trunc = False
@@ -258,7 +260,7 @@ def test_round_limit_truncates_as_a_draw(tmp_path: Path) -> None:
 
 def test_damage_shaping_is_documented_and_bounded() -> None:
     assert "damage_reward" in SkirmishEnv.__doc__
-    e = SkirmishEnv(scenario="duel", team="party", opponent="random", damage_reward=0.5)
+    e = skirmish_env(scenario="duel", team="party", opponent="random", damage_reward=0.5)
     e.reset(seed=4)
     rewards, done = [], False
     while not done:
@@ -274,7 +276,7 @@ def test_damage_shaping_is_documented_and_bounded() -> None:
 
 # ---------------------------------------------------------------- illegal actions
 def test_illegal_action_raise_option_names_the_action_and_legal_kinds() -> None:
-    e = SkirmishEnv(scenario="duel", illegal_action="raise")
+    e = skirmish_env(scenario="duel", illegal_action="raise")
     obs, _ = e.reset(seed=0)
     bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     before = e.battle.to_json()
@@ -288,7 +290,7 @@ def test_illegal_action_raise_option_names_the_action_and_legal_kinds() -> None:
 
 
 def test_illegal_action_is_a_penalised_no_op_by_default() -> None:
-    e = SkirmishEnv(scenario="duel")
+    e = skirmish_env(scenario="duel")
     obs, _ = e.reset(seed=0)
     bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     before = e.battle.to_json()
@@ -296,7 +298,7 @@ def test_illegal_action_is_a_penalised_no_op_by_default() -> None:
         _, r, term, trunc, info = e.step(index)
         assert (r, term, trunc, info["illegal_action"]) == (-0.1, False, False, True)
     assert e.battle.to_json() == before
-    e = SkirmishEnv(scenario="duel", illegal_penalty=-0.25)
+    e = skirmish_env(scenario="duel", illegal_penalty=-0.25)
     obs, _ = e.reset(seed=0)
     bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     before = e.battle.to_json()
@@ -310,7 +312,7 @@ def test_illegal_action_is_a_penalised_no_op_by_default() -> None:
 
 
 def test_numpy_actions_are_accepted() -> None:
-    e = SkirmishEnv(scenario="duel")
+    e = skirmish_env(scenario="duel")
     obs, _ = e.reset(seed=0)
     i = int(np.flatnonzero(obs["action_mask"])[0])
     e.step(np.int64(i))
@@ -320,22 +322,22 @@ def test_numpy_actions_are_accepted() -> None:
 
 # ---------------------------------------------------------------- rendering
 def test_render_ansi_and_rgb() -> None:
-    e = SkirmishEnv(scenario="duel", render_mode="ansi")
+    e = skirmish_env(scenario="duel", render_mode="ansi")
     e.reset(seed=0)
     text = e.render()
     assert isinstance(text, str)
     assert "#########" in text and "hero" in text and "orc_1" in text and "HP" in text
     assert "round 1/30" in text
-    e = SkirmishEnv(scenario="duel", render_mode="rgb_array")
+    e = skirmish_env(scenario="duel", render_mode="rgb_array")
     e.reset(seed=0)
     img = e.render()
     b = e.battle
     assert isinstance(img, np.ndarray) and img.dtype == np.uint8
     assert img.shape == (b.grid.height * 24, b.grid.width * 24, 3)  # render_rgb's cell
     assert len(np.unique(img.reshape(-1, 3), axis=0)) > 4
-    assert SkirmishEnv(scenario="duel").render() is None
+    assert skirmish_env(scenario="duel").render() is None
     with pytest.raises(ValueError, match="render_mode"):
-        SkirmishEnv(scenario="duel", render_mode="human")
+        skirmish_env(scenario="duel", render_mode="human")
 
 
 # ---------------------------------------------------------------- vector envs

@@ -12,12 +12,12 @@ def save_untrained(scenario: str, path: Path, policy: str = "fray") -> Path:
     import torch
     from sb3_contrib import MaskablePPO
 
-    from env import SkirmishEnv
+    from agents.environments import skirmish_env
     from experiments.train.sb3 import policy_spec
 
     torch.set_num_threads(1)
     name, kwargs = policy_spec(policy, scenario)
-    model = MaskablePPO(name, SkirmishEnv(scenario=scenario), policy_kwargs=kwargs,
+    model = MaskablePPO(name, skirmish_env(scenario=scenario), policy_kwargs=kwargs,
                         n_steps=64, batch_size=32, seed=0, device="cpu")
     model.save(path)
     return path

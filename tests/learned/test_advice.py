@@ -1,4 +1,4 @@
-"""Residual policies (``env/advice.py``, ``fray train --advice``): the ``advice`` key names
+"""Residual policies (``agents/advice.py``, ``fray train --advice``): the ``advice`` key names
 the advisor's action, and an untrained advised model plays exactly as its advisor."""
 
 from __future__ import annotations
@@ -11,15 +11,15 @@ import torch
 from sb3_contrib import MaskablePPO
 
 import agents
-from env import SkirmishEnv
-from env.advice import ADVICE_KEY, AdviceWrapper
+from agents.advice import ADVICE_KEY, AdviceWrapper
+from agents.environments import skirmish_env
 from experiments.cli import main
 from experiments.train.sb3 import TrainConfig, latest_checkpoint, policy_spec, train
 from tests.learned.conftest import events_against_berserkers, play_legally
 
 
 def _advised_env(scenario: str) -> AdviceWrapper:
-    return AdviceWrapper(SkirmishEnv(scenario=scenario, opponent="berserker"), "tactician",
+    return AdviceWrapper(skirmish_env(scenario=scenario, opponent="berserker"), "tactician",
                          seed=3)
 
 
@@ -39,7 +39,7 @@ def test_advice_names_the_advisors_legal_action() -> None:
 
 
 def test_an_advisor_can_be_an_agent_spec() -> None:
-    env = AdviceWrapper(SkirmishEnv(scenario="duel", opponent="berserker"),
+    env = AdviceWrapper(skirmish_env(scenario="duel", opponent="berserker"),
                         "tactician(step_back=true)", seed=3)
     assert env.advisor.step_back is True
     obs, _ = env.reset(seed=2)

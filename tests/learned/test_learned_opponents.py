@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from agents.environments import NamedAgent, skirmish_env
 from agents.learned import LearnedAgent
-from env import SkirmishEnv
 from experiments.train.opponents import (
     SELF_FALLBACK,
     OpponentPool,
@@ -31,7 +31,7 @@ def test_parse_pool_accepts_any_registered_name_and_self() -> None:
 
 def test_self_is_random_until_a_checkpoint_exists(tmp_path: Path) -> None:
     pool = OpponentPool(["self"], tmp_path, seed=0)
-    assert pool.sample() == ("self", SELF_FALLBACK)
+    assert pool.sample() == ("self", NamedAgent(SELF_FALLBACK))
 
 
 def test_the_wrapper_plays_every_named_opponent_and_frozen_checkpoints(
@@ -41,17 +41,17 @@ def test_the_wrapper_plays_every_named_opponent_and_frozen_checkpoints(
     for step in (100, 200):
         shutil.copy(untrained_models["duel"], league / f"step_{step:010d}.zip")
     pool = OpponentPool(["random", "berserker", "self"], league, seed=4)
-    game = OpponentPoolWrapper(SkirmishEnv(scenario="duel"), pool)
+    game = OpponentPoolWrapper(skirmish_env(scenario="duel"), pool)
     seen: dict[str, set[str]] = {}
     frozen = set()
     for episode in range(24):
         _, info = game.reset(seed=episode)
-        spec = game.unwrapped.opponent_spec
+        spec = game.unwrapped.opponent_source
         if info["opponent"] == "self":
             assert isinstance(spec, LearnedAgent)
             frozen.add(spec.label)
         else:
-            assert spec == info["opponent"]
+            assert spec == NamedAgent(info["opponent"])
         seen.setdefault(info["opponent"], set()).add(type(game.unwrapped.opponent).__name__)
         mask = game.action_masks()
         _, _, _, _, step_info = game.step(int(mask.nonzero()[0][0]))

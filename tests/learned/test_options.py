@@ -1,4 +1,4 @@
-"""Selector policies (``env/options.py``, ``fray train --options``): an action picks which
+"""Selector policies (``agents/options.py``, ``fray train --options``): an action picks which
 scripted agent plays the decision, and a selector favouring its first option plays
 exactly as that option."""
 
@@ -13,8 +13,8 @@ from sb3_contrib import MaskablePPO
 
 import agents
 import rules
-from env import SkirmishEnv
-from env.options import OptionSelector, OptionsWrapper
+from agents.environments import skirmish_env
+from agents.options import OptionSelector, OptionsWrapper
 from experiments.cli import main
 from experiments.train.sb3 import (
     TrainConfig,
@@ -29,7 +29,7 @@ OPTIONS = ["tactician", "defender", "berserker"]
 
 
 def _selector_env(scenario: str, seed: int = 3, hold: str = "decision") -> OptionsWrapper:
-    return OptionsWrapper(SkirmishEnv(scenario=scenario, opponent="berserker"), OPTIONS,
+    return OptionsWrapper(skirmish_env(scenario=scenario, opponent="berserker"), OPTIONS,
                           seed=seed, hold=hold)
 
 
@@ -37,7 +37,7 @@ def _selector_env(scenario: str, seed: int = 3, hold: str = "decision") -> Optio
 def test_an_option_plays_as_its_agent_does(option: int) -> None:
     """Choosing option k at every decision is the battle option k's agent would play."""
     wrapped = _selector_env("skirmish")
-    plain = SkirmishEnv(scenario="skirmish", opponent="berserker")
+    plain = skirmish_env(scenario="skirmish", opponent="berserker")
     wrapped.reset(seed=5)
     plain.reset(seed=5)
     shadow = agents.make(OPTIONS[option], seed=3 * 31 + option)

@@ -15,7 +15,7 @@ from sb3_contrib import MaskablePPO
 
 import agents
 import rules
-from env import SkirmishEnv
+from agents.environments import skirmish_env
 from env.core import ScenarioSetup
 from experiments.train.sb3 import policy_spec
 
@@ -38,7 +38,7 @@ class _OneSquare(torch.nn.Module):
 def _policy(scenario: str) -> MaskablePPO:
     torch.set_num_threads(1)
     name, kwargs = policy_spec("fray-spatial", scenario)
-    model = MaskablePPO(name, SkirmishEnv(scenario=scenario), policy_kwargs=kwargs,
+    model = MaskablePPO(name, skirmish_env(scenario=scenario), policy_kwargs=kwargs,
                         n_steps=64, batch_size=32, seed=0, device="cpu")
     torch.nn.init.zeros_(model.policy.action_net.linear.weight)
     return model
