@@ -19,7 +19,6 @@ from pettingzoo.utils import wrappers
 from env import render as draw
 from env.core import (
     ScenarioSetup,
-    as_index,
     check_illegal_mode,
     default_action,
     default_scenario,
@@ -27,6 +26,7 @@ from env.core import (
     illegal_message,
     outcome_reward,
     shaping,
+    space_index,
     team_health,
 )
 from rules import Battle, IllegalActionError
@@ -51,6 +51,7 @@ class _Game:
         self.illegal_penalty = float(illegal_penalty)
         self.damage_reward = float(damage_reward)
         self.max_cycles = max_cycles
+        self.action_space = spaces.Discrete(self.setup.n)
         self.team_of = {u.id: u.team for u in self.setup.scenario.units}
         self.rng: np.random.Generator | None = None
         self.battle: Battle | None = None
@@ -64,7 +65,7 @@ class _Game:
                 "observation": spaces.Dict(self.setup.builder.spaces()),
                 "action_mask": self.setup.mask_space(),
             })
-            act[a] = spaces.Discrete(self.setup.n)
+            act[a] = self.action_space
         return obs, act
 
     def new_battle(self, seed: int | None) -> Battle:
@@ -83,13 +84,14 @@ class _Game:
 
     def apply_index(self, action: Any) -> bool:
         """Apply the decider's action; False (and nothing changed) if it was illegal under
-        the default penalty option; raises IllegalActionError under ``"raise"``."""
+        the default penalty option; raises IllegalActionError under ``"raise"``, and
+        ValueError for an action outside the action space (nothing changed either way)."""
         b = self.battle
         assert b is not None and b.decision is not None
-        index = as_index(action)
-        if index is None or not 0 <= index < self.setup.n or not self.mask[index]:
+        index = space_index(action, self.action_space)
+        if not self.mask[index]:
             if self.illegal_action == "raise":
-                raise IllegalActionError(illegal_message(self.setup, b, action))
+                raise IllegalActionError(illegal_message(self.setup, b, index))
             return False
         act = self.legal_by_index.get(index)  # what decode gives, as the battle listed it
         if act is None:
@@ -206,10 +208,11 @@ class FrayAECEnv(AECEnv):
             return
         b = self.game.battle
         assert b is not None
+        before = team_health(b) if self.game.damage_reward else None
+        legal = self.game.apply_index(action)  # an action outside the space raises first
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        before = team_health(b) if self.game.damage_reward else None
-        if not self.game.apply_index(action):
+        if not legal:
             self.rewards[agent] += self.game.illegal_penalty
         self._steps[agent] += 1
         if self.game.max_cycles is not None and self._steps[agent] >= self.game.max_cycles:

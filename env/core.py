@@ -1,5 +1,5 @@
 """What the Gymnasium and PettingZoo envs share: loading a scenario once, outcomes and
-rewards, illegal-action handling, opponents (agents or factories)."""
+rewards, action-space and illegal-action handling, opponents (agents or factories)."""
 
 from __future__ import annotations
 
@@ -103,19 +103,14 @@ def default_action(b: Battle) -> Action:
     return Action(ActionKind.END_TURN if d.kind is DecisionKind.TURN else ActionKind.DECLINE)
 
 
-def illegal_message(setup: ScenarioSetup, b: Battle, index: Any) -> str:
+def illegal_message(setup: ScenarioSetup, b: Battle, index: int) -> str:
+    """One line: the in-space index that is not legal now, what it names, the legal kinds."""
     d = b.decision
     kinds = sorted({a.kind.name for a in b.legal_actions()})
     what = f"action index {index!r}"
-    try:
-        i = int(index)
-    except (TypeError, ValueError):
-        i = None
-    if i is not None and 0 <= i < setup.n and d is not None:
-        act = setup.codec.decode(b, d.actor, i)
-        what += f" ({act if act is not None else setup.codec.describe(i) + ', off the map'})"
-    elif i is not None:
-        what += f" (outside 0..{setup.n - 1})"
+    if d is not None:
+        act = setup.codec.decode(b, d.actor, index)
+        what += f" ({act if act is not None else setup.codec.describe(index) + ', off the map'})"
     return f"{what} is not legal for {d}; legal kinds: {', '.join(kinds)}"
 
 
@@ -128,6 +123,17 @@ def as_index(action: Any) -> int | None:
         return int(arr.reshape(()))
     except (TypeError, ValueError):
         return None
+
+
+def space_index(action: Any, space: spaces.Discrete) -> int:
+    """``action``'s index in ``space`` (a ``Discrete(n)``); an action outside the space
+    (``10**6``, ``-1``, ``2.5``, ``"a"``) is a ValueError naming it and the space, as
+    Gymnasium's spaces define. An index inside the space but not legal now is the
+    caller's to handle (the ``illegal_action`` option)."""
+    index = int(np.asarray(action)) if space.contains(action) else as_index(action)
+    if index is None or not 0 <= index < int(space.n):  # (a 1-element array passes)
+        raise ValueError(f"action {action!r} is not in the action space {space}")
+    return index
 
 
 OpponentSource = Policy | Callable[[int | None], Policy]

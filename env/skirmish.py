@@ -14,7 +14,6 @@ from env.core import (
     OpponentSource,
     Policy,
     ScenarioSetup,
-    as_index,
     check_illegal_mode,
     check_opponent,
     default_scenario,
@@ -23,6 +22,7 @@ from env.core import (
     make_opponent,
     outcome_reward,
     shaping,
+    space_index,
     team_health,
 )
 from env.observation import DECISION_KINDS, GLOBAL_FEATURES, PLANES, UNIT_FEATURES
@@ -52,7 +52,8 @@ class SkirmishEnv(gym.Env):
       unmasked ``action_space.sample()`` indices) passes with warnings as errors.
       ``"raise"`` is the opt-in for debugging: it raises :class:`rules.IllegalActionError`
       naming the action and the legal kinds. Either way an illegal action never changes
-      the state.
+      the state. An action outside the action space (``10**6``, ``-1``, not an integer)
+      is not an index at all: ``step`` raises ValueError naming it and the space.
     - ``damage_reward``: weight of the optional damage shaping (default 0, off); see
       Rewards.
     - ``render_mode``: ``"ansi"`` or ``"rgb_array"``.
@@ -197,13 +198,12 @@ class SkirmishEnv(gym.Env):
             raise RuntimeError("call reset() before step()")
         if b.is_over:
             raise RuntimeError("the episode is over; call reset()")
-        index = as_index(action)
-        legal = index is not None and 0 <= index < self.setup.n and bool(self._mask[index])
-        if not legal:
+        index = space_index(action, self.action_space)
+        if not self._mask[index]:
             if self.illegal_action == "raise":
-                raise IllegalActionError(illegal_message(self.setup, b, action))
+                raise IllegalActionError(illegal_message(self.setup, b, index))
             return self._obs(), self.illegal_penalty, False, False, self._info(True)
-        assert index is not None and b.decision is not None
+        assert b.decision is not None
         before = team_health(b) if self.damage_reward else None
         act = self._legal_by_index.get(index)  # what decode gives, as the battle listed it
         if act is None:

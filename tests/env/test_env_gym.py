@@ -285,8 +285,6 @@ def test_illegal_action_raise_option_names_the_action_and_legal_kinds() -> None:
         e.step(bad)
     assert f"action index {bad} ({e.decode(bad)})" in str(exc.value)
     assert e.battle.to_json() == before
-    with pytest.raises(IllegalActionError, match="outside"):
-        e.step(e.action_space.n + 5)
 
 
 def test_illegal_action_is_a_penalised_no_op_by_default() -> None:
@@ -294,9 +292,8 @@ def test_illegal_action_is_a_penalised_no_op_by_default() -> None:
     obs, _ = e.reset(seed=0)
     bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     before = e.battle.to_json()
-    for index in (bad, e.action_space.n + 5, -1):
-        _, r, term, trunc, info = e.step(index)
-        assert (r, term, trunc, info["illegal_action"]) == (-0.1, False, False, True)
+    _, r, term, trunc, info = e.step(bad)
+    assert (r, term, trunc, info["illegal_action"]) == (-0.1, False, False, True)
     assert e.battle.to_json() == before
     e = skirmish_env(scenario="duel", illegal_penalty=-0.25)
     obs, _ = e.reset(seed=0)
