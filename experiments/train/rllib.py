@@ -140,13 +140,10 @@ class FrayTeamsEnv(MultiAgentEnv):
     def reset(self, *, seed: int | None = None,
               options: dict | None = None) -> tuple[dict, dict]:
         """A new battle; the opponent pool decides who plays the other teams."""
-        import agents
-
         if seed is not None:
             self.rng = np.random.default_rng(seed)
-        label, spec = self.pool.sample()
-        self.scripted = None if label == SELF else agents.make(
-            spec, seed=int(self.rng.integers(2**31)))
+        label, factory = self.pool.sample()  # a NamedAgent: the pool's draw by name
+        self.scripted = None if label == SELF else factory(int(self.rng.integers(2**31)))
         for _ in range(64):
             self.aec.reset(seed=int(self.rng.integers(2**62)))
             rewards: dict[str, float] = {}
