@@ -1,7 +1,16 @@
-"""``agents.make("learned:PATH")``: a trained MaskablePPO policy playing its team.
+"""``agents.make("learned:PATH")``: a trained policy playing its team.
 
-``PATH`` is a checkpoint written by ``fray train`` (a stable-baselines3 ``.zip``) or the
-name of a shipped model in ``agents/models`` (``learned:duel``, ``learned:skirmish``).
+``PATH`` is a model in fray's format (``NAME.json`` beside its weights ``NAME.pt``:
+``agents/model_file.py``, docs/models.md), as ``fray train`` writes one beside every
+checkpoint, or the name of a shipped model in ``agents/models`` (``learned:duel``,
+``learned:skirmish``). Loading one runs no code from the files: the network is built
+from the JSON with fray's own classes and the weights are tensors only.
+
+A file that only unpickling can read (a stable-baselines3 ``.zip``, an RLlib checkpoint)
+would run whatever code its author put in it, so it is refused in one line, unless the
+spec says the file is trusted: ``learned:PATH.zip(trust_pickle=true)`` loads an sb3 zip
+with ``MaskablePPO.load`` (RLlib checkpoints are never played).
+
 The agent plays any decision of whichever team it commands: it builds the observation
 and the exact action mask of the current decision with the env's own encoding
 (:class:`env.core.ScenarioSetup`: the observation builder and the action codec), asks
@@ -10,8 +19,9 @@ the policy for masked action probabilities and decodes the chosen index back to 
 ``deterministic=False`` it samples from the masked distribution with its own seeded
 generator, so a seed fixes its play.
 
-A selector model (``fray train --options``, ``agents/options.py``) picks one of its scripted
-options instead, and that option plays the decision.
+A selector model (``fray train --options``, ``agents/options.py``) picks one of its
+scripted options instead, and that option plays the decision; a residual model (``fray
+train --advice``, ``agents/advice.py``) is shown its advisor's action.
 
 A model fits a scenario when the scenario's observation shapes and action count equal
 the ones it was trained on (same map size and unit count); otherwise ``act`` raises a
@@ -24,6 +34,7 @@ torch and stable-baselines3 are imported only when a learned agent is made, neve
 from __future__ import annotations
 
 import functools
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -31,53 +42,106 @@ import numpy as np
 
 import rules
 from agents.base import SeededAgent, decision_of
+from agents.model_file import LearnedModelError, SavedPolicy, load_model_file
 from rules import Action, Battle
 
 MODELS_DIR = Path(__file__).resolve().parent / "models"
+SUFFIX = ".json"
 
-
-class LearnedModelError(rules.FrayError):
-    """A learned model that cannot be found, loaded, or does not fit the battle."""
+__all__ = ["LearnedAgent", "LearnedModelError", "load_model", "make_learned",
+           "resolve_model", "shipped_models"]
 
 
 def shipped_models() -> list[str]:
     """Names of the models shipped in ``agents/models`` (``learned:NAME``)."""
-    return sorted(p.stem for p in MODELS_DIR.glob("*.zip"))
+    return sorted(p.stem for p in MODELS_DIR.glob(f"*{SUFFIX}"))
 
 
 def resolve_model(spec: str | Path) -> Path:
-    """The file of ``learned:spec``: a shipped model's name or a path to a ``.zip``."""
+    """The file of ``learned:spec``: a shipped model's name, or a path to a model's JSON
+    (the suffix may be left off), an sb3 ``.zip`` or an RLlib checkpoint folder."""
     text = str(spec)
     if not text:
         raise LearnedModelError("learned: expected a shipped model name "
                                 f"({', '.join(shipped_models()) or 'none'}) or a path")
-    shipped = MODELS_DIR / f"{text}.zip"
+    shipped = MODELS_DIR / f"{text}{SUFFIX}"
     if "/" not in text and shipped.is_file():
         return shipped
     path = Path(text).expanduser()
-    if path.is_file():
+    if path.is_file() or path.is_dir():
         return path
-    if path.with_suffix(".zip").is_file():
-        return path.with_suffix(".zip")
+    for suffix in (SUFFIX, ".zip"):
+        if path.with_suffix(suffix).is_file():
+            return path.with_suffix(suffix)
     raise LearnedModelError(f"learned:{text}: no such model file (shipped models: "
                             f"{', '.join(shipped_models()) or 'none'})")
 
 
+def _refuse_pickled(path: Path, trust_pickle: bool) -> None:
+    """A one-line refusal of files that need unpickling (unless trusted, for sb3 zips)."""
+    if path.is_dir():
+        raise LearnedModelError(
+            f"learned:{path}: a folder (an RLlib checkpoint?) is pickled state, which "
+            f"learned: never loads; learned: plays fray model files (NAME.json + NAME.pt, "
+            f"docs/models.md)")
+    if path.suffix == ".pt":
+        raise LearnedModelError(f"learned:{path}: weights alone; give the model's JSON beside "
+                                f"them ({path.with_suffix(SUFFIX).name}), which describes the "
+                                f"network they fill")
+    if zipfile.is_zipfile(path) and not trust_pickle:
+        beside = path.with_suffix(SUFFIX)
+        safe = (f"play the fray model beside it ({beside.name}, tensors only)"
+                if beside.is_file() else "ask its author for the fray model (NAME.json + "
+                "NAME.pt, tensors only)")
+        raise LearnedModelError(
+            f"learned:{path}: a stable-baselines3 zip is unpickled when loaded, which can "
+            f"run any code its author put in it; {safe}, or, if you trust this file, "
+            f"learned:{path}(trust_pickle=true) (docs/models.md)")
+    if path.suffix != SUFFIX and not zipfile.is_zipfile(path):
+        raise LearnedModelError(f"learned:{path}: not a fray model (expected NAME.json "
+                                f"beside its weights NAME.pt, docs/models.md)")
+
+
+class _TrustedZip(SavedPolicy):
+    """A MaskablePPO zip the user trusts, seen as a :class:`SavedPolicy`."""
+
+    def __init__(self, model: Any) -> None:
+        extractor = model.policy.features_extractor
+        super().__init__(model.policy, {
+            "advisor": getattr(extractor, "advisor", None),
+            "options": getattr(extractor, "options", None),
+            "option_hold": getattr(extractor, "option_hold", "decision")})
+        self.model = model
+
+
 @functools.lru_cache(maxsize=16)
-def _load(path: str, mtime_ns: int) -> Any:
-    """A MaskablePPO model loaded once per file version (``mtime_ns`` keys the cache)."""
+def _load(path: str, version: tuple[int, ...], trust_pickle: bool) -> SavedPolicy:
+    """A model loaded once per file version (``version``: the files' mtimes)."""
+    file = Path(path)
+    _refuse_pickled(file, trust_pickle)
+    if file.suffix == SUFFIX:
+        return load_model_file(file)
     from sb3_contrib import MaskablePPO
 
     try:
-        return MaskablePPO.load(path, device="cpu")
+        return _TrustedZip(MaskablePPO.load(path, device="cpu"))
     except (ValueError, KeyError, OSError, RuntimeError) as exc:
-        raise LearnedModelError(f"learned:{path}: not a MaskablePPO checkpoint ({exc})") from exc
+        raise LearnedModelError(f"learned:{path}: not a MaskablePPO checkpoint "
+                                f"({str(exc).splitlines()[0] if str(exc) else exc!r})") from exc
 
 
-def load_model(spec: str | Path) -> Any:
-    """The MaskablePPO model of ``learned:spec`` (cached while the file is unchanged)."""
+def _version(path: Path) -> tuple[int, ...]:
+    files = [path]
+    if path.suffix == SUFFIX:
+        files.append(path.with_suffix(".pt"))
+    return tuple(f.stat().st_mtime_ns if f.exists() else 0 for f in files)
+
+
+def load_model(spec: str | Path, trust_pickle: bool = False) -> SavedPolicy:
+    """The policy of ``learned:spec`` (cached while its files are unchanged); an sb3 zip
+    only with ``trust_pickle``."""
     path = resolve_model(spec)
-    return _load(str(path.resolve()), path.stat().st_mtime_ns)
+    return _load(str(path.resolve()), _version(path), bool(trust_pickle))
 
 
 _SETUPS: dict[tuple[str, str, str | None], Any] = {}
@@ -100,12 +164,12 @@ def _shapes(space: Any) -> dict[str, tuple[int, ...]]:
 
 
 class LearnedAgent(SeededAgent):
-    """A trained policy (a MaskablePPO model or a path to one) playing its team."""
+    """A trained policy (a :class:`agents.model_file.SavedPolicy`) playing its team."""
 
     name = "learned"
 
-    def __init__(self, model: Any, seed: int | None = None, deterministic: bool = True,
-                 label: str = "learned") -> None:
+    def __init__(self, model: SavedPolicy, seed: int | None = None,
+                 deterministic: bool = True, label: str = "learned") -> None:
         super().__init__(seed)
         self.model = model
         self.deterministic = bool(deterministic)
@@ -113,21 +177,18 @@ class LearnedAgent(SeededAgent):
         self._fits: dict[int, bool] = {}
         #: a residual model's advisor (``agents/advice.py``), made with this agent's seed
         self._advisor = None
-        advisor = getattr(model.policy.features_extractor, "advisor", None)
-        if advisor:
+        if model.advisor:
             from agents import make
             from agents.advice import ADVICE_KEY
 
             if ADVICE_KEY in getattr(model.observation_space, "spaces", {}):
-                self._advisor = make(advisor, seed=seed)
+                self._advisor = make(model.advisor, seed=seed)
         #: a selector model's options (``agents/options.py``): its actions pick one of them
         self._options = None
-        options = getattr(model.policy.features_extractor, "options", None)
-        if options:
+        if model.options:
             from agents.options import OptionSelector
 
-            hold = getattr(model.policy.features_extractor, "option_hold", "decision")
-            self._options = OptionSelector(options, seed=seed, hold=hold)
+            self._options = OptionSelector(model.options, seed=seed, hold=model.option_hold)
 
     def _check_fits(self, setup: Any) -> None:
         key = id(setup)
@@ -199,7 +260,10 @@ class LearnedAgent(SeededAgent):
         return f"LearnedAgent({self.label!r}, deterministic={self.deterministic})"
 
 
-def make_learned(spec: str, seed: int | None = None, deterministic: bool = True) -> LearnedAgent:
-    """The factory behind ``agents.make("learned:PATH")``."""
-    return LearnedAgent(load_model(spec), seed=seed, deterministic=deterministic,
-                        label=f"learned:{spec}")
+def make_learned(spec: str, seed: int | None = None, deterministic: bool = True,
+                 trust_pickle: bool = False) -> LearnedAgent:
+    """The factory behind ``agents.make("learned:PATH")``; ``trust_pickle=True`` (written
+    ``learned:PATH.zip(trust_pickle=true)``) is the user's word that an sb3 zip is safe to
+    unpickle."""
+    return LearnedAgent(load_model(spec, trust_pickle=trust_pickle), seed=seed,
+                        deterministic=deterministic, label=f"learned:{spec}")

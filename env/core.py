@@ -17,6 +17,12 @@ from rules import Action, ActionKind, Battle, DecisionKind, IllegalActionError
 
 ILLEGAL_MODES = ("raise", "penalty")
 
+#: The version of the env's encoding (observation parts and action codec). A model file
+#: records it with the names of every feature (``agents/model_file.py``); bump it when an
+#: encoding changes meaning without changing its names, and learned models trained on the
+#: old one are refused in one line instead of playing on garbage.
+LAYOUT_VERSION = 1
+
 
 class Policy(Protocol):
     def act(self, battle: Battle) -> Action: ...

@@ -13,7 +13,8 @@ EXAMPLE = """example:
       --imitate-battles 400 --imitate-epochs 12 --imitate-keep 4 --imitate-keep-steps 30000 \\
       --steps 40000 --n-steps 1024 --learning-rate 1e-4 --clip-range 0.1 --ent-coef 0 \\
       --out runs/sk        # behaviour cloning of the tactician, then PPO (learned:skirmish)
-  agents.make("learned:runs/duel/checkpoints/step_0000200000.zip") plays the result
+  agents.make("learned:runs/duel/checkpoints/step_0000200000.json") plays the result
+  (fray's model format, docs/models.md; the .zip beside it is the trainer's state)
   fray train duel --backend rllib --steps 4000 --out runs/duel-rllib [--address ray://HOST:10001]
 """
 
@@ -86,7 +87,9 @@ def run(args: argparse.Namespace) -> int:
                                       address=args.address, envs=args.envs,
                                       opponents=opponents))
         print(f"checkpoint: {run.checkpoint} ({run.steps} env steps, {run.iterations} "
-              f"iterations; trained modules: {', '.join(run.trained)})")
+              f"iterations; trained modules: {', '.join(run.trained)})\n"
+              f"it is RLlib's pickled state (Algorithm.from_checkpoint restores it); "
+              f"learned: does not play it (docs/models.md)")
         return 0
     from experiments.train.sb3 import InitMismatchError, TrainConfig, latest_checkpoint, train
 
@@ -97,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError("--init: starts a new run from a saved policy, so it goes "
                              "without --resume")
         if not Path(args.init).is_file():
-            raise UsageError(f"--init: no checkpoint file {args.init}")
+            raise UsageError(f"--init: no model file {args.init}")
     if args.advice is not None:
         if args.policy != "fray-spatial":
             raise UsageError(f"--advice: needs --policy fray-spatial, got --policy {args.policy}")
@@ -145,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
         final = train(config, resume=args.resume)
     except InitMismatchError as exc:
         raise UsageError(str(exc)) from None
-    print(f"checkpoint: {final}\nplay it with agents.make('learned:{final}')")
+    print(f"model: {final}\nplay it with agents.make('learned:{final}')")
     return 0
 
 
@@ -180,8 +183,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         help="how long a selector's choice lasts for its unit: one "
                              "decision, the unit's turn (its reactions in that round "
                              "too), or the battle")
-    parser.add_argument("--init", default=None, metavar="CHECKPOINT.zip",
-                        help="start from this saved policy's weights (same --policy), "
+    parser.add_argument("--init", default=None, metavar="MODEL.json",
+                        help="start from this model's weights (fray's model format, same "
+                             "--policy), "
                              "with this run's settings: PPO from it (with --imitate-data "
                              "and --imitate-keep the cloning loss is kept on those "
                              "demonstrations), or with --imitate more cloning and DAgger "

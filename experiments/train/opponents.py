@@ -59,10 +59,10 @@ class OpponentPool:
         self._frozen: dict[tuple[str, int], Any] = {}
 
     def snapshots(self) -> list[Path]:
-        """The league's checkpoints, oldest first."""
+        """The league's checkpoints (their fray model files), oldest first."""
         if self.league_dir is None or not self.league_dir.is_dir():
             return []
-        return sorted(self.league_dir.glob("step_*.zip"))
+        return sorted(self.league_dir.glob("step_*.json"))
 
     def sample(self) -> tuple[str, Any]:
         """One draw: a label (the pool entry) and the env's opponent (a factory by name,

@@ -1,6 +1,6 @@
 """Which option a selector model plays, unit by unit (``fray train --options``).
 
-    python -m experiments.train.option_report learned:runs/sel1/checkpoints/step_N.zip \\
+    python -m experiments.train.option_report learned:runs/sel1/checkpoints/step_N.json \\
         --scenario skirmish --opponent berserker --battles 20 --seed 10000
 
 Battle ``i`` uses battle seed ``seed + i``; the selector plays its team deterministically

@@ -3,9 +3,13 @@
 The output folder holds everything a run writes, as it goes:
 
 - ``config.json``: the run's settings (a resumed run keeps the first ones);
-- ``checkpoints/step_<N>.zip``: a MaskablePPO checkpoint every ``checkpoint_every``
-  steps and at the end (``agents.make("learned:DIR/checkpoints/step_N.zip")`` plays it);
-  they are also the frozen policies ``self`` draws from in an opponent pool;
+- ``checkpoints/step_<N>.json`` and ``.pt``: the policy in fray's model format
+  (``agents/model_file.py``, docs/models.md: tensors and a JSON description, no pickle)
+  every ``checkpoint_every`` steps and at the end; ``agents.make("learned:DIR/
+  checkpoints/step_N.json")`` plays it, and they are the frozen policies ``self`` draws
+  from in an opponent pool;
+- ``checkpoints/step_<N>.zip``: the trainer's state beside it (MaskablePPO's zip, with
+  the optimizer), which ``--resume`` reads: a pickle, so resume only runs you trust;
 - ``eval.csv``: evaluation rows (win rate and Wilson interval per opponent);
 - ``tb/``: TensorBoard logs, when tensorboard is installed.
 
@@ -89,6 +93,20 @@ def latest_checkpoint(out: str | Path) -> Path | None:
 def checkpoint_path(config: TrainConfig, steps: int) -> Path:
     """Where the checkpoint at ``steps`` goes (zero-padded: names sort by step)."""
     return config.checkpoint_dir / f"step_{steps:010d}.zip"
+
+
+def write_checkpoint(model: Any, config: TrainConfig) -> Path:
+    """The checkpoint at the model's step: the trainer's zip (for ``--resume``) and the
+    policy in fray's model format beside it; returns the model's ``.json``."""
+    from agents.model_file import save_model_file
+
+    path = checkpoint_path(config, model.num_timesteps)
+    model.save(path)
+    return save_model_file(model.policy, path.with_suffix(".json"), scenario=config.scenario,
+                           team=config.team, trained={"algorithm": "MaskablePPO",
+                                                      "steps": int(model.num_timesteps),
+                                                      "policy": config.policy,
+                                                      "opponents": config.opponents})
 
 
 def _make_env(config: TrainConfig, rank: int) -> Any:
@@ -290,10 +308,8 @@ def _callback(config: TrainConfig, total: int, cloning: Any = None,
             return True
 
         def save(self) -> Path:
-            path = checkpoint_path(config, self.num_timesteps)
-            self.model.save(path)
             self.last_checkpoint = self.num_timesteps
-            return path
+            return write_checkpoint(self.model, config)
 
         def evaluate(self) -> None:
             self.last_eval = self.num_timesteps
@@ -363,13 +379,13 @@ def warm_start(model: Any, config: TrainConfig) -> Any:
         row["round"] = 0
     for round_number in range(1, config.imitate_rounds + 1):
         # DAgger: the policy plays, the demonstrator labels the states it reaches
-        model.save(checkpoint_path(config, 0))
+        played = write_checkpoint(model, config)
         demos = demos + collect(
             config.scenario, config.team, config.imitate, named,
             max(1, config.imitate_battles // 2),
             seed=demonstration_seed(config) + round_number * 10**5,
             damage_reward=config.damage_reward, gamma=config.gamma, workers=config.envs,
-            driver=f"learned:{checkpoint_path(config, 0)}", progress=config.progress)
+            driver=f"learned:{played}", progress=config.progress)
         tqdm.write(f"DAgger round {round_number}: {len(demos)} decisions in all")
         with torch_threads(update_thread_count()):
             more = pretrain(model.policy, demos, epochs=max(1, config.imitate_epochs // 2),
@@ -381,7 +397,7 @@ def warm_start(model: Any, config: TrainConfig) -> Any:
                                          "held_out_accuracy"))
         writer.writeheader()
         writer.writerows(history)
-    model.save(checkpoint_path(config, 0))
+    write_checkpoint(model, config)
     return kept_cloning(model, demos, config)
 
 
@@ -416,24 +432,26 @@ def start_from(model: Any, config: TrainConfig) -> Any:
     match) and save them as the checkpoint at step 0; with ``imitate_keep`` (and no
     ``imitate``, whose :func:`warm_start` follows and clones on from these weights),
     return the cloning regulariser on the demonstrations in ``imitate_data``."""
-    from sb3_contrib import MaskablePPO
-
+    from agents.learned import LearnedModelError, load_model
     from experiments.train.imitation import Demonstrations
 
-    source = MaskablePPO.load(config.init, device="cpu")
+    try:
+        source = load_model(config.init)
+    except LearnedModelError as exc:
+        raise InitMismatchError(f"--init: {exc}") from None
     mine, theirs = model.policy.state_dict(), source.policy.state_dict()
     if {k: v.shape for k, v in mine.items()} != {k: v.shape for k, v in theirs.items()}:
         raise InitMismatchError(f"--init: {config.init} is not a --policy {config.policy} "
                                 f"network for {config.scenario!r}")
     model.policy.load_state_dict(theirs)
-    model.save(checkpoint_path(config, 0))
+    write_checkpoint(model, config)
     if not config.imitate_keep or config.imitate:  # with --imitate, warm_start follows
         return None
     return kept_cloning(model, Demonstrations.load(config.imitate_data), config)
 
 
 def train(config: TrainConfig, resume: bool = False) -> Path:
-    """Train (or resume) a run; returns the final checkpoint's path."""
+    """Train (or resume) a run; returns the final model's path (its ``.json``)."""
     import torch
 
     torch.set_num_threads(1)
@@ -480,19 +498,6 @@ def _learn(config: TrainConfig, vec: Any, start: Path | None, tensorboard: str |
         model.learn(total_timesteps=remaining, callback=callback,
                     reset_num_timesteps=start is None, tb_log_name="ppo")
     final = checkpoint_path(config, model.num_timesteps)
-    if not final.exists():
-        model.save(final)
-    return final
-
-
-def export_model(checkpoint: str | Path, destination: str | Path) -> Path:
-    """A checkpoint without its optimizer state (a third of the size), for shipping in
-    ``agents/models``; it loads and plays like the checkpoint."""
-    from sb3_contrib import MaskablePPO
-
-    model = MaskablePPO.load(checkpoint, device="cpu")
-    optimizer = model.policy.optimizer
-    model.policy.optimizer = type(optimizer)(model.policy.parameters(), **optimizer.defaults)
-    destination = Path(destination)
-    model.save(destination)
-    return destination
+    if not final.with_suffix(".json").exists():
+        write_checkpoint(model, config)
+    return final.with_suffix(".json")

@@ -1,14 +1,16 @@
-"""Untrained MaskablePPO models (one per scenario), saved once per test session."""
+"""Untrained MaskablePPO models (one per scenario), saved once per test session in fray's
+model format."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 
-def save_untrained(scenario: str, path: Path, policy: str = "fray") -> Path:
-    """A freshly initialised MaskablePPO for ``scenario`` (monsters), saved to ``path``."""
+def untrained_model(scenario: str, policy: str = "fray") -> Any:
+    """A freshly initialised MaskablePPO for ``scenario`` (monsters)."""
     import torch
     from sb3_contrib import MaskablePPO
 
@@ -17,10 +19,18 @@ def save_untrained(scenario: str, path: Path, policy: str = "fray") -> Path:
 
     torch.set_num_threads(1)
     name, kwargs = policy_spec(policy, scenario)
-    model = MaskablePPO(name, skirmish_env(scenario=scenario), policy_kwargs=kwargs,
-                        n_steps=64, batch_size=32, seed=0, device="cpu")
-    model.save(path)
-    return path
+    return MaskablePPO(name, skirmish_env(scenario=scenario), policy_kwargs=kwargs,
+                       n_steps=64, batch_size=32, seed=0, device="cpu")
+
+
+def save_untrained(scenario: str, path: Path, policy: str = "fray") -> Path:
+    """A freshly initialised MaskablePPO for ``scenario`` (monsters), saved in fray's
+    model format as ``path`` (its ``.json``, the weights beside it); returns that path."""
+    from agents.model_file import save_model_file
+
+    model = untrained_model(scenario, policy)
+    return save_model_file(model.policy, path, scenario=scenario, team="monsters",
+                           trained={"steps": 0})
 
 
 def play_legally(agent, scenario: str, seed: int, decisions: int) -> int:
@@ -47,7 +57,7 @@ class _Models(dict):
         self.folder = folder
 
     def __missing__(self, scenario: str) -> Path:
-        self[scenario] = save_untrained(scenario, self.folder / f"{scenario}.zip")
+        self[scenario] = save_untrained(scenario, self.folder / f"{scenario}.json")
         return self[scenario]
 
     def items(self):  # type: ignore[override]

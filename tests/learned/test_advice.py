@@ -13,6 +13,7 @@ from sb3_contrib import MaskablePPO
 import agents
 from agents.advice import ADVICE_KEY, AdviceWrapper
 from agents.environments import skirmish_env
+from agents.model_file import save_model_file
 from experiments.cli import main
 from experiments.train.sb3 import TrainConfig, latest_checkpoint, policy_spec, train
 from tests.learned.conftest import events_against_berserkers, play_legally
@@ -51,14 +52,13 @@ def _untrained_advised(path: Path, scenario: str) -> Path:
     name, kwargs = policy_spec("fray-spatial", scenario, "tactician")
     model = MaskablePPO(name, _advised_env(scenario), policy_kwargs=kwargs, n_steps=64,
                         batch_size=32, seed=0, device="cpu")
-    model.save(path)
-    return path
+    return save_model_file(model.policy, path, scenario=scenario, team="monsters")
 
 
 @pytest.mark.parametrize("scenario", ["duel", "skirmish"])
 def test_an_untrained_advised_model_plays_as_its_advisor(tmp_path: Path,
                                                          scenario: str) -> None:
-    path = _untrained_advised(tmp_path / "advised.zip", scenario)
+    path = _untrained_advised(tmp_path / "advised.json", scenario)
     for seed in (2, 3):
         logs = [events_against_berserkers(scenario, seed, monsters, monster_seed=5)
                 for monsters in (f"learned:{path}", "tactician")]
@@ -71,7 +71,7 @@ def test_advised_training_runs_and_its_checkpoint_plays_legally(tmp_path: Path) 
                          checkpoint_every=0, policy="fray-spatial", advice="tactician",
                          progress=False)
     final = train(config)
-    assert final == latest_checkpoint(tmp_path)
+    assert final == latest_checkpoint(tmp_path).with_suffix(".json")
     agent = agents.make(f"learned:{final}", seed=1)
     assert play_legally(agent, "duel", seed=3, decisions=30) > 5
     weight = agent.model.policy.features_extractor.advice_weight

@@ -12,6 +12,7 @@ import pytest
 import agents
 import rules
 from agents.learned import load_model
+from agents.model_file import save_model_file
 from env.core import ScenarioSetup
 from env.observation import DECISION_KINDS
 from experiments.cli import main
@@ -83,7 +84,7 @@ def test_cloning_fits_the_demonstrator(demos, tmp_path: Path) -> None:
     from tests.learned.conftest import save_untrained
 
     torch.manual_seed(0)
-    model = load_model(save_untrained("duel", tmp_path / "bc.zip"))
+    model = load_model(save_untrained("duel", tmp_path / "bc.json"))
     before = accuracy(model.policy, demos)
     history = pretrain(model.policy, demos, epochs=6, batch_size=32, seed=0)
     assert [row["epoch"] for row in history] == [1, 2, 3, 4, 5, 6]
@@ -104,7 +105,7 @@ def test_the_spatial_policy_clones_too(demos, tmp_path: Path, policy: str) -> No
     from tests.learned.conftest import save_untrained
 
     torch.manual_seed(0)
-    model = load_model(save_untrained("duel", tmp_path / "bc.zip", policy=policy))
+    model = load_model(save_untrained("duel", tmp_path / "bc.json", policy=policy))
     before = accuracy(model.policy, demos)
     pretrain(model.policy, demos, epochs=6, batch_size=32, seed=0)
     assert accuracy(model.policy, demos) > max(before, 0.5)
@@ -124,8 +125,10 @@ def test_warm_started_training_writes_step_zero_and_plays_legally(tmp_path: Path
                          imitate_keep_steps=100, imitate_data=str(tmp_path / "demos.npz"),
                          learning_rate=5e-5, clip_range=0.1, ent_coef=0.0, progress=False)
     final = train(config)
-    assert final == latest_checkpoint(tmp_path) and load_model(final).num_timesteps == 128
-    assert load_model(tmp_path / "checkpoints" / "step_0000000000.zip").num_timesteps == 0
+    assert final == latest_checkpoint(tmp_path).with_suffix(".json")
+    assert load_model(final).description["trained"]["steps"] == 128
+    step_zero = load_model(tmp_path / "checkpoints" / "step_0000000000.json")
+    assert step_zero.description["trained"]["steps"] == 0
     with (tmp_path / "imitation.csv").open() as handle:
         rows = [(row["round"], row["epoch"]) for row in csv.DictReader(handle)]
     assert rows == [("0", "1"), ("0", "2"), ("1", "1")]
@@ -168,15 +171,15 @@ def test_init_starts_ppo_from_a_saved_policy_and_keeps_its_cloning_loss(
 
     from tests.learned.conftest import save_untrained
 
-    source = save_untrained("duel", tmp_path / "source.zip")
+    source = save_untrained("duel", tmp_path / "source.json")
     demos.save(tmp_path / "demos.npz")
     config = TrainConfig(scenario="duel", out=str(tmp_path / "run"), opponents=["berserker"],
                          steps=64, n_steps=64, batch_size=64, n_epochs=1, checkpoint_every=0,
                          init=str(source), imitate_data=str(tmp_path / "demos.npz"),
                          imitate_keep=2, imitate_keep_steps=100, progress=False)
     final = train(config)
-    assert load_model(final).num_timesteps == 64
-    start = load_model(tmp_path / "run" / "checkpoints" / "step_0000000000.zip")
+    assert load_model(final).description["trained"]["steps"] == 64
+    start = load_model(tmp_path / "run" / "checkpoints" / "step_0000000000.json")
     for key, value in load_model(source).policy.state_dict().items():
         assert torch.equal(start.policy.state_dict()[key], value), key
     moved = load_model(final).policy.state_dict()
@@ -184,11 +187,15 @@ def test_init_starts_ppo_from_a_saved_policy_and_keeps_its_cloning_loss(
 
 
 def test_the_cli_rejects_a_bad_init(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from tests.learned.conftest import save_untrained
+    from tests.learned.conftest import save_untrained, untrained_model
 
-    mlp = save_untrained("duel", tmp_path / "mlp.zip", policy="mlp")
+    mlp = save_untrained("duel", tmp_path / "mlp.json", policy="mlp")
+    pickled = tmp_path / "plain.zip"
+    untrained_model("duel").save(pickled)
     for argv, message in (
-            (["--init", str(tmp_path / "missing.zip")], "--init: no checkpoint file"),
+            (["--init", str(tmp_path / "missing.json")], "--init: no model file"),
+            (["--init", str(pickled), "--steps", "64", "--checkpoint-every", "0"],
+             "a stable-baselines3 zip is unpickled when loaded"),
             (["--init", str(mlp), "--resume"], "--resume: no checkpoint"),
             (["--imitate-keep", "2"], "--imitate-keep: needs --imitate"),
             (["--init", str(mlp), "--imitate-keep", "2"], "--imitate-data must name"),
@@ -203,18 +210,18 @@ def test_the_cli_rejects_a_bad_init(tmp_path: Path, capsys: pytest.CaptureFixtur
 def test_init_with_imitate_clones_on_from_the_saved_weights(demos, tmp_path: Path) -> None:
     from tests.learned.conftest import save_untrained
 
-    cloned = load_model(save_untrained("duel", tmp_path / "source.zip"))
+    cloned = load_model(save_untrained("duel", tmp_path / "source.json"))
     pretrain(cloned.policy, demos, epochs=6, batch_size=32, seed=0)
-    cloned.save(tmp_path / "cloned.zip")
+    save_model_file(cloned.policy, tmp_path / "cloned.json", scenario="duel", team="monsters")
     demos.save(tmp_path / "demos.npz")
     config = TrainConfig(scenario="duel", out=str(tmp_path / "run"), opponents=["berserker"],
                          steps=1, n_steps=64, batch_size=32, n_epochs=1, checkpoint_every=0,
-                         init=str(tmp_path / "cloned.zip"), imitate=["tactician"],
+                         init=str(tmp_path / "cloned.json"), imitate=["tactician"],
                          imitate_data=str(tmp_path / "demos.npz"), imitate_epochs=1,
                          progress=False)
     train(config)
-    start = load_model(tmp_path / "run" / "checkpoints" / "step_0000000000.zip")
-    fresh = load_model(save_untrained("duel", tmp_path / "fresh.zip"))
+    start = load_model(tmp_path / "run" / "checkpoints" / "step_0000000000.json")
+    fresh = load_model(save_untrained("duel", tmp_path / "fresh.json"))
     pretrain(fresh.policy, demos, epochs=1, batch_size=32, seed=0)
     # one more epoch from the cloned weights keeps their accuracy; one from scratch is behind
     assert accuracy(start.policy, demos) >= accuracy(cloned.policy, demos) - 0.05

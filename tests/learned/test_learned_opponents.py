@@ -39,7 +39,9 @@ def test_the_wrapper_plays_every_named_opponent_and_frozen_checkpoints(
     league = tmp_path / "checkpoints"
     league.mkdir()
     for step in (100, 200):
-        shutil.copy(untrained_models["duel"], league / f"step_{step:010d}.zip")
+        for suffix in (".json", ".pt"):
+            shutil.copy(untrained_models["duel"].with_suffix(suffix),
+                        league / f"step_{step:010d}{suffix}")
     pool = OpponentPool(["random", "berserker", "self"], league, seed=4)
     game = OpponentPoolWrapper(skirmish_env(scenario="duel"), pool)
     seen: dict[str, set[str]] = {}

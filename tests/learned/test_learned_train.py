@@ -18,6 +18,11 @@ from experiments.cli import main
 from experiments.train.sb3 import TrainConfig, latest_checkpoint, train
 
 
+def _steps(model: Path) -> int:
+    """The step count a model file says it was saved at."""
+    return load_model(model).description["trained"]["steps"]
+
+
 def _config(out: Path, steps: int) -> TrainConfig:
     return TrainConfig(scenario="duel", out=str(out), opponents=["berserker", "self"],
                        steps=steps, n_steps=64, batch_size=64, n_epochs=1,
@@ -28,10 +33,12 @@ def _config(out: Path, steps: int) -> TrainConfig:
 def test_training_writes_loadable_checkpoints_and_resume_continues_the_count(
         tmp_path: Path) -> None:
     final = train(_config(tmp_path, 256))
-    assert final == latest_checkpoint(tmp_path)
-    assert load_model(final).num_timesteps == 256
-    steps = sorted(int(p.stem.split("_")[1]) for p in (tmp_path / "checkpoints").glob("*.zip"))
-    assert steps == [128, 256]
+    assert final == latest_checkpoint(tmp_path).with_suffix(".json")
+    assert _steps(final) == 256
+    for suffix in (".zip", ".json", ".pt"):  # the trainer's state, the model, its weights
+        steps = sorted(int(p.stem.split("_")[1])
+                       for p in (tmp_path / "checkpoints").glob(f"*{suffix}"))
+        assert steps == [128, 256]
     battle = rules.Battle.from_scenario("duel", seed=2)
     agent = agents.make(f"learned:{final}")
     while not battle.is_over:
@@ -46,8 +53,8 @@ def test_training_writes_loadable_checkpoints_and_resume_continues_the_count(
     assert json.loads((tmp_path / "config.json").read_text())["steps"] == 256
 
     resumed = train(_config(tmp_path, 384), resume=True)
-    assert load_model(resumed).num_timesteps == 384
-    assert resumed.name == "step_0000000384.zip"
+    assert _steps(resumed) == 384
+    assert resumed.name == "step_0000000384.json"
 
 
 class _TerminatingOpponent:
@@ -74,12 +81,12 @@ def test_sigterm_saves_a_checkpoint_and_stops_the_run(
                          steps=100_000, n_steps=64, batch_size=64, n_epochs=1,
                          checkpoint_every=0, progress=False)
     final = train(config)
-    steps = load_model(final).num_timesteps
-    assert 0 < steps < 100_000 and final == latest_checkpoint(tmp_path)
-    assert final.name == f"step_{steps:010d}.zip"
+    steps = _steps(final)
+    assert 0 < steps < 100_000 and final == latest_checkpoint(tmp_path).with_suffix(".json")
+    assert final.name == f"step_{steps:010d}.json"
     assert signal.getsignal(signal.SIGTERM) == before      # the handler is put back
     resumed = train(replace(config, steps=steps + 64, opponents=["berserker"]), resume=True)
-    assert load_model(resumed).num_timesteps >= steps + 64
+    assert _steps(resumed) >= steps + 64
 
 
 def test_the_cli_trains_and_rejects_bad_arguments(
@@ -88,7 +95,7 @@ def test_the_cli_trains_and_rejects_bad_arguments(
     assert main(["train", "duel", "--steps", "64", "--out", str(out),
                  "--opponent", "random", "--checkpoint-every", "0", "--policy", "mlp"]) == 0
     # one rollout of 512 steps: the smallest PPO update the defaults allow
-    assert load_model(latest_checkpoint(out)).num_timesteps == 512
+    assert _steps(latest_checkpoint(out).with_suffix(".json")) == 512
     capsys.readouterr()
     for argv, message in (
             (["--opponent", "nobody"], "unknown agent 'nobody'"),

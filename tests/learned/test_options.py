@@ -14,6 +14,7 @@ from sb3_contrib import MaskablePPO
 import agents
 import rules
 from agents.environments import skirmish_env
+from agents.model_file import save_model_file
 from agents.options import OptionSelector, OptionsWrapper
 from experiments.cli import main
 from experiments.train.sb3 import (
@@ -100,14 +101,13 @@ def _untrained_selector(path: Path, scenario: str, prior: float,
                         n_steps=64,
                         batch_size=32, seed=0, device="cpu")
     favour_first_option(model, prior)
-    model.save(path)
-    return path
+    return save_model_file(model.policy, path, scenario=scenario, team="monsters")
 
 
 def test_the_first_options_prior_sets_its_initial_probability(tmp_path: Path) -> None:
     """With K options and prior b, the untrained selector picks the first one with
     probability about e**b / (e**b + K - 1) (the head's other logits start near 0)."""
-    agent = agents.make(f"learned:{_untrained_selector(tmp_path / 's.zip', 'duel', 3.0)}")
+    agent = agents.make(f"learned:{_untrained_selector(tmp_path / 's.json', 'duel', 3.0)}")
     assert agent.options == OPTIONS
     battle = rules.Battle.from_scenario("duel", seed=2)
     while battle.combatants[battle.decision.actor].team != "monsters":
@@ -120,7 +120,7 @@ def test_the_first_options_prior_sets_its_initial_probability(tmp_path: Path) ->
 @pytest.mark.parametrize("scenario", ["duel", "skirmish"])
 def test_a_selector_favouring_its_first_option_plays_as_it(tmp_path: Path,
                                                            scenario: str) -> None:
-    path = _untrained_selector(tmp_path / "selector.zip", scenario, prior=50.0)
+    path = _untrained_selector(tmp_path / "selector.json", scenario, prior=50.0)
     for seed in (2, 3):
         logs = [events_against_berserkers(scenario, seed, monsters, monster_seed=0)
                 for monsters in (f"learned:{path}", "tactician")]
@@ -128,7 +128,7 @@ def test_a_selector_favouring_its_first_option_plays_as_it(tmp_path: Path,
 
 
 def test_a_learned_selector_asks_its_network_once_per_held_span(tmp_path: Path) -> None:
-    path = _untrained_selector(tmp_path / "turn.zip", "skirmish", prior=0.0, hold="turn")
+    path = _untrained_selector(tmp_path / "turn.json", "skirmish", prior=0.0, hold="turn")
     agent = agents.make(f"learned:{path}", seed=2, deterministic=False)
     asked: list[tuple[str, int]] = []
     choice = agent._choice
@@ -148,7 +148,7 @@ def test_selector_training_runs_and_its_checkpoint_plays_legally(tmp_path: Path)
                          checkpoint_every=32, options=OPTIONS, option_hold="turn",
                          progress=False)
     final = train(config)
-    assert final == latest_checkpoint(tmp_path)
+    assert final == latest_checkpoint(tmp_path).with_suffix(".json")
     agent = agents.make(f"learned:{final}", seed=1)
     assert agent.options == OPTIONS and agent._options.hold == "turn"
     assert play_legally(agent, "duel", seed=3, decisions=30) > 5
@@ -184,13 +184,13 @@ def test_the_option_report_counts_the_option_behind_every_decision(tmp_path: Pat
     from experiments.train.option_report import main as report_main
     from experiments.train.option_report import option_report
 
-    path = _untrained_selector(tmp_path / "first.zip", "duel", prior=50.0)
+    path = _untrained_selector(tmp_path / "first.json", "duel", prior=50.0)
     report = option_report(f"learned:{path}", scenario="duel", battles=2, seed=0)
     played = sum(sum(c.values()) for c in report.played.values())
     assert played == len(report.first_probabilities) > 5  # every decision asked
     assert all(set(c) == {"tactician"} for c in report.played.values())
     assert report.mean_first > 0.99 and "0 of" in report.lines()[0]
-    plain = tmp_path / "plain.zip"
+    plain = tmp_path / "plain.json"
     from tests.learned.conftest import save_untrained
 
     save_untrained("duel", plain)
