@@ -2,8 +2,9 @@
 and the simulation tests take them from (re-exported by :mod:`experiments.fuzz`).
 
 - :func:`check_state` after every applied action: the round budget (S2), nobody in a
-  wall (H13), one body per square except a rider on its mount (H13, H22; while a
-  reaction interrupts a turn, the turn owner may be passing an ally), HP and power points
+  wall (H13), one body per square except a rider on its mount (:func:`check_bodies`,
+  H13, H22: a move under way may be passing an ally; the fuzzer runs it after every
+  event too), HP and power points
   within bounds (H5), out-of-action combatants are prone or dead, the decider is in
   action, legal actions are non-empty and distinct until the end and empty after it, the
   round limit (H25), each voluntary FREE action at most once per turn (H25), ready items
@@ -69,10 +70,7 @@ def check_state(b: Battle) -> None:
     grid = b.grid
     threshold = b.content.ruleset.hit_points.out_of_action_at
     decision = b.decision
-    # a mover in the middle of its path may stand on an ally's square (H13: passable)
-    passing = b.current_actor if decision is not None and decision.kind is not \
-        DecisionKind.TURN else None
-    held: dict[tuple[int, int], str] = {}
+    check_bodies(b)
     for c in b.combatants.values():
         if c.actions_used not in ALLOWED_BUDGETS:
             raise InvariantViolation("budget", f"{c.id} spent {c.actions_used} this round"
@@ -96,11 +94,6 @@ def check_state(b: Battle) -> None:
                 raise InvariantViolation("mount", f"{c.id} rides {mount.id} (ridden_by="
                                          f"{mount.ridden_by}) at {c.position} vs "
                                          f"{mount.position} (H22)")
-        if c.in_action and c.ridden_by is None and c.id != passing:
-            if c.position in held:
-                raise InvariantViolation("one-body-per-square", f"{c.id} and "
-                                         f"{held[c.position]} both stand on {c.position}")
-            held[c.position] = c.id
         if c.hands_used() > HANDS:
             raise InvariantViolation("hands", f"{c.id} holds ready items needing "
                                               f"{c.hands_used()} hands (H21)")
@@ -130,6 +123,36 @@ def check_state(b: Battle) -> None:
     if decision.kind is DecisionKind.DODGE and decision.source is not None:
         check_dodge_choices(b, b.combatants[decision.actor],
                             b.combatants[decision.source], acts)
+
+
+def check_bodies(b: Battle, finished: str | None = None) -> None:
+    """H13/H22: no two bodies in action share a square, except a rider and its own mount.
+
+    The bodies of a move under way (a move frame on the stack: its actor, and the mount
+    it rides or set out on) may stand on an ally's square they are passing; ``finished``
+    names the actor of a move that has just ended (its Moved event), whose bodies count
+    again. Cheap enough to run after every event (:class:`experiments.fuzz.Checker`)."""
+    combatants = b.combatants
+    passing: set[str] = set()
+    for frame in b.stack:
+        if frame.type == "move" and frame.actor != finished:
+            passing.add(frame.actor)
+            for mount in (combatants[frame.actor].riding, getattr(frame, "mount", None)):
+                if mount is not None:
+                    passing.add(mount)
+    held: dict[tuple[int, int], str] = {}
+    for c in combatants.values():
+        if c.status != "active" or c.id in passing:
+            continue
+        if c.riding is not None:  # a rider on its mount in action counts as one body
+            mount = combatants[c.riding]
+            if mount.status == "active" and mount.position == c.position:
+                continue
+        other = held.get(c.position)
+        if other is not None:
+            raise InvariantViolation("one-body-per-square", f"{c.id} and {other} both "
+                                     f"stand on {c.position} (H13, H22)")
+        held[c.position] = c.id
 
 
 def check_dodge_choices(b: Battle, defender: rules.Combatant, attacker: rules.Combatant,

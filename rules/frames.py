@@ -34,6 +34,7 @@ from rules.combat import AttackFrame
 from rules.combatant import Combatant
 from rules.errors import IllegalActionError
 from rules.events import ActionTaken, Concentration, FreeAttackDeclined, Moved, Provoked
+from rules.grid import KING_STEPS_BY_ROW
 
 if TYPE_CHECKING:
     from rules.state import BattleState
@@ -168,7 +169,8 @@ class ActFrame:
 @dataclass(slots=True)
 class MoveFrame:
     """A MOVE, FULL_MOVE or DISENGAGE walking ``path``; ``index`` is the square reached,
-    ``checked`` the last square whose provokers were counted (H13)."""
+    ``checked`` the last square whose provokers were counted (H13), ``mount`` the mount
+    that carried the actor when it set out (H22), still known once the rider is thrown."""
 
     type: ClassVar[str] = "move"
     actor: str
@@ -180,11 +182,14 @@ class MoveFrame:
     provokes: bool = True
     provoked: list[str] = field(default_factory=list)
     offers: list[str] = field(default_factory=list)
+    mount: str | None = None
 
     def step(self, state: BattleState) -> Decision | None:
         """Offer Free Attacks before leaving a threatened square, then take one step."""
         mover = state.combatants[self.actor]
         _body, ids = q.mover_of(state, mover)
+        if mover.riding is not None:
+            self.mount = mover.riding
         path = self.path
         index = self.index
         if not mover.in_action or mover.prone or mover.position != path[index]:
@@ -223,17 +228,18 @@ class MoveFrame:
         return None
 
     def finish(self, state: BattleState, complete: bool) -> None:
-        """End the move. A mover cut short on a square an ally holds (allies may be
-        passed, not ended on, H13) steps back along its path to the last square it may
-        end on."""
+        """End the move. Allies may be passed, not ended on (H13): the bodies of a move
+        cut short (the actor, and the mount it set out on, H22; in action or not) that
+        still stand on a square somebody else holds go back along the path, together, to
+        the last square they may end on (see ``way_back``)."""
         mover = state.combatants[self.actor]
         walked = self.path[: self.index + 1]
-        _, ids = q.mover_of(state, mover)
-        if mover.in_action and mover.position == walked[-1]:
-            held = q.occupied(state, exclude=ids)
-            while len(walked) > 1 and walked[-1] in held:
-                walked = walked[:-1]
-            for cid in ids:
+        bodies = tuple(cid for cid in (self.actor, self.mount) if cid is not None
+                       and not state.combatants[cid].dead
+                       and state.combatants[cid].position == walked[-1])
+        if bodies:
+            walked = way_back(state, walked, bodies)
+            for cid in bodies:
                 state.combatants[cid].position = walked[-1]
         cost, parity = state.graph.path_cost(walked, self.parity)
         mover.diagonal_parity = parity
@@ -252,6 +258,38 @@ class MoveFrame:
     def copy(self) -> MoveFrame:
         """An independent copy (for ``clone``)."""
         return replace(self, provoked=list(self.provoked), offers=list(self.offers))
+
+
+def way_back(state: BattleState, walked: tuple[Square, ...],
+             bodies: tuple[str, ...]) -> tuple[Square, ...]:
+    """H13: ``walked`` cut back to the last square nobody but ``bodies`` holds (a thrown
+    rider holds the square it landed on). When every square of it is held (a rider
+    thrown onto the start square), ``walked`` goes on to the nearest square nobody holds,
+    one legal king step at a time, drops avoided (S23); with none on the map it stays."""
+    held = q.occupied(state, exclude=bodies)
+    for end in range(len(walked), 0, -1):
+        if walked[end - 1] not in held:
+            return walked[:end]
+    grid = state.grid
+    came_from: dict[Square, Square] = {walked[-1]: walked[-1]}
+    frontier = [walked[-1]]
+    while frontier:
+        following: list[Square] = []
+        for square in frontier:
+            for dx, dy in KING_STEPS_BY_ROW:
+                near = (square[0] + dx, square[1] + dy)
+                if near in came_from or not grid.step_allowed(square, near) \
+                        or grid.drop_depth(near):
+                    continue
+                came_from[near] = square
+                if near not in held:
+                    extra = [near]
+                    while came_from[extra[-1]] != walked[-1]:
+                        extra.append(came_from[extra[-1]])
+                    return walked + tuple(reversed(extra))
+                following.append(near)
+        frontier = following
+    return walked
 
 
 Frame = MoveFrame | ActFrame | OfferFrame | AttackFrame

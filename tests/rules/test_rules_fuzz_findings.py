@@ -2,7 +2,8 @@
 unarmed melee provokes whichever action carries it (S6, S15), MOUNT is never offered onto
 a riding or ridden body (H22), a battle of more than two teams ends only when at most
 one team stands (H25), and a multi-round casting cannot be continued at a target that
-died or left range (H18).
+died or left range (H18), and a move cut short never leaves two bodies on one square
+(H13, H22; the `cavalry` and `stable` overlap findings of issue 22).
 """
 
 from __future__ import annotations
@@ -118,3 +119,60 @@ def test_S13_H10_a_failed_dismount_whose_rider_fell_from_the_saddle_is_lost() ->
     assert [d.disadvantage for d in dodges] == ["saddle"]
     assert str(battle.events[-1]) == "[r1] knight: action lost: no longer mounted"
     assert battle.combatants["knight"].riding is None
+
+
+# ================================================================== H13/H22 cut short
+def _resume(recorded: list[rules.Action], seed: int):  # type: ignore[no-untyped-def]
+    """Play the recorded actions while they are legal (the replay may diverge once the
+    fixed rule moves a body elsewhere), then seeded random choices."""
+    import random
+
+    position = iter(range(len(recorded)))
+    draw = random.Random(seed)
+    diverged: list[int] = []
+
+    def choose(b: rules.Battle, acts: list[rules.Action]) -> tuple[int, None]:
+        index = None if diverged else next(position, None)
+        if index is not None and recorded[index] in acts:
+            return acts.index(recorded[index]), None
+        if not diverged:
+            diverged.append(len(recorded) if index is None else index)
+        return draw.randrange(len(acts)), None
+
+    return choose, diverged
+
+
+@pytest.mark.parametrize(("name", "cut_short_event"), [
+    ("cavalry-overlap.json", 690), ("stable-overlap.json", 59)])
+def test_H13_H22_the_overlap_findings_keep_one_body_per_square(name: str,
+                                                              cut_short_event: int) -> None:
+    """Found by a random-play referee (issue 22): a move cut short on an ally's square
+    (the mount of a thrown rider, the mount of a rider dropped out of action) left two
+    bodies in action there. Re-played under the fuzzer's checks, one-body-per-square
+    after every event included, the battles agree with the recording up to that move,
+    keep one body per square (but a rider on its own mount), and go on legally for 200
+    more decisions."""
+    from pathlib import Path
+
+    from experiments.fuzz import Case, Checks, run
+    from experiments.replay import Replay, first_mismatch
+
+    replay = Replay.load(Path(__file__).parent.parent / "fuzz_findings" / name)
+    recorded = [rules.Action.from_dict(a) for a in replay.actions]
+    choose, diverged = _resume(recorded, seed=len(recorded))
+    steps = iter(range(len(recorded) + 200))
+
+    def chooser(b: rules.Battle, acts: list[rules.Action]):  # type: ignore[no-untyped-def]
+        return None if next(steps, None) is None else choose(b, acts)
+
+    outcome = run(Case.of_replay(replay), chooser, Checks(json_every=100))
+    assert outcome.failure is None, str(outcome.failure)
+    battle = outcome.battle
+    # the recorded battle and the fixed one part at the move that was cut short
+    assert first_mismatch(replay, battle) is not None
+    assert battle.events[:cut_short_event] == [ev.event_from_dict(e)
+                                               for e in replay.events[:cut_short_event]]
+    moved = battle.events[cut_short_event]
+    assert isinstance(moved, ev.Moved) and not moved.complete
+    assert outcome.decisions == len(recorded) + 200 or battle.is_over
+    assert diverged in ([], [len(recorded)])  # every recorded action stayed legal
