@@ -2,7 +2,12 @@
 
 A :class:`Checker` runs, after every applied action, the invariants of
 :mod:`experiments.invariants` (the one place for them: state, reaction limits, the env's
-action mask), and follows sampled copies: every ``clone_every`` decisions a ``clone()``,
+action mask), after every event the one-body-per-square check
+(:func:`~experiments.invariants.check_bodies`: a move cut short can put two bodies on
+one square and a later event of the same action move one away, so checking between
+decisions alone can miss it; the battle's event log is swapped for an
+:class:`EventWatch` list, so the rules themselves stay untouched), and follows sampled
+copies: every ``clone_every`` decisions a ``clone()``,
 and every ``json_every`` decisions a JSON round-trip, is taken and follows the battle for
 ``copies_span`` actions, which must give the same events and the same state. At the end
 of a battle, replaying its seed and actions must give the same events.
@@ -29,6 +34,7 @@ from experiments.invariants import (
     EventLimits,
     InvariantViolation,
     MaskCheck,
+    check_bodies,
     check_replay,
     check_round_limits,
     check_state,
@@ -37,6 +43,7 @@ from experiments.invariants import (
 )
 from experiments.replay import Replay
 from rules import Action, Battle
+from rules.events import Moved
 
 __all__ = [
     "ALLOWED_BUDGETS",
@@ -44,6 +51,7 @@ __all__ = [
     "Checker",
     "Checks",
     "EventLimits",
+    "EventWatch",
     "Failure",
     "InvariantViolation",
     "MaskCheck",
@@ -112,23 +120,43 @@ class Checks:
     copies_span: int = 6
     replay: bool = True
     extra: tuple[Extra, ...] = ()  # more invariants (a test plants a broken one)
+    every_event: bool = True  # check_bodies after every event, not only every action
 
     def to_dict(self) -> dict[str, Any]:
         """The settings (extra invariants by name only: they are code)."""
         return {"mask": self.mask, "clone_every": self.clone_every,
                 "json_every": self.json_every, "copies_span": self.copies_span,
                 "replay": self.replay,
-                "extra": [getattr(e, "__name__", repr(e)) for e in self.extra]}
+                "extra": [getattr(e, "__name__", repr(e)) for e in self.extra],
+                "every_event": self.every_event}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Checks:
         return cls(bool(data.get("mask", True)), int(data.get("clone_every", 25)),
                    int(data.get("json_every", 500)), int(data.get("copies_span", 6)),
-                   bool(data.get("replay", True)))
+                   bool(data.get("replay", True)),
+                   every_event=bool(data.get("every_event", True)))
+
+
+class EventWatch(list[rules.Event]):
+    """A battle's event log that calls ``seen`` with each event as it is recorded (the
+    rules record events with ``events.append``)."""
+
+    __slots__ = ("seen",)
+
+    def __init__(self, events: Sequence[rules.Event],
+                 seen: Callable[[rules.Event], None]) -> None:
+        super().__init__(events)
+        self.seen = seen
+
+    def append(self, event: rules.Event) -> None:
+        super().append(event)
+        self.seen(event)
 
 
 class Checker:
-    """Runs :class:`Checks` on one battle; call :meth:`after` after every action."""
+    """Runs :class:`Checks` on one battle: :meth:`start` before the first action, then
+    :meth:`apply` for every action."""
 
     def __init__(self, battle: Battle, checks: Checks, fresh: Battle | None = None) -> None:
         self.checks = checks
@@ -138,8 +166,12 @@ class Checker:
         self.step = 0
 
     def start(self, b: Battle) -> None:
-        """Check the state before the first action."""
+        """Check the state before the first action, and watch every event from now on
+        (``Checks.every_event``)."""
         self.limits.feed(b.events)
+        if self.checks.every_event:
+            b.state.events = EventWatch(b.state.events, lambda event: check_bodies(
+                b, event.actor if isinstance(event, Moved) else None))
         self._state(b)
 
     def _state(self, b: Battle) -> None:

@@ -7,7 +7,10 @@ result through the public ``rules.Battle.from_toml``.
 
 :func:`random_scenario` draws a small map that holds every glyph of ``rules.grid.LEGEND``
 (walls, both door states, difficult and dark terrain, drops of every depth glyph; a
-quarter of them are instead crowded rooms with a few of the glyphs) and two
+quarter of them are instead crowded rooms with a few of the glyphs, and a quarter
+cavalry corridors: riders behind a file of their allies in a corridor with side
+pockets, facing enemies there and at the far end, so mounted moves pass allies' squares
+under Free Attacks, H13, H22; see :func:`corridor_scenario`) and two
 or three teams of random creatures from the content with random equipment (ready within
 two hands, the rest carried, sheathed or hidden), armour, spells, mounts with riders,
 characteristic and skill overrides, and — where this version of the scenario format
@@ -31,6 +34,8 @@ Data = dict[str, Any]
 TEAMS = ("party", "monsters", "others")
 #: share of generated scenarios that are crowded: a 3-6 x 3-5 room, 2-4 units a team
 CROWDED_SHARE = 0.25
+#: share that are cavalry corridors (:func:`corridor_scenario`)
+CORRIDOR_SHARE = 0.25
 _FLOOR_GLYPHS = ".'~:;"  # squares a unit may start on
 
 
@@ -230,7 +235,10 @@ def random_scenario(rng: np.random.Generator, content: rules.Content,
 
 
 def _draw(rng: np.random.Generator, content: rules.Content, name: str) -> Data:
-    crowded = rng.random() < CROWDED_SHARE
+    kind = rng.random()
+    if CROWDED_SHARE <= kind < CROWDED_SHARE + CORRIDOR_SHARE:
+        return corridor_scenario(rng, content, name)
+    crowded = kind < CROWDED_SHARE
     for _ in range(50):
         teams = TEAMS[:3 if rng.random() < 0.15 else 2]
         if crowded:  # a small room packed with bodies: reactions, blocked dodges, falls
@@ -269,6 +277,72 @@ def _draw(rng: np.random.Generator, content: rules.Content, name: str) -> Data:
                   "max_rounds": int(rng.integers(4, 16)), "map": "\n".join(rows) + "\n",
                   "units": units}
     return data
+
+
+def corridor_scenario(rng: np.random.Generator, content: rules.Content,
+                      name: str = "generated") -> Data:
+    """A cavalry corridor: a corridor 1-2 squares wide and 8-13 long with side pockets
+    (floor above and below it at random); at its near end 1-2 riders on their mounts
+    (H22), in front of them a file of 1-3 allies on foot in the corridor, enemies in
+    the pockets beside the allies (so they threaten the squares a rider passes, H13) and
+    at the far end; sometimes a rider on the other side too. A move that is cut short
+    there (a throw from the saddle, a rider or mount out of action) stops on an ally's
+    square."""
+    creatures = sorted(content.creatures)
+    mounts = [c for c in creatures if content.creatures[c].mount]
+    walkers = [c for c in creatures if not content.creatures[c].mount]
+    width, lanes = int(rng.integers(10, 16)), int(rng.integers(1, 3))
+    height = lanes + 4
+    rows = [["#"] * width for _ in range(height)]
+    for y in range(2, 2 + lanes):  # the corridor
+        for x in range(1, width - 1):
+            rows[y][x] = "."
+    pockets = []
+    for y in (1, height - 2):  # side pockets above and below it
+        for x in range(2, width - 2):
+            if rng.random() < 0.35:
+                rows[y][x] = str(rng.choice(list("..~:")))
+                pockets.append((x, y))
+    units: list[Data] = []
+    mine = [(x, 2 + int(rng.integers(0, lanes))) for x in (1, 2)]
+    for index in range(int(rng.integers(1, 3)) if mounts else 0):
+        at, uid = mine[index], f"party_{len(units)}"
+        units.append(_unit(rng, content, f"{uid}_mount", "party", at, str(rng.choice(mounts))))
+        rider = _unit(rng, content, uid, "party", at, str(rng.choice(walkers)))
+        rider["riding"] = f"{uid}_mount"
+        units.append(rider)
+    start = 2 + len(mine)
+    file_ = [(x, 2 + int(rng.integers(0, lanes)))
+             for x in range(start, start + int(rng.integers(1, 4)))]
+    for at in file_:
+        units.append(_unit(rng, content, f"party_{len(units)}", "party", at,
+                           str(rng.choice(walkers))))
+    x, y = file_[0]
+    near = (x, 1 if y == 2 else height - 2)  # one pocket at least beside an ally
+    if near not in pockets:
+        rows[near[1]][near[0]] = "."
+        pockets.append(near)
+    beside = [sq for sq in pockets
+              if any(max(abs(sq[0] - x), abs(sq[1] - y)) == 1 for x, y in file_)]
+    taken = {tuple(u["at"]) for u in units}
+    picks = rng.permutation(len(beside))[:int(rng.integers(1, 3))]
+    spots = [beside[int(i)] for i in picks] + [(width - 2, 2 + int(rng.integers(0, lanes)))]
+    for at in spots:
+        if at in taken:
+            continue
+        taken.add(at)
+        uid = f"monsters_{len(units)}"
+        if mounts and at[0] == width - 2 and rng.random() < 0.3:
+            units.append(_unit(rng, content, f"{uid}_mount", "monsters", at,
+                               str(rng.choice(mounts))))
+            rider = _unit(rng, content, uid, "monsters", at, str(rng.choice(walkers)))
+            rider["riding"] = f"{uid}_mount"
+            units.append(rider)
+        else:
+            units.append(_unit(rng, content, uid, "monsters", at, str(rng.choice(walkers))))
+    return {"name": name, "description": "randomly generated (a cavalry corridor)",
+            "max_rounds": int(rng.integers(3, 8)),
+            "map": "\n".join("".join(row) for row in rows) + "\n", "units": units}
 
 
 def _add_states(rng: np.random.Generator, content: rules.Content, data: Data) -> Data | None:

@@ -10,8 +10,9 @@ EXAMPLE = """examples:
   fray fuzz --seconds 30 --seed 3 --content-dir my_rules/ --out fuzz-variant
   fray replay fuzz-out/failures/00-invariant-hp.json     # re-run a shrunk failure
 
-Checks after every action: budget, reaction limits, one body per square, floor squares,
-HP bounds, decider in action, legal actions non-empty; the env's mask == the legal set;
+Checks after every action: budget, reaction limits, one body per square (also after
+every event), floor squares, HP bounds, decider in action, legal actions non-empty; the
+env's mask == the legal set;
 sampled clone and JSON copies continue identically; replay determinism per battle.
 Writes OUT/battles.jsonl (one line per battle, as it ends) and OUT/failures/*.json.
 Exit 1 when a failure was found, 0 otherwise."""
