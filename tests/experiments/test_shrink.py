@@ -30,7 +30,7 @@ def _first_failing_generated(checks: fuzz.Checks) -> tuple[fuzz.Case, fuzz.Outco
         data = generate.random_scenario(rng, content, name=f"g{i}")
         case = fuzz.Case(generate.scenario_toml(data), f"<g{i}>", i)
         outcome = fuzz.run(case, fuzz.agent_chooser(case.battle(), {}, i), checks)
-        if outcome.failure is not None:
+        if outcome.failure is not None and outcome.decisions > 12:  # something to shrink
             return case, outcome, len(data["units"])
     raise AssertionError("no generated battle hit the planted invariant")
 
