@@ -296,7 +296,7 @@ class MCTS(SeededAgent):
             b.apply(action)
             node = node.children[action]
             path.append(node)
-            if b.is_over:
+            if b.is_over or not self.tree:  # flat: the rollout follows the root candidate
                 break
             options = candidates(b, b.legal_actions())
         value = self._rollout(b, team)

@@ -34,6 +34,7 @@ from typing import Any
 import rules
 from agents.spec import parse_spec
 from agents.spec import split_specs as split_list
+from experiments.heap import freeze_shared
 from experiments.replay import play
 from rules import events as ev
 
@@ -131,8 +132,18 @@ def team_tallies(battle: rules.Battle) -> dict[str, dict[str, int]]:
     return tallies
 
 
+#: (scenario, content folder) pairs whose content and map graph this process has frozen
+_FROZEN: set[tuple[str, str | None]] = set()
+
+
 def play_one(spec: BattleSpec) -> BattleResult:
-    """Play one battle to the end; the record and compact replay depend only on ``spec``."""
+    """Play one battle to the end; the record and compact replay depend only on ``spec``.
+
+    The first battle of a scenario in a process first freezes the content and the map's
+    graph out of the garbage collector's way (:func:`experiments.heap.freeze_shared`)."""
+    if (spec.scenario, spec.content_dir) not in _FROZEN:
+        freeze_shared([spec.scenario], spec.content_dir)
+        _FROZEN.add((spec.scenario, spec.content_dir))
     teams = dict(spec.agents)
     battle, replay = play(spec.scenario, spec.seed,
                           {team: agent.name for team, agent in teams.items()},

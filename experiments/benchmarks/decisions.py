@@ -8,6 +8,7 @@ every figure, or ``python -m experiments.benchmarks.decisions`` for the headless
 
 from __future__ import annotations
 
+import gc
 import time
 import tracemalloc
 from collections.abc import Iterator
@@ -18,6 +19,7 @@ import agents
 import rules
 from experiments.benchmarks import maps
 from experiments.benchmarks.measure import Figure, per_call_us, unavailable
+from experiments.heap import freeze_shared
 
 SCENARIOS = ("duel", "skirmish", "horde")
 
@@ -56,6 +58,33 @@ def headless(scenario: str, agent: str, battles: int, repeats: int) -> list[Figu
         whole.values.append(battles / seconds)
         cpu.values.append(battles / max(1e-9, time.process_time() - start_cpu))
     return [rates, whole, cpu]
+
+
+def freeze_gain(scenario: str, battles: int, repeats: int) -> Figure:
+    """CPU time of the same ``battles`` random battles with the shared heap unfrozen over
+    the time with it frozen (``gc.freeze()``, experiments/heap.py), alternating which goes
+    first, in this run; > 1 means freezing helps."""
+    out = Figure(f"gc_freeze.{scenario}", f"headless random {scenario}: CPU time without "
+                 "gc.freeze / with", "x")
+
+    def cpu_seconds() -> float:
+        start = time.process_time()
+        for seed in range(battles):
+            play(rules.Battle.from_scenario(scenario, seed=seed), agents.make("random", seed=seed))
+        return time.process_time() - start
+
+    for r in range(repeats):
+        runs = {}
+        for frozen in ((False, True) if r % 2 == 0 else (True, False)):
+            gc.unfreeze()
+            gc.collect()
+            if frozen:
+                gc.freeze()
+            runs[frozen] = cpu_seconds()
+        out.values.append(runs[False] / runs[True])
+    gc.collect()
+    gc.freeze()
+    return out
 
 
 def unit_count(scenario: str) -> int:
@@ -153,7 +182,9 @@ def crowd_latency(per_team: int, size: int, decisions: int, repeats: int) -> lis
 
 
 def figures(quick: bool) -> Iterator[Figure]:
-    """Every headless figure, quick or full sizes."""
+    """Every headless figure, quick or full sizes (the shared heap frozen first, as fray's
+    own programs do)."""
+    freeze_shared(SCENARIOS)
     repeats = 3 if quick else 5
     battles = {"duel": 3, "skirmish": 1, "horde": 1} if quick else {
         "duel": 20, "skirmish": 4, "horde": 2}
@@ -166,9 +197,11 @@ def figures(quick: bool) -> Iterator[Figure]:
         yield memory_per_battle(scenario, 5 if quick else 20, repeats)
     yield from first_decision(300, repeats)
     yield from crowd_latency(20, 40, 300 if quick else 2000, repeats)
+    yield freeze_gain("skirmish", 2 if quick else 4, repeats)
 
 
 def main() -> None:
+    freeze_shared(SCENARIOS)
     for scenario in SCENARIOS:
         for fig in headless(scenario, "random", 5, 3):
             print(f"{fig.label:<44} {fig.median:>10.1f} (min {fig.low:.1f}, max {fig.high:.1f})")

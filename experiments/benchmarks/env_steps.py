@@ -22,6 +22,7 @@ from pettingzoo import AECEnv
 import env  # importing it registers the fray/ ids
 from agents.environments import skirmish_env
 from experiments.benchmarks.measure import Figure, rate, unavailable
+from experiments.heap import freeze_shared
 
 SCENARIOS = ("duel", "skirmish", "horde")
 OPPONENTS = ("random", "berserker")
@@ -138,7 +139,9 @@ def memory_per_env(scenario: str, count: int, repeats: int) -> Figure:
 
 
 def figures(quick: bool) -> Iterator[Figure]:
-    """Every env figure, quick or full sizes."""
+    """Every env figure, quick or full sizes (the shared heap frozen first; the
+    AsyncVectorEnv workers are left as a user's program builds them)."""
+    freeze_shared(SCENARIOS)
     repeats = 3 if quick else 5
     steps = 150 if quick else 1500
     yield from gym_figures(steps, repeats)
@@ -149,6 +152,7 @@ def figures(quick: bool) -> Iterator[Figure]:
 
 
 def main() -> None:
+    freeze_shared(SCENARIOS)
     for fig in gym_figures(1000, 3):
         print(f"{fig.label:<44} {fig.median:>10.0f} (min {fig.low:.0f}, max {fig.high:.0f})")
 

@@ -118,6 +118,7 @@ def _make_env(config: TrainConfig, rank: int) -> Any:
         from stable_baselines3.common.monitor import Monitor
 
         import env  # noqa: F401  (registers the ids)
+        from experiments.heap import freeze_shared
 
         torch.set_num_threads(1)
         base = gym.make("fray/Skirmish-v0", scenario=config.scenario, team=config.team,
@@ -135,6 +136,7 @@ def _make_env(config: TrainConfig, rank: int) -> Any:
                             seed=config.seed * 1000 + rank)
         wrapped = OpponentPoolWrapper(base, pool)
         wrapped.reset(seed=config.seed * 1000 + rank)
+        freeze_shared()  # content and map graph built: out of the collector's way
         return Monitor(wrapped, info_keywords=("opponent",))
 
     return build
