@@ -3,7 +3,7 @@
 The action blocks of MOVE, FULL_MOVE and DISENGAGE name a destination square relative
 to the mover, in a window of radius ``r`` around it (``env/spaces.py``). A clone of the
 tactician with the ``fray`` network got the kind of move right ~90% of the time but the
-square only 37-47% (docs/training.md, item 5): its CNN max-pools the map to 4 x 4 cells,
+square only 37-47% (docs/notes/training.md, item 5): its CNN max-pools the map to 4 x 4 cells,
 and one linear layer from pooled features cannot say which square next to a target is
 the reachable one with the fewest Free Attacks. This head scores every square instead:
 
