@@ -14,6 +14,7 @@ from collections import deque
 from collections.abc import Callable
 
 from agents.base import SeededAgent, legal_for
+from agents.spec import Option
 from rules import Action, ActionKind, Battle, Combatant, DecisionKind
 from rules.grid import KING_STEPS, GridMap
 
@@ -98,6 +99,7 @@ class Berserker(SeededAgent):
     seed only breaks ties between equally good choices."""
 
     name = "berserker"
+    OPTIONS: tuple[Option, ...] = ()
 
     def act(self, battle: Battle) -> Action:
         acts = legal_for(battle)

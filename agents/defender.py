@@ -18,6 +18,7 @@ whatever comes into reach.
 from __future__ import annotations
 
 from agents import tactics as t
+from agents.spec import Option
 from agents.tactician import Choice
 from agents.tactics import K, Kinds, ScriptedAgent
 from rules import Battle, Combatant
@@ -30,6 +31,7 @@ class Defender(ScriptedAgent):
     """See the module docstring."""
 
     name = "defender"
+    OPTIONS: tuple[Option, ...] = ()
 
     def turn(self, b: Battle, c: Combatant, kinds: Kinds) -> Choice:
         """The defender's turn decision (module docstring)."""

@@ -43,6 +43,7 @@ import numpy as np
 import rules
 from agents.base import SeededAgent, decision_of
 from agents.model_file import LearnedModelError, SavedPolicy, load_model_file
+from agents.spec import Option
 from rules import Action, Battle
 
 MODELS_DIR = Path(__file__).resolve().parent / "models"
@@ -167,6 +168,13 @@ class LearnedAgent(SeededAgent):
     """A trained policy (a :class:`agents.model_file.SavedPolicy`) playing its team."""
 
     name = "learned"
+    #: the options of ``learned:PATH(...)`` (:func:`make_learned`'s keyword arguments)
+    OPTIONS: tuple[Option, ...] = (
+        Option("deterministic", bool, "Play the most probable legal action (false: sample "
+               "from the masked distribution with the agent's seed)."),
+        Option("trust_pickle", bool, "Load an sb3 zip, which runs its author's code when "
+               "unpickled: only for a file you trust."),
+    )
 
     def __init__(self, model: SavedPolicy, seed: int | None = None,
                  deterministic: bool = True, label: str = "learned") -> None:

@@ -55,6 +55,7 @@ from dataclasses import dataclass, field
 import agents as registry
 from agents import tactics as t
 from agents.base import SeededAgent, legal_for
+from agents.spec import Option
 from rules import Action, ActionKind, Battle, Combatant, DecisionKind
 from rules.grid import chebyshev
 from rules.reach import threatened_squares
@@ -153,19 +154,37 @@ class MCTS(SeededAgent):
     """Determinized open-loop UCT (see the module docstring)."""
 
     name = "mcts"
+    #: the options of ``mcts(...)`` (agents/spec.py reads them)
+    OPTIONS: tuple[Option, ...] = (
+        Option("iterations", int, f"Search iterations per decision (default "
+               f"{DEFAULT_ITERATIONS}).", minimum=1),
+        Option("seconds", float, "A time budget per decision, instead of iterations.",
+               above=0),
+        Option("rollout", "agent", "The agent that plays both teams in rollouts."),
+        Option("rollout_depth", int, "Decisions per rollout before the leaf value.",
+               minimum=0),
+        Option("prior", "agent", "The agent whose choice is always a candidate and kept "
+               "unless clearly beaten.", none=True),
+        Option("exploration", float, "UCT's exploration constant (tree=true).", minimum=0),
+        Option("prior_bonus", float, "Value a candidate must beat the prior's choice by.",
+               minimum=0),
+        Option("tree", bool, "UCT below the root instead of a flat search."),
+        Option("confidence", float, "Standard errors a candidate must beat the prior's "
+               "choice by.", minimum=0),
+    )
 
-    def __init__(self, seed: int | None = None, iterations: int | None = DEFAULT_ITERATIONS,
+    def __init__(self, seed: int | None = None, iterations: int | None = None,
                  seconds: float | None = None, rollout: str = "tactician",
                  rollout_depth: int = DEFAULT_ROLLOUT_DEPTH, prior: str | None = "tactician",
                  exploration: float = EXPLORATION, prior_bonus: float = PRIOR_BONUS,
                  tree: bool = False, confidence: float = CONFIDENCE) -> None:
+        """Ranges are checked by ``agents.make`` (:attr:`OPTIONS`); without either budget,
+        :data:`DEFAULT_ITERATIONS` iterations."""
         super().__init__(seed)
-        if iterations is None and seconds is None:
-            raise ValueError("mcts: give an iteration budget or a time budget (seconds)")
-        if iterations is not None and iterations < 1:
-            raise ValueError(f"mcts: iterations must be >= 1, got {iterations}")
-        if rollout_depth < 0:
-            raise ValueError(f"mcts: rollout_depth must be >= 0, got {rollout_depth}")
+        if iterations is not None and seconds is not None:
+            raise ValueError("mcts: give iterations or seconds, not both")
+        if seconds is None and iterations is None:
+            iterations = DEFAULT_ITERATIONS
         self.iterations = iterations
         self.seconds = seconds
         self.rollout_name = rollout

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from agents import tactics as t
 from agents.berserker import distance_map
+from agents.spec import Option
 from agents.tactician import Choice
 from agents.tactics import K, Kinds, ScriptedAgent
 from rules import Action, Battle, Combatant
@@ -32,6 +33,7 @@ class Pack(ScriptedAgent):
     """See the module docstring."""
 
     name = "pack"
+    OPTIONS: tuple[Option, ...] = ()
 
     def turn(self, b: Battle, c: Combatant, kinds: Kinds) -> Choice:
         """The pack member's turn decision (module docstring)."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from agents.base import decision_of
+from agents.spec import Option
 from rules import Action, Battle
 
 
@@ -24,6 +25,11 @@ class PerUnit:
     """See the module docstring."""
 
     name = "per_unit"
+    #: the options of ``per_unit(...)``: ``default`` and any unit id
+    OPTIONS: tuple[Option, ...] = (
+        Option("default", "agent", "The agent that plays every unit not named."),
+        Option("*", "agent", "UNIT=agent: the agent that plays unit UNIT."),
+    )
 
     def __init__(self, seed: int | None = None, default: str = "tactician",
                  **units: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from agents.base import SeededAgent, legal_for
+from agents.spec import Option
 from rules import Action, Battle
 
 
@@ -10,6 +11,7 @@ class RandomAgent(SeededAgent):
     """Picks uniformly among ``battle.legal_actions()``."""
 
     name = "random"
+    OPTIONS: tuple[Option, ...] = ()
 
     def act(self, battle: Battle) -> Action:
         return self.choose(legal_for(battle))

@@ -6,29 +6,152 @@
 ``fray train --opponent/--advice/--imitate`` and the envs' opponents all read the same
 syntax. In a comma list the commas inside parentheses stay with their agent
 (:func:`split_specs`).
+
+Each agent class declares the options it takes in a table, ``OPTIONS``, a tuple of
+:class:`Option` (type, range, whether ``none`` is allowed, one line on what it does);
+:func:`check_options` reads it, so a bad option is refused with one line naming the
+option, what was expected and the options the agent takes::
+
+    agent 'mcts(iterations=2.5)': iterations expects an integer >= 1, got 2.5; mcts
+    options: confidence, exploration, ...
 """
 
 from __future__ import annotations
 
+import math
 import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 _SPEC = re.compile(r"^([A-Za-z0-9_:./-]+)(?:\((.*)\))?$")
+#: the value kinds an option can have, as the error message words them
+KINDS = {int: "an integer", float: "a number", bool: "true or false", "agent": "an agent spec"}
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option an agent takes: its name, kind (``int``, ``float``, ``bool`` or
+    ``"agent"``: an agent spec), an inclusive ``minimum``/``maximum`` or an exclusive
+    ``above``, whether ``none`` (Python ``None``) is allowed, and what it does. A
+    ``name`` of ``"*"`` stands for any other name (``per_unit``'s unit ids)."""
+
+    name: str
+    kind: type | str
+    about: str
+    minimum: float | None = None
+    maximum: float | None = None
+    above: float | None = None
+    none: bool = False
+
+    def expected(self) -> str:
+        """What a value must be, in words: ``an integer >= 1``."""
+        words = [KINDS[self.kind]]
+        if self.minimum is not None and self.maximum is not None:
+            words = [f"{words[0]} from {self.minimum:g} to {self.maximum:g}"]
+        elif self.minimum is not None:
+            words.append(f">= {self.minimum:g}")
+        elif self.maximum is not None:
+            words.append(f"<= {self.maximum:g}")
+        if self.above is not None:
+            words.append(f"> {self.above:g}")
+        return " ".join(words) + (" or none" if self.none else "")
+
+    def convert(self, value: Any, key: str | None = None) -> Any:
+        """``value`` as this option's kind; ValueError naming ``key`` (default: this
+        option's name) and what was expected if it is not."""
+        if self.none and (value is None or (isinstance(value, str)
+                                            and value.strip().lower() == "none")):
+            return None
+        if self.kind is bool:
+            ok = isinstance(value, bool)
+        elif self.kind is int:
+            ok = isinstance(value, int) and not isinstance(value, bool)
+        elif self.kind is float:
+            ok = (isinstance(value, int | float) and not isinstance(value, bool)
+                  and math.isfinite(value))
+        else:
+            ok = isinstance(value, str) and _known_agent(value)
+        ok = ok and (self.minimum is None or value >= self.minimum)
+        ok = ok and (self.maximum is None or value <= self.maximum)
+        ok = ok and (self.above is None or value > self.above)
+        if not ok:
+            hint = ""
+            if self.kind == "agent":
+                import agents
+
+                hint = f" (registered: {', '.join(agents.names())})"
+            raise ValueError(f"{key or self.name} expects {self.expected()}{hint}, "
+                             f"got {value!r}")
+        return float(value) if self.kind is float else value
+
+
+def _known_agent(text: str) -> bool:
+    """Whether ``text`` names a registered agent (its options are checked when it is made)."""
+    import agents
+
+    name = text.partition("(")[0].strip()
+    return name in agents.names() or name.partition(":")[0] in agents.names()
+
+
+def spec_label(name: str, options: Iterable[tuple[str, Any]]) -> str:
+    """A name and its options written as a spec: ``mcts(iterations=20)``."""
+    options = list(options)
+    if not options:
+        return name
+    return f"{name}({','.join(f'{key}={value}' for key, value in options)})"
+
+
+def check_options(name: str, table: Sequence[Option], given: Mapping[str, Any],
+                  spec: str | None = None) -> dict[str, Any]:
+    """``given`` checked against an agent's option table and converted to each option's
+    kind. Raises ValueError, one line: the spec, the option, what was expected and the
+    options ``name`` takes."""
+    rows = {option.name: option for option in table}
+    out: dict[str, Any] = {}
+    for key, value in given.items():
+        option = rows.get(key, rows.get("*"))
+        try:
+            if option is None:
+                raise ValueError(f"no option {key!r}")
+            out[key] = option.convert(value, key)
+        except ValueError as exc:
+            raise ValueError(f"agent {spec or spec_label(name, given.items())!r}: {exc}; "
+                             f"{describe_options(name, table)}") from None
+    return out
+
+
+def describe_options(name: str, table: Sequence[Option]) -> str:
+    """``mcts options: confidence, exploration, ...`` (``random takes no options``)."""
+    if not table:
+        return f"{name} takes no options"
+    return f"{name} options: " + ", ".join(
+        "UNIT=agent" if option.name == "*" else option.name
+        for option in sorted(table, key=lambda option: (option.name == "*", option.name)))
+
+
+OptionTable = Sequence[Option]
+TableSource = OptionTable | Callable[[], OptionTable] | None
 
 
 def parse_spec(text: str) -> tuple[str, tuple[tuple[str, Any], ...]]:
     """``"mcts(iterations=20)"`` -> ``("mcts", (("iterations", 20),))``.
 
     Raises ValueError naming the spec and what was expected."""
+    if text.count("(") != text.count(")"):
+        raise ValueError(f"agent {text!r}: unbalanced parentheses; expected NAME or "
+                         "NAME(key=value,...)")
     match = _SPEC.match(text.strip())
     if not match:
         raise ValueError(f"agent {text!r}: expected NAME or NAME(key=value,...)")
     name, inner = match.group(1), match.group(2)
     kwargs: list[tuple[str, Any]] = []
-    for part in filter(None, re.split(r"[;,]", inner or "")):
+    for part in split_specs((inner or "").replace(";", ",")):
         key, sep, value = part.partition("=")
         if not sep or not key.strip().isidentifier():
             raise ValueError(f"agent {text!r}: expected key=value inside (), got {part!r}")
+        if key.strip() in dict(kwargs):
+            raise ValueError(f"agent {text!r}: option {key.strip()} is given twice")
         kwargs.append((key.strip(), scalar(value.strip())))
     return name, tuple(kwargs)
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from agents import tactics as t
 from agents.berserker import FAR, distance_map
+from agents.spec import Option
 from agents.tactics import K, Kinds, Scored, ScriptedAgent
 from rules import Action, Battle, Combatant, odds
 from rules.grid import chebyshev
@@ -46,6 +47,11 @@ class Tactician(ScriptedAgent):
     """See the module docstring."""
 
     name = "tactician"
+    #: the options of ``tactician(...)`` (and of the skirmisher, which inherits them)
+    OPTIONS: tuple[Option, ...] = (
+        Option("step_back", bool, "End a threatened turn with a Shift out of every enemy's "
+               "reach (an experiment, off by default)."),
+    )
 
     def __init__(self, seed: int | None = None, step_back: bool = False) -> None:
         super().__init__(seed)

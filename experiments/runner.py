@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import rules
-from agents.spec import parse_spec
+from agents.spec import parse_spec, spec_label
 from agents.spec import split_specs as split_list
 from experiments.heap import freeze_shared
 from experiments.replay import play
@@ -59,9 +59,7 @@ class AgentSpec:
     @property
     def label(self) -> str:
         """The spec as written: ``mcts(iterations=20)``."""
-        if not self.kwargs:
-            return self.name
-        return f"{self.name}({','.join(f'{k}={v}' for k, v in self.kwargs)})"
+        return spec_label(self.name, self.kwargs)
 
     @classmethod
     def parse(cls, text: str) -> AgentSpec:
@@ -73,13 +71,14 @@ class AgentSpec:
         return cls(name, kwargs)
 
     def make(self, seed: int | None = None) -> Any:
-        """A new agent (``agents.make``); an unknown name or argument is a RunnerError."""
+        """A new agent (``agents.make``); an unknown name or a bad option is a RunnerError
+        (``agents.make``'s one line, which names the spec and the agent's options)."""
         import agents
 
         try:
             return agents.make(self.name, seed=seed, **dict(self.kwargs))
-        except (ValueError, TypeError) as exc:
-            raise RunnerError(f"agent {self.label!r}: {exc}") from None
+        except ValueError as exc:
+            raise RunnerError(str(exc)) from None
 
 
 def parse_agents(text: str) -> list[AgentSpec]:

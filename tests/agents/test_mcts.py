@@ -74,10 +74,11 @@ def test_candidates_keep_every_reaction_and_a_few_moves() -> None:
 def test_hp_balance_is_one_half_at_the_start_and_bad_budgets_are_refused() -> None:
     b = Battle.from_scenario("duel", seed=1)
     assert hp_balance(b, "party") == pytest.approx(0.5)
-    with pytest.raises(ValueError, match="iterations must be >= 1"):
-        MCTS(iterations=0)
-    with pytest.raises(ValueError, match="give an iteration budget or a time budget"):
-        MCTS(iterations=None)
+    with pytest.raises(ValueError, match="iterations expects an integer >= 1"):
+        agents.make("mcts(iterations=0)")
+    with pytest.raises(ValueError, match="give iterations or seconds, not both"):
+        MCTS(iterations=8, seconds=1.0)
+    assert (MCTS().iterations, MCTS(seconds=1.0).iterations) == (64, None)
 
 
 def test_mcts_keeps_the_prior_unless_the_paired_test_says_otherwise() -> None:

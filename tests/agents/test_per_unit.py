@@ -36,7 +36,7 @@ def test_each_named_unit_is_played_by_its_own_agent() -> None:
 
 
 def test_per_unit_rejects_unknown_units_and_agents() -> None:
-    with pytest.raises(ValueError, match="unknown agent 'nobody'"):
+    with pytest.raises(ValueError, match=r"wolf_1 expects an agent spec .*got 'nobody'"):
         agents.make("per_unit(wolf_1=nobody)")
     agent = agents.make("per_unit(wolf_2=defender)", seed=0)
     with pytest.raises(ValueError, match="no unit wolf_2 in this battle"):
