@@ -6,7 +6,9 @@ horde), clone() and JSON round trips, memory per battle and per env, the first d
 on a generated 300x300 map, p50/p99 decision time in a generated 20-vs-20 battle, the
 reach graph next to scipy's Dijkstra, Gymnasium, PettingZoo AEC and AsyncVectorEnv steps/s
 next to PettingZoo's connect_four_v3, and MaskablePPO next to sb3-contrib's
-InvalidActionEnvDiscrete. Then every target of issue 8 with PASS or MISS. ``--quick``
+InvalidActionEnvDiscrete. Then every speed target, grouped by what it measures, with PASS
+or MISS: MISS means this run's median falls short of the target on this machine (load and
+core count move it), a goal not reached yet rather than a broken install. ``--quick``
 takes about a minute on two cores; the full run several. See docs/performance.md.
 """
 
@@ -35,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    b = sub.add_parser("bench", help="print speed figures and issue 8's targets",
+    b = sub.add_parser("bench", help="print speed figures and the speed targets (PASS or MISS)",
                        description=__doc__, epilog=EXAMPLE,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     b.add_argument("--quick", action="store_true",

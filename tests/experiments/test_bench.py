@@ -1,5 +1,6 @@
-"""``fray bench``: the quick run prints every figure of issue 8 and every target with a
-verdict (how fast is for the bench, never for a test)."""
+"""``fray bench``: the quick run prints every figure and every speed target with a
+verdict, grouped by what it measures, and says what a MISS means (how fast is for the
+bench, never for a test)."""
 
 from __future__ import annotations
 
@@ -46,6 +47,16 @@ def test_bench_quick_prints_every_figure_and_target(
             assert fig["note"] == "n/a (not registered)" and fig["note"] in line
             assert fig["key"].startswith("headless.tactician.")
     assert len(record["targets"]) == 13
+    lines = out.splitlines()
+    heading = lines.index(next(line for line in lines if line.startswith("== speed targets")))
+    met = sum(t["verdict"] == "PASS" for t in record["targets"])
+    assert lines[heading] == f"== speed targets: {met} of 13 met in this run =="
+    assert lines[heading + 1] == suite.MISS_MEANS  # what a MISS means, in one line
+    assert "issue" not in out
+    areas = [line.strip() for line in lines[heading:] if line.startswith(" ") and
+             line.rstrip().endswith(":")]
+    assert areas == [f"{area}:" for area in dict.fromkeys(t["area"] for t in
+                                                          record["targets"])]
     for target in record["targets"]:
         line = next(line for line in out.splitlines() if target["label"] in line
                     and "target" in line)
@@ -85,3 +96,6 @@ def test_targets_judge_medians_and_ratios() -> None:
     assert judged["AsyncVectorEnv 2 workers / 1 worker"].verdict == "PASS"  # 1.7x
     assert judged["reach cached query"].verdict == "n/a"  # not measured
     assert "units grow 9x" in " ".join(judged)
+    assert {t.area for t in judged.values()} == {"rules core", "reach graph", "envs",
+                                                 "learner", "big maps and crowds"}
+    assert "short of the target on this machine" in suite.MISS_MEANS
