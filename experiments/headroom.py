@@ -25,6 +25,11 @@ the base policy is really beatable.
 
 Search here, like mcts, never sees the real battle's future dice: each rollout is a
 re-seeded clone (``clone.dice.reseed``).
+
+It takes minutes a battle, so :func:`run` first plays the battles once by the base agent
+alone (a few seconds: the base agent's choices do not depend on the rollouts) to count the
+rollouts ahead, and its progress bar counts rollouts against that total (a confirmation
+that turns out not to be needed is taken off it), so the ETA shows from the start.
 """
 
 from __future__ import annotations
@@ -33,11 +38,12 @@ import contextlib
 import csv
 import math
 import statistics
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
+from tqdm import tqdm
 
 import agents
 from agents.base import Agent
@@ -82,23 +88,31 @@ def outcome(battle: Battle, action: Action, seed: int, team: str, rollout: Agent
     return hp_balance(clone, team)
 
 
+def screened(battle: Battle, choice: Action) -> list[Action]:
+    """The candidates screened at the current decision: mcts's, plus ``choice``."""
+    options = candidates(battle, battle.legal_actions())
+    return options if choice in options else [choice, *options]
+
+
 def decision_row(battle: Battle, index: int, decision: int, choice: Action,
-                 rollout: Agent, screen: int, confirm: int, seed: int) -> Row | None:
+                 rollout: Agent, screen: int, confirm: int, seed: int,
+                 bar: tqdm | None = None) -> Row | None:
     """Screen the candidates of the current decision and confirm the best against the
-    base agent's ``choice`` (module docstring); None when there is only one candidate."""
+    base agent's ``choice`` (module docstring); None when there is only one candidate.
+    ``bar`` counts the rollouts (:func:`planned_rollouts`' plan)."""
     d = battle.decision
     if d is None:
         return None
     team = battle.combatants[d.actor].team
-    options = candidates(battle, battle.legal_actions())
-    if choice not in options:
-        options = [choice, *options]
+    options = screened(battle, choice)
     if len(options) < 2:
         return None
     rng = np.random.default_rng([seed, index, decision])
     seeds = [int(s) for s in rng.integers(2**63, size=screen + confirm)]
     means = {a: statistics.fmean(outcome(battle, a, s, team, rollout) for s in seeds[:screen])
              for a in options}
+    if bar is not None:
+        bar.update(len(options) * screen)
     best = max(options, key=lambda a: (means[a], a == choice))
     gap = error = 0.0
     if best != choice and confirm > 0:
@@ -107,29 +121,57 @@ def decision_row(battle: Battle, index: int, decision: int, choice: Action,
                  for s in seeds[screen:]]
         gap = statistics.fmean(diffs)
         error = statistics.stdev(diffs) / math.sqrt(confirm) if confirm > 1 else 0.0
+        if bar is not None:
+            bar.update(2 * confirm)
+    elif bar is not None and bar.total is not None:  # planned, not needed
+        bar.total -= 2 * confirm
+        bar.refresh()
     return Row(index, decision, team, d.kind.name, len(options), str(choice), str(best),
                round(means[best] - means[choice], 4), round(gap, 4), round(error, 4))
 
 
-def battle_rows(scenario: str, index: int, base: str, screen: int, confirm: int,
-                seed: int = 0) -> Iterator[Row]:
-    """The rows of battle ``index``: battle seed ``index``, ``base`` playing every team
-    seeded as :func:`experiments.replay.play` seeds them (the ladder's battles), and
-    answering the rollouts (agent seed ``seed``)."""
+def base_play(scenario: str, index: int, base: str) -> Iterator[tuple[Battle, int, Action]]:
+    """Battle ``index`` (battle seed ``index``) played by ``base`` for every team, seeded
+    as :func:`experiments.replay.play` seeds them (the ladder's battles): the battle, the
+    decision's number and the base agent's choice, before the choice is applied."""
     battle = Battle.from_scenario(scenario, seed=index)
     players = {team: agents.make(base, seed=index + i)
                for i, team in enumerate(battle.scenario.teams)}
-    rollout = agents.make(base, seed=seed)
     decision = 0
     while not battle.is_over:
         d = battle.decision
         assert d is not None
         choice = players[battle.combatants[d.actor].team].act(battle)
-        row = decision_row(battle, index, decision, choice, rollout, screen, confirm, seed)
-        if row is not None:
-            yield row
+        yield battle, decision, choice
         battle.apply(choice)
         decision += 1
+
+
+def planned_rollouts(scenario: str, battles: list[int], base: str, screen: int,
+                     confirm: int, progress: bool = False) -> int:
+    """The rollouts :func:`run` will play at most: every decision with a choice screens
+    each candidate ``screen`` times and may confirm with ``2 * confirm`` more (found by
+    playing the battles once by ``base`` alone)."""
+    total = 0
+    for index in tqdm(battles, desc="headroom: counting the decisions", unit="battle",
+                      disable=not progress, leave=False, dynamic_ncols=True):
+        for battle, _, choice in base_play(scenario, index, base):
+            options = len(screened(battle, choice))
+            if options >= 2:
+                total += options * screen + 2 * confirm
+    return total
+
+
+def battle_rows(scenario: str, index: int, base: str, screen: int, confirm: int,
+                seed: int = 0, bar: tqdm | None = None) -> Iterator[Row]:
+    """The rows of battle ``index`` (:func:`base_play`'s battle), the base agent
+    answering the rollouts (agent seed ``seed``)."""
+    rollout = agents.make(base, seed=seed)
+    for battle, decision, choice in base_play(scenario, index, base):
+        row = decision_row(battle, index, decision, choice, rollout, screen, confirm, seed,
+                           bar)
+        if row is not None:
+            yield row
 
 
 @dataclass(frozen=True)
@@ -163,21 +205,25 @@ def summarise(rows: list[Row], battles: list[int]) -> Summary:
 
 
 def run(scenario: str, battles: list[int], base: str, screen: int, confirm: int,
-        out: Path | None, seed: int = 0,
-        progress: Callable[[int], None] | None = None) -> Summary:
+        out: Path | None, seed: int = 0, progress: bool = False) -> Summary:
     """Measure every battle in ``battles``; rows are written to ``out`` (CSV) as they
-    come."""
+    come. With ``progress``, a bar on stderr counts the rollouts against
+    :func:`planned_rollouts` (so its ETA shows from the start)."""
     rows: list[Row] = []
-    with out.open("w", newline="") if out is not None else contextlib.nullcontext() as handle:
+    total = (planned_rollouts(scenario, battles, base, screen, confirm, progress=True)
+             if progress else None)
+    with (out.open("w", newline="") if out is not None else contextlib.nullcontext()
+          ) as handle, tqdm(total=total, desc=f"headroom {scenario}", unit="rollout",
+                            disable=not progress, dynamic_ncols=True, smoothing=0) as bar:
         writer = csv.DictWriter(handle, fieldnames=COLUMNS) if handle is not None else None
         if writer is not None:
             writer.writeheader()
-        for index in battles:
-            for row in battle_rows(scenario, index, base, screen, confirm, seed):
+        for number, index in enumerate(battles):
+            bar.set_postfix(battle=f"{number + 1}/{len(battles)}", refresh=False)
+            for row in battle_rows(scenario, index, base, screen, confirm, seed,
+                                   bar if progress else None):
                 rows.append(row)
                 if writer is not None:
                     writer.writerow(asdict(row))
                     handle.flush()
-            if progress:
-                progress(index)
     return summarise(rows, battles)

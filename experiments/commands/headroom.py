@@ -6,8 +6,6 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from tqdm import tqdm
-
 import agents
 import rules
 from experiments import headroom
@@ -29,10 +27,8 @@ def run(args: argparse.Namespace) -> int:
     if args.out is not None and not Path(args.out).parent.is_dir():
         raise UsageError(f"--out: expected a file in an existing folder, got {args.out!r}")
     battles = list(range(args.first, args.first + args.battles))
-    with tqdm(total=len(battles), unit="battle", desc=f"headroom {args.scenario}") as bar:
-        summary = headroom.run(args.scenario, battles, args.base, args.screen, args.confirm,
-                               Path(args.out) if args.out else None, seed=args.seed,
-                               progress=lambda _: bar.update())
+    summary = headroom.run(args.scenario, battles, args.base, args.screen, args.confirm,
+                           Path(args.out) if args.out else None, seed=args.seed, progress=True)
     print("\n".join(summary.lines()))
     return 0
 

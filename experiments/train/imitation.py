@@ -22,7 +22,7 @@ from the demonstrator early.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -95,9 +95,10 @@ Job = tuple[str, str, list[str], list[str], list[int], float, float, "str | None
 Chunk = tuple[list[dict[str, np.ndarray]], list[int], list[np.ndarray], list[int], int]
 
 
-def _collect_chunk(job: Job) -> Chunk:
+def _collect_chunk(job: Job, on_battle: Callable[[], None] | None = None) -> Chunk:
     """Play the battles of one chunk; returns observations, actions, returns, battle
-    numbers and wins (runs in a worker process when there are several)."""
+    numbers and wins (runs in a worker process when there are several). ``on_battle`` is
+    called after each battle (the progress bar, in-process)."""
     import agents
     from agents.environments import NamedAgent
     from env import SkirmishEnv
@@ -130,6 +131,8 @@ def _collect_chunk(job: Job) -> Chunk:
                 wins += info.get("winner") == team
                 break
         returns.append(discounted(rewards, gamma))
+        if on_battle is not None:
+            on_battle()
     return observations, actions, returns, episodes, wins
 
 
@@ -152,8 +155,10 @@ def collect(scenario: str, team: str, demonstrators: Sequence[str],
     if not demonstrators or not opponents:
         raise ValueError("demonstrations need a demonstrator and an opponent")
     numbers = list(range(seed, seed + battles))
+    # in-process, chunks of 10 battles share an env and the bar moves per battle; in a
+    # pool one battle per job, so the bar (and its ETA) moves from the first battle
     jobs = [(scenario, team, list(demonstrators), list(opponents), chunk, damage_reward,
-             gamma, driver) for chunk in _chunks(numbers, 10)]
+             gamma, driver) for chunk in _chunks(numbers, 1 if workers > 1 else 10)]
     parts: list[dict[str, np.ndarray]] = []
     actions: list[int] = []
     returns: list[np.ndarray] = []
@@ -162,7 +167,7 @@ def collect(scenario: str, team: str, demonstrators: Sequence[str],
     bar = tqdm(total=battles, desc="demonstrations", unit="battle", disable=not progress,
                dynamic_ncols=True)
 
-    def gather(results: Iterator[Chunk]) -> None:
+    def gather(results: Iterator[Chunk], counted: bool) -> None:
         nonlocal wins
         for chunk_obs, chunk_actions, chunk_returns, chunk_episodes, chunk_wins in results:
             parts.extend(chunk_obs)
@@ -170,14 +175,15 @@ def collect(scenario: str, team: str, demonstrators: Sequence[str],
             returns.extend(chunk_returns)
             episodes.extend(chunk_episodes)
             wins += chunk_wins
-            bar.update(len(chunk_returns))
+            if not counted:
+                bar.update(len(chunk_returns))
             bar.set_postfix(decisions=len(actions), wins=wins, refresh=False)
 
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
-            gather(pool.map(_collect_chunk, jobs))
+            gather(pool.map(_collect_chunk, jobs), counted=False)
     else:
-        gather(map(_collect_chunk, jobs))
+        gather((_collect_chunk(job, lambda: bar.update(1)) for job in jobs), counted=True)
     bar.close()
     stacked = {key: np.stack([obs[key] for obs in parts]) for key in OBSERVATION_KEYS}
     return Demonstrations(stacked, np.asarray(actions, dtype=np.int64),
@@ -280,9 +286,11 @@ def pretrain(policy: Any, demos: Demonstrations, epochs: int = 10, batch_size: i
     rng = np.random.default_rng(seed)
     history = []
     policy.set_training_mode(True)
-    bar = tqdm(range(1, epochs + 1), desc="behaviour cloning", unit="epoch",
+    # one tick per minibatch (not per epoch), so the ETA shows after the first few
+    batches = -(-len(train_set) // batch_size)
+    bar = tqdm(total=epochs * batches, desc="behaviour cloning", unit="batch",
                disable=not progress, dynamic_ncols=True)
-    for epoch in bar:
+    for epoch in range(1, epochs + 1):
         order = rng.permutation(len(train_set))
         losses, hits = [], []
         for start in range(0, len(order), batch_size):
@@ -294,6 +302,7 @@ def pretrain(policy: Any, demos: Demonstrations, epochs: int = 10, batch_size: i
             optimizer.step()
             losses.append(float(loss.detach()))
             hits.append(hit)
+            bar.update()
         policy.set_training_mode(False)
         row = {"epoch": epoch, "loss": float(np.mean(losses)),
                "train_accuracy": float(np.mean(hits)),
@@ -304,6 +313,7 @@ def pretrain(policy: Any, demos: Demonstrations, epochs: int = 10, batch_size: i
                         refresh=False)
         tqdm.write(f"behaviour cloning epoch {epoch}: loss {row['loss']:.4f}, accuracy "
                    f"{row['train_accuracy']:.3f} (held out {row['held_out_accuracy']:.3f})")
+    bar.close()
     policy.set_training_mode(False)
     return history
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import re
 from pathlib import Path
 
 import pytest
@@ -56,11 +57,19 @@ def test_headroom_finds_the_pick_up_a_berserker_base_never_makes() -> None:
     assert again == row
 
 
-def test_run_writes_a_row_per_decision_with_a_choice(tmp_path: Path) -> None:
+def test_run_writes_a_row_per_decision_with_a_choice(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """One duel at the smallest budget: the CSV holds the rows the summary counts, in
-    decision order, and a row's gap is 0 exactly when the screen kept the base choice."""
+    decision order, and a row's gap is 0 exactly when the screen kept the base choice.
+    The progress bar has its total (so an ETA) from the start: the planned rollouts, less
+    the confirmations not needed, are the rollouts played."""
     out = tmp_path / "headroom.csv"
-    summary = headroom.run("duel", [0], "berserker", screen=1, confirm=2, out=out)
+    planned = headroom.planned_rollouts("duel", [0], "berserker", screen=1, confirm=2)
+    summary = headroom.run("duel", [0], "berserker", screen=1, confirm=2, out=out,
+                           progress=True)
+    bar = [line for line in re.split(r"[\r\n]", capsys.readouterr().err)
+           if line.startswith("headroom duel:")]
+    assert f" 0/{planned} " in bar[0]
     with out.open() as handle:
         rows = list(csv.DictReader(handle))
     assert tuple(rows[0]) == headroom.COLUMNS
@@ -71,6 +80,8 @@ def test_run_writes_a_row_per_decision_with_a_choice(tmp_path: Path) -> None:
         if r["best"] == r["base"]:
             assert float(r["gap"]) == 0.0 and float(r["error"]) == 0.0
     assert summary.mean_gain == pytest.approx(sum(float(r["gap"]) for r in rows))
+    played = sum(int(r["candidates"]) + (4 if r["best"] != r["base"] else 0) for r in rows)
+    assert f" {played}/{played} " in bar[-1] and played <= planned
 
 
 @pytest.mark.parametrize("argv, message", [
