@@ -321,7 +321,7 @@ def _callback(config: TrainConfig, total: int, cloning: Any = None,
                 if opponent == SELF:
                     continue
                 tally = evaluate(config.scenario, config.team, f"learned:{path}", opponent,
-                                 config.eval_battles, seed=10**6)
+                                 config.eval_battles, seed=10**6, progress=config.progress)
                 self.logger.record(f"eval/win_rate_{opponent}", tally.rate)
                 tqdm.write(f"step {self.num_timesteps}: vs {opponent} {tally.text()}")
                 new = not out.exists()

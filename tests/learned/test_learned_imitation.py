@@ -226,3 +226,23 @@ def test_init_with_imitate_clones_on_from_the_saved_weights(demos, tmp_path: Pat
     # one more epoch from the cloned weights keeps their accuracy; one from scratch is behind
     assert accuracy(start.policy, demos) >= accuracy(cloned.policy, demos) - 0.05
     assert accuracy(start.policy, demos) > accuracy(fresh.policy, demos)
+
+
+def test_demonstrations_and_cloning_show_their_bars_with_a_total_from_the_start(
+        demos, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The demonstrations bar moves per battle (not per chunk of ten), behaviour cloning's
+    per minibatch against epochs x minibatches: both have an ETA early."""
+    import re
+
+    from tests.learned.conftest import save_untrained
+
+    collect("duel", "monsters", ["tactician"], ["berserker"], 2, seed=5, progress=True)
+    lines = re.split(r"[\r\n]", capsys.readouterr().err)
+    assert any(" 0/2 " in line for line in lines if line.startswith("demonstrations"))
+    assert any(" 1/2 " in line for line in lines if line.startswith("demonstrations"))
+    model = load_model(save_untrained("duel", tmp_path / "bar.zip"))
+    batches = -(-len(split(demos)[0]) // 32)
+    pretrain(model.policy, demos, epochs=2, batch_size=32, seed=0, progress=True)
+    bar = [line for line in re.split(r"[\r\n]", capsys.readouterr().err)
+           if line.startswith("behaviour cloning:")]
+    assert f" 0/{2 * batches} " in bar[0] and f" {2 * batches}/{2 * batches} " in bar[-1]
