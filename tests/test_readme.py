@@ -88,3 +88,23 @@ def test_the_env_tour_takes_a_legal_step() -> None:
     assert namespace["info"]["illegal_action"] is False
     assert isinstance(namespace["reward"], float)
     namespace["env"].close()
+
+
+def test_the_plain_sb3_block_trains_with_fray_trains_settings() -> None:
+    """The README's plain-sb3 block runs (on 64 steps here: one rollout and its update)
+    and gives MaskablePPO the network and batch settings ``fray train`` uses, so its
+    figure stays the one ``fray train`` gets."""
+    from experiments.train.sb3 import TrainConfig, policy_spec
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = next(code for code in re.findall(r"```python\n(.*?)```", text, re.DOTALL)
+                 if "MaskablePPO(" in code)
+    assert "model.learn(total_timesteps=5_000)" in block
+    namespace, printed = run_block(block.replace("total_timesteps=5_000",
+                                                 "total_timesteps=64"))
+    model, defaults = namespace["model"], TrainConfig(scenario="skirmish", out="")
+    assert printed == [] and model.num_timesteps == defaults.n_steps
+    assert (model.n_steps, model.batch_size, model.n_epochs) == (
+        defaults.n_steps, defaults.batch_size, defaults.n_epochs)
+    assert model.policy_kwargs == policy_spec("fray")[1]
+    namespace["env"].close()
