@@ -69,10 +69,10 @@ BAD_SPECS = [
      "'nobody'; per_unit options: default, UNIT=agent"),
     ("learned:duel(deterministic=maybe)",
      "agent 'learned:duel(deterministic=maybe)': deterministic expects true or false, got "
-     "'maybe'; learned options: deterministic"),
+     "'maybe'; learned options: deterministic, trust_pickle"),
     ("learned:duel(temperature=1)",
      "agent 'learned:duel(temperature=1)': no option 'temperature'; learned options: "
-     "deterministic"),
+     "deterministic, trust_pickle"),
     ("nobody(x=1)", f"unknown agent 'nobody'; {REGISTERED}"),
 ]
 

@@ -234,12 +234,17 @@ def test_demonstrations_and_cloning_show_their_bars_with_a_total_from_the_start(
     per minibatch against epochs x minibatches: both have an ETA early."""
     import re
 
+    from experiments.train.imitation import _collect_chunk
     from tests.learned.conftest import save_untrained
 
     collect("duel", "monsters", ["tactician"], ["berserker"], 2, seed=5, progress=True)
     lines = re.split(r"[\r\n]", capsys.readouterr().err)
     assert any(" 0/2 " in line for line in lines if line.startswith("demonstrations"))
-    assert any(" 1/2 " in line for line in lines if line.startswith("demonstrations"))
+    assert any(" 2/2 " in line for line in lines if line.startswith("demonstrations"))
+    ticks: list[int] = []  # in-process, the bar moves after every battle of a chunk
+    job = ("duel", "monsters", ["tactician"], ["berserker"], [5, 6], 0.5, 0.99, None)
+    chunk = _collect_chunk(job, lambda: ticks.append(len(ticks)))
+    assert ticks == [0, 1] and len(chunk[2]) == 2
     model = load_model(save_untrained("duel", tmp_path / "bar.zip"))
     batches = -(-len(split(demos)[0]) // 32)
     pretrain(model.policy, demos, epochs=2, batch_size=32, seed=0, progress=True)
