@@ -17,7 +17,7 @@ File format (JSON, one object): ``format`` = ``"fray-replay"``, ``version``, ``s
 agent name), ``actions`` (``rules.Action.to_dict()`` each), ``reasons`` (one per action,
 str or null), ``events`` (``rules.events.event_to_dict`` each), ``result`` (``winner``,
 ``rounds``, ``decisions``), and for a fuzzer's finding ``failure`` (what failed, after which action,
-and the checks that found it; absent otherwise, see experiments.fuzz).
+and the checks that found it; absent otherwise, see experiments.fuzzing.fuzz).
 """
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ class Replay:
     reasons: list[str | None] = field(default_factory=list)
     events: list[dict[str, Any]] = field(default_factory=list)
     result: dict[str, Any] = field(default_factory=dict)
-    failure: dict[str, Any] | None = None  # a fuzzer's finding (experiments.fuzz)
+    failure: dict[str, Any] | None = None  # a fuzzer's finding (experiments.fuzzing.fuzz)
 
     # ------------------------------------------------------------ building
     @classmethod

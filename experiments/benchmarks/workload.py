@@ -22,8 +22,8 @@ from typing import Any
 
 import rules
 from experiments.benchmarks.decisions import play
+from experiments.comparison.runner import AgentSpec
 from experiments.heap import freeze_shared
-from experiments.runner import AgentSpec
 
 
 class GcReport:

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 from experiments.commands.tournament import add_run_options, check_run_options, run_options
 
 if TYPE_CHECKING:
-    from experiments.runner import AgentSpec, BattleSpec
-    from experiments.stats import Sprt
+    from experiments.comparison.runner import AgentSpec, BattleSpec
+    from experiments.comparison.stats import Sprt
 
 EXAMPLE = """example:
   fray compare berserker random --scenario duel              # margin 50 Elo
@@ -69,8 +69,8 @@ class Comparison:
 def pair_specs(a: AgentSpec, b: AgentSpec, scenario: str, index: int, seed: int,
                content_dir: str | None) -> tuple[BattleSpec, BattleSpec]:
     """Pair ``index``: one seed, A on the first team and then on the second."""
-    from experiments.runner import BattleSpec
-    from experiments.tournament import battle_seed, scenario_teams, slug
+    from experiments.comparison.runner import BattleSpec
+    from experiments.comparison.tournament import battle_seed, scenario_teams, slug
 
     first, second = scenario_teams(scenario, content_dir)
     battle = battle_seed(seed, scenario, a.label, b.label, index)
@@ -83,7 +83,7 @@ def pair_specs(a: AgentSpec, b: AgentSpec, scenario: str, index: int, seed: int,
 
 def score_of(record: dict[str, Any], agent: str) -> float:
     """The score of ``agent`` (its label) in a battle record."""
-    from experiments.summary import seats
+    from experiments.comparison.summary import seats
 
     return next(score for name, _, score in seats(record) if name == agent)
 
@@ -91,7 +91,7 @@ def score_of(record: dict[str, Any], agent: str) -> float:
 def make_tests(args: argparse.Namespace) -> dict[str, Sprt]:
     """The SPRTs the options ask for (margin mode unless --elo0/--elo1 are given)."""
     from experiments.cli import UsageError
-    from experiments.stats import Sprt
+    from experiments.comparison.stats import Sprt
 
     for name in ("alpha", "beta"):
         value = getattr(args, name)
@@ -116,8 +116,8 @@ def compare(a: AgentSpec, b: AgentSpec, scenario: str, tests: dict[str, Sprt], *
     """Play pairs until the tests decide or ``max_battles`` are counted."""
     from tqdm import tqdm
 
-    from experiments.runner import run_battles
-    from experiments.tournament import BATTLES_FILE, write_result
+    from experiments.comparison.runner import run_battles
+    from experiments.comparison.tournament import BATTLES_FILE, write_result
 
     state = Comparison(tests)
     handle = None
@@ -175,8 +175,8 @@ def verdict_text(a: str, b: str, state: Comparison, args: argparse.Namespace) ->
 
 def run(args: argparse.Namespace) -> int:
     from experiments.cli import UsageError
-    from experiments.runner import default_workers, parse_agents
-    from experiments.tournament import config_from, scenario_teams
+    from experiments.comparison.runner import default_workers, parse_agents
+    from experiments.comparison.tournament import config_from, scenario_teams
 
     check_run_options(args)
     if args.max_battles < 2:

@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Any
 from experiments.commands.tournament import add_run_options, check_run_options, run_options
 
 if TYPE_CHECKING:
-    from experiments.runner import AgentSpec
-    from experiments.tournament import TournamentConfig
+    from experiments.comparison.runner import AgentSpec
+    from experiments.comparison.tournament import TournamentConfig
 
 DEFAULT_OUT = "fray-demo"
 SCENARIO = "skirmish"
@@ -47,7 +47,7 @@ EXAMPLE = """example:
 def demo_agents() -> tuple[list[AgentSpec], list[str]]:
     """The demo's agent specs that can be built, and the names skipped (with why)."""
     import agents
-    from experiments.runner import AgentSpec, RunnerError
+    from experiments.comparison.runner import AgentSpec, RunnerError
 
     registered = set(agents.names())
     chosen, skipped = [], []
@@ -104,7 +104,7 @@ def replace_other_settings(out: Path, settings: dict[str, Any]) -> bool:
     import json
     import shutil
 
-    from experiments.tournament import BATTLES_FILE, CONFIG_FILE, REPLAY_DIR
+    from experiments.comparison.tournament import BATTLES_FILE, CONFIG_FILE, REPLAY_DIR
 
     stored = out / CONFIG_FILE
     if not stored.exists() or json.loads(stored.read_text(encoding="utf-8")) == settings:
@@ -118,8 +118,8 @@ def replace_other_settings(out: Path, settings: dict[str, Any]) -> bool:
 def run(args: argparse.Namespace) -> int:
     from experiments.cli import UsageError
     from experiments.commands.tournament import write_battle_page, write_report
-    from experiments.summary import table_text
-    from experiments.tournament import config_from, run_tournament
+    from experiments.comparison.summary import table_text
+    from experiments.comparison.tournament import config_from, run_tournament
 
     check_run_options(args)
     if args.battles < 1:

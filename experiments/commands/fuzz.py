@@ -23,8 +23,8 @@ def run(args: argparse.Namespace) -> int:
 
     from agents.spec import split_specs
     from experiments.cli import UsageError
-    from experiments.fuzz import Failure
-    from experiments.fuzz_campaign import Summary, campaign, default_agents
+    from experiments.fuzzing.fuzz import Failure
+    from experiments.fuzzing.fuzz_campaign import Summary, campaign, default_agents
 
     if args.seconds <= 0:
         raise UsageError(f"--seconds: expected a positive number, got {args.seconds}")

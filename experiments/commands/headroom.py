@@ -1,5 +1,5 @@
 """``fray headroom SCENARIO``: what one-step improvement over a base agent can gain
-(experiments/headroom.py)."""
+(experiments/comparison/headroom.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import agents
 import rules
-from experiments import headroom
+from experiments.comparison import headroom
 
 
 def run(args: argparse.Namespace) -> int:

@@ -7,8 +7,8 @@ import argparse
 
 def run(args: argparse.Namespace) -> int:
     import rules
-    from experiments import report
     from experiments.cli import UsageError
+    from experiments.comparison import report
 
     if args.seed < 0:
         raise UsageError(f"--seed: expected a whole number >= 0, got {args.seed}")

@@ -1,4 +1,4 @@
-"""``fray ladder``: the skill ladder (experiments/ladder.py) with Wilson 95% intervals."""
+"""``fray ladder``: the skill ladder (experiments/comparison/ladder.py), Wilson 95% intervals."""
 
 from __future__ import annotations
 
@@ -7,8 +7,14 @@ import time
 from pathlib import Path
 
 import rules
-from experiments.ladder import DEFAULT_AGENTS, DEFAULT_SCENARIOS, LadderConfig, plan, run_ladder
-from experiments.runner import parse_agents, split_list
+from experiments.comparison.ladder import (
+    DEFAULT_AGENTS,
+    DEFAULT_SCENARIOS,
+    LadderConfig,
+    plan,
+    run_ladder,
+)
+from experiments.comparison.runner import parse_agents, split_list
 
 
 def _cap(text: str) -> dict[str, int]:
@@ -26,7 +32,7 @@ def time_decisions(args: argparse.Namespace) -> int:
     """``--time AGENT``: CPU time per decision instead of a ladder."""
     import statistics
 
-    from experiments.ladder import decision_times
+    from experiments.comparison.ladder import decision_times
 
     for scenario, times in decision_times(args.time, split_list(args.scenarios),
                                           opponent=args.party).items():

@@ -41,7 +41,7 @@ def load(path: str) -> Replay:
 
 def show(battle: rules.Battle, args: argparse.Namespace) -> None:
     """The event log (tail or full) and the map at the end."""
-    from experiments import report
+    from experiments.comparison import report
 
     events = battle.events
     shown = events if args.full_log else events[-args.tail:]
@@ -69,7 +69,7 @@ def write_html(replay: Replay, args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from experiments.cli import UsageError
-    from experiments.fuzz import reproduce
+    from experiments.fuzzing.fuzz import reproduce
     from experiments.replay import first_mismatch, rerun, verify
 
     if args.tail < 0:

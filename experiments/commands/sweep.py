@@ -35,10 +35,10 @@ def check_same_sweep(out: Path, settings: dict[str, object]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from experiments import plots
-    from experiments.runner import parse_agents
-    from experiments.stats import mean_interval
-    from experiments.sweep import (
+    from experiments.comparison import plots
+    from experiments.comparison.runner import parse_agents
+    from experiments.comparison.stats import mean_interval
+    from experiments.comparison.sweep import (
         base_folder,
         parse_setting,
         read_ruleset,
@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         variants,
         write_variant,
     )
-    from experiments.tournament import config_from, parse_scenarios, run_tournament
+    from experiments.comparison.tournament import config_from, parse_scenarios, run_tournament
 
     check_run_options(args)
     base = base_folder(args.content_dir)

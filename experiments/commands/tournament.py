@@ -6,11 +6,11 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from experiments.runner import check_address, default_workers, parse_agents
+from experiments.comparison.runner import check_address, default_workers, parse_agents
 
 if TYPE_CHECKING:  # the heavy modules load when a command runs, not for --help
-    from experiments.summary import Summary
-    from experiments.tournament import TournamentConfig
+    from experiments.comparison.summary import Summary
+    from experiments.comparison.tournament import TournamentConfig
 
 EXAMPLE = """example:
   fray tournament --agents random,berserker --scenarios duel,skirmish --battles 20 \\
@@ -68,8 +68,8 @@ def write_battle_page(out: Path, record: dict[str, Any], name: str = PAGE_FILE) 
 def write_report(out: Path, config: TournamentConfig, records: list[dict[str, Any]],
                  title: str = "Tournament") -> Summary:
     """Summary files and plots of a finished tournament; the summary."""
-    from experiments import plots
-    from experiments.summary import summarize, write_summary
+    from experiments.comparison import plots
+    from experiments.comparison.summary import summarize, write_summary
 
     summary = summarize(records, [agent.label for agent in config.agents], seed=config.seed)
     write_summary(out, summary)
@@ -84,8 +84,8 @@ def write_report(out: Path, config: TournamentConfig, records: list[dict[str, An
 
 def run(args: argparse.Namespace) -> int:
     from experiments.cli import UsageError
-    from experiments.summary import table_text
-    from experiments.tournament import config_from, parse_scenarios, run_tournament
+    from experiments.comparison.summary import table_text
+    from experiments.comparison.tournament import config_from, parse_scenarios, run_tournament
 
     check_run_options(args)
     config = config_from(parse_agents(args.agents), parse_scenarios(args.scenarios),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 import rules
-from experiments import report
+from experiments.comparison import report
 
 DEFAULT_SCENARIO = "skirmish"
 

@@ -3,7 +3,7 @@
 Battle ``i`` of an evaluation uses battle seed ``seed + i`` and the agent seeds that
 :func:`experiments.replay.play` gives (``seed + i + team index``), so a row is exactly
 reproducible from its command. Intervals and the two-proportion test (pooled z-test,
-two-sided) are :mod:`experiments.stats`'.
+two-sided) are :mod:`experiments.comparison.stats`'.
 
     python -m experiments.train.evaluation duel --team monsters \\
         --agents learned:duel,tactician,mcts --opponents tactician,berserker \\
@@ -24,7 +24,7 @@ from tqdm import tqdm
 
 import rules
 from agents.spec import split_specs
-from experiments.stats import two_proportion_test, wilson_interval
+from experiments.comparison.stats import two_proportion_test, wilson_interval
 
 
 @dataclass

@@ -242,7 +242,7 @@ def train_rllib(config: RllibConfig, iterations: int | None = None) -> RllibRun:
     import ray
     from tqdm import tqdm
 
-    from experiments.runner import start_ray
+    from experiments.comparison.runner import start_ray
 
     temp = {} if config.address else {"_temp_dir": tempfile.mkdtemp(prefix="ray", dir="/tmp")}
     started = start_ray(config.address, config.num_cpus, **temp)

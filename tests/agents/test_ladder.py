@@ -1,5 +1,6 @@
-"""The skill ladder experiment (experiments/ladder.py, fray ladder): cells, resume, tables
-and one-line errors. Win rates are measured in docs/agents.md, never asserted here."""
+"""The skill ladder experiment (experiments/comparison/ladder.py, fray ladder): cells,
+resume, tables and one-line errors. Win rates are measured in docs/agents.md, never
+asserted here."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from experiments.cli import main
-from experiments.ladder import LadderConfig, run_ladder
+from experiments.comparison.ladder import LadderConfig, run_ladder
 
 
 def test_ladder_plays_every_cell_and_resumes(tmp_path: Path) -> None:

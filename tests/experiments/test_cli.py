@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 import rules
-from experiments import cli, report
+from experiments import cli
+from experiments.comparison import report
 
 
 def test_watch_shows_map_derived_values_initiative_and_a_battle(

@@ -61,7 +61,7 @@ def test_demo_prints_the_table_and_writes_its_folder(
     assert "http://" not in page and "https://" not in page  # self-contained, offline
     # again on the same folder: nothing is played, the table is printed again
     before = (out / "battles.jsonl").read_bytes()
-    monkeypatch.setattr("experiments.runner.play_one", pytest.fail)
+    monkeypatch.setattr("experiments.comparison.runner.play_one", pytest.fail)
     assert cli.main(argv) == 0
     assert "win [95% CI]" in capsys.readouterr().out
     assert (out / "battles.jsonl").read_bytes() == before
@@ -87,8 +87,8 @@ def test_demo_bad_battles_is_one_line(capsys: pytest.CaptureFixture[str]) -> Non
 
 
 def test_demo_says_why_mcts_plays_fewer_battles() -> None:
-    from experiments.runner import AgentSpec
-    from experiments.tournament import config_from
+    from experiments.comparison.runner import AgentSpec
+    from experiments.comparison.tournament import config_from
 
     mcts = AgentSpec("mcts", tuple(demo.MCTS_OPTIONS.items()))
     others = [AgentSpec(name, ()) for name in ("tactician", "berserker", "random")]
@@ -107,7 +107,7 @@ def test_demo_says_why_mcts_plays_fewer_battles() -> None:
 
 def test_the_heatmap_shows_how_many_battles_each_cell_holds(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from experiments import plots
+    from experiments.comparison import plots
 
     drawn = []
     monkeypatch.setattr(plots, "_save", lambda figure, path: drawn.append(figure) or path)

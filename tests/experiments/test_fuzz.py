@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 import rules
-from experiments import cli, fuzz, generate
-from experiments.invariants import (
+from experiments import cli
+from experiments.fuzzing import fuzz, generate
+from experiments.fuzzing.invariants import (
     EventLimits,
     InvariantViolation,
     MaskCheck,
@@ -192,7 +193,7 @@ def test_a_generated_scenario_rejected_for_its_seed_is_a_finding(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Where the battle (not the parser) rejects a generated scenario, the campaign
     writes the scenario as a finding and goes on."""
-    from experiments import fuzz_campaign
+    from experiments.fuzzing import fuzz_campaign
 
     real = fuzz.Case.battle
 

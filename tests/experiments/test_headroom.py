@@ -1,4 +1,4 @@
-"""``experiments.headroom`` / ``fray headroom``: rows, sums and the CLI's errors."""
+"""``experiments.comparison.headroom`` / ``fray headroom``: rows, sums and the CLI's errors."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 import agents
-from experiments import headroom
 from experiments.cli import main
+from experiments.comparison import headroom
 from rules import Action, ActionKind, Battle
 
 K = ActionKind

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 import rules
-from experiments import cli, report
+from experiments import cli
+from experiments.comparison import report
 from rules.grid import LEGEND
 
 

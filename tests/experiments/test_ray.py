@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from experiments import cli
-from experiments.runner import AgentSpec
-from experiments.tournament import config_from, run_tournament
+from experiments.comparison.runner import AgentSpec
+from experiments.comparison.tournament import config_from, run_tournament
 
 ray = pytest.importorskip("ray")
 

@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 
 import rules
-from experiments import cli, fuzz, generate, shrink
-from experiments.fuzz_campaign import campaign
-from experiments.invariants import need
+from experiments import cli
+from experiments.fuzzing import fuzz, generate, shrink
+from experiments.fuzzing.fuzz_campaign import campaign
+from experiments.fuzzing.invariants import need
 from experiments.replay import Replay
 from rules.events import DamageDealt
 

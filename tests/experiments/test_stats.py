@@ -1,4 +1,4 @@
-"""experiments.stats: intervals against textbook values, Nash averaging's invariance to
+"""experiments.comparison.stats: intervals against textbook values, Nash averaging's invariance to
 redundant agents, the SPRT's bounds and decisions, openskill ratings."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from experiments import stats
+from experiments.comparison import stats
 
 
 def test_wilson_interval_matches_the_textbook_value_for_7_of_10() -> None:

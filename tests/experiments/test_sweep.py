@@ -14,8 +14,7 @@ from hypothesis import strategies as st
 
 import rules
 from experiments import cli
-from experiments.replay import DATA_DIR
-from experiments.sweep import (
+from experiments.comparison.sweep import (
     SweepError,
     parse_setting,
     read_ruleset,
@@ -23,6 +22,7 @@ from experiments.sweep import (
     variants,
     write_variant,
 )
+from experiments.replay import DATA_DIR
 
 RULESET = read_ruleset(DATA_DIR)
 

@@ -11,11 +11,16 @@ import pytest
 
 import rules
 from experiments import cli
-from experiments.replay import DATA_DIR, Replay, content_hash, rerun, verify
-from experiments.runner import AgentSpec, RunnerError, parse_agents, split_list, team_tallies
-from experiments.summary import seats, summarize
-from experiments.sweep import write_variant
-from experiments.tournament import (
+from experiments.comparison.runner import (
+    AgentSpec,
+    RunnerError,
+    parse_agents,
+    split_list,
+    team_tallies,
+)
+from experiments.comparison.summary import seats, summarize
+from experiments.comparison.sweep import write_variant
+from experiments.comparison.tournament import (
     TournamentConfig,
     battle_seed,
     config_from,
@@ -23,6 +28,7 @@ from experiments.tournament import (
     run_tournament,
     schedule,
 )
+from experiments.replay import DATA_DIR, Replay, content_hash, rerun, verify
 
 RANDOM, BERSERKER = AgentSpec("random"), AgentSpec("berserker")
 
@@ -128,7 +134,7 @@ def test_resuming_a_finished_run_plays_nothing_more(
     def refuse(spec: object) -> None:
         raise AssertionError(f"played {spec} again")
 
-    monkeypatch.setattr("experiments.runner.play_one", refuse)
+    monkeypatch.setattr("experiments.comparison.runner.play_one", refuse)
     again = run_tournament(config, tmp_path, resume=True, workers=1, progress=False)
     assert again == first
     assert (tmp_path / "battles.jsonl").read_bytes() == before

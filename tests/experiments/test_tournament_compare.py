@@ -8,8 +8,8 @@ import agents
 from agents.random_agent import RandomAgent
 from experiments import cli
 from experiments.commands.compare import compare
-from experiments.runner import AgentSpec
-from experiments.stats import Sprt
+from experiments.comparison.runner import AgentSpec
+from experiments.comparison.stats import Sprt
 
 
 def test_berserker_is_better_than_random_on_duel_within_few_battles(

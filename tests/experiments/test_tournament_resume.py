@@ -12,8 +12,8 @@ from pathlib import Path
 
 import agents
 from agents.random_agent import RandomAgent
-from experiments.runner import AgentSpec
-from experiments.tournament import config_from, load_records, run_tournament
+from experiments.comparison.runner import AgentSpec
+from experiments.comparison.tournament import config_from, load_records, run_tournament
 
 ARGS = ["--agents", "random,berserker", "--scenarios", "duel", "--battles", "20",
         "--seed", "5", "--workers", "1"]

@@ -24,7 +24,7 @@ from builders import unit
 from scripted import K, act, make, of, one, swordsman, used_up
 
 import rules
-from experiments.invariants import check_bodies
+from experiments.fuzzing.invariants import check_bodies
 from rules import Action
 from rules import events as ev
 

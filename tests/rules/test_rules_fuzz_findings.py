@@ -107,7 +107,7 @@ def test_S13_H10_a_failed_dismount_whose_rider_fell_from_the_saddle_is_lost() ->
     dismount resumes there is no mount left to get off: the action is lost, no crash."""
     from pathlib import Path
 
-    from experiments.fuzz import reproduce
+    from experiments.fuzzing.fuzz import reproduce
     from experiments.replay import Replay
 
     path = Path(__file__).parent.parent / "fuzz_findings"
@@ -154,7 +154,7 @@ def test_H13_H22_the_overlap_findings_keep_one_body_per_square(name: str,
     more decisions."""
     from pathlib import Path
 
-    from experiments.fuzz import Case, Checks, run
+    from experiments.fuzzing.fuzz import Case, Checks, run
     from experiments.replay import Replay, first_mismatch
 
     replay = Replay.load(Path(__file__).parent.parent / "fuzz_findings" / name)

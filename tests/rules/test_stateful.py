@@ -1,6 +1,6 @@
 """A Hypothesis stateful test: a ``RuleBasedStateMachine`` drives a Battle through legal
 actions (Hypothesis picks which), interleaved with clones and JSON round-trips, and
-checks the run-time invariants of experiments.invariants after every step."""
+checks the run-time invariants of experiments.fuzzing.invariants after every step."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from hypothesis.stateful import (
 )
 
 import rules
-from experiments.invariants import EventLimits, check_state, state_key
+from experiments.fuzzing.invariants import EventLimits, check_state, state_key
 
 
 class BattleMachine(RuleBasedStateMachine):

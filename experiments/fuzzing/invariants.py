@@ -1,5 +1,5 @@
 """The rules' run-time invariants: the one place the fuzzer, the Hypothesis stateful test
-and the simulation tests take them from (re-exported by :mod:`experiments.fuzz`).
+and the simulation tests take them from (re-exported by :mod:`experiments.fuzzing.fuzz`).
 
 - :func:`check_state` after every applied action: the round budget (S2), nobody in a
   wall (H13), one body per square except a rider on its mount (:func:`check_bodies`,
@@ -131,7 +131,7 @@ def check_bodies(b: Battle, finished: str | None = None) -> None:
     The bodies of a move under way (a move frame on the stack: its actor, and the mount
     it rides or set out on) may stand on an ally's square they are passing; ``finished``
     names the actor of a move that has just ended (its Moved event), whose bodies count
-    again. Cheap enough to run after every event (:class:`experiments.fuzz.Checker`)."""
+    again. Cheap enough to run after every event (:class:`experiments.fuzzing.fuzz.Checker`)."""
     combatants = b.combatants
     passing: set[str] = set()
     for frame in b.stack:

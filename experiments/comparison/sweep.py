@@ -26,9 +26,9 @@ from pathlib import Path
 from typing import Any
 
 import rules
+from experiments.comparison.stats import mean_interval, two_proportion_test, wilson_interval
+from experiments.comparison.summary import seats
 from experiments.replay import DATA_DIR
-from experiments.stats import mean_interval, two_proportion_test, wilson_interval
-from experiments.summary import seats
 
 RULESET = "ruleset.toml"
 
@@ -252,7 +252,7 @@ def sweep_rows(labels: Sequence[str], changes: Sequence[dict[str, Any]],
 
 def sweep_table(rows: Sequence[dict[str, Any]]) -> str:
     """The printed sweep table."""
-    from experiments.summary import percent
+    from experiments.comparison.summary import percent
 
     width = max(len("variant"), *(len(r["variant"]) for r in rows))
     subject_width = max(len("subject"), *(len(r["subject"]) for r in rows))

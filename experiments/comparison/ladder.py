@@ -4,14 +4,14 @@ as the party against fixed monsters, on each scenario, with Wilson 95% intervals
 A *cell* is (scenario, side, agent): ``battles`` battles with seeds ``0..battles-1`` (the
 same seeds in every cell: common random numbers), the agent on ``side`` and the fixed
 agent on the other. A cell's figure is the agent's win rate (draws count as not won)
-with its Wilson 95% interval (:func:`experiments.stats.wilson_interval`, scipy's
+with its Wilson 95% interval (:func:`experiments.comparison.stats.wilson_interval`, scipy's
 ``binomtest(...).proportion_ci(method="wilson")``).
 
 Results are appended to ``DIR/battles.jsonl`` as battles finish, so a killed run resumes
 where it stopped (battles already recorded are not played again); the table is written
 to ``DIR/ladder.md`` and ``DIR/ladder.csv`` after every cell and at the end.
 
-    from experiments.ladder import LadderConfig, run_ladder
+    from experiments.comparison.ladder import LadderConfig, run_ladder
     cells = run_ladder(LadderConfig(out="runs/ladder", battles=200))
 """
 
@@ -24,8 +24,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from experiments.runner import AgentSpec, BattleSpec, run_battles
-from experiments.stats import wilson_interval
+from experiments.comparison.runner import AgentSpec, BattleSpec, run_battles
+from experiments.comparison.stats import wilson_interval
 
 DEFAULT_AGENTS = ("random", "berserker", "tactician", "mcts")
 DEFAULT_SCENARIOS = ("duel", "skirmish")

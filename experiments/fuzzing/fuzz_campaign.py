@@ -23,9 +23,9 @@ from typing import Any
 import numpy as np
 
 import rules
-from experiments.fuzz import Case, Checks, Failure, agent_chooser, failure_replay, run
-from experiments.generate import random_scenario, scenario_toml
-from experiments.shrink import shrink
+from experiments.fuzzing.fuzz import Case, Checks, Failure, agent_chooser, failure_replay, run
+from experiments.fuzzing.generate import random_scenario, scenario_toml
+from experiments.fuzzing.shrink import shrink
 
 #: agents left out of the default pool: too slow per decision, or need a model file
 SLOW_OR_LEARNED = ("mcts", "learned")

@@ -19,7 +19,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
-from experiments.stats import Rating
+from experiments.comparison.stats import Rating
 
 
 def _save(figure: Any, path: Path) -> Path:

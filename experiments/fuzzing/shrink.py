@@ -1,7 +1,7 @@
 """Shrinking a fuzz failure to a minimal reproduction.
 
 A run is a scenario plus a list of choices (indices into ``legal_actions()``, taken
-modulo its length, see :mod:`experiments.fuzz`), so any edited list is still a valid run.
+modulo its length, see :mod:`experiments.fuzzing.fuzz`), so any edited list is still a valid run.
 A candidate is *interesting* when re-running it under the same checks fails with the same
 signature (kind, invariant or exception type, and the frame that raised). Passes, repeated
 until none helps or the budget is spent:
@@ -19,7 +19,7 @@ A smaller scenario rolls other dice (initiative is rolled per unit), so for pass
 6 a candidate scenario is tried with the current choices and then with a few random
 choice lists; passes 1-4 then shrink the new choices again.
 
-Passes 5 and 6 edit the scenario's TOML data (experiments.generate), so they apply to
+Passes 5 and 6 edit the scenario's TOML data (experiments.fuzzing.generate), so they apply to
 shipped scenarios too, not only generated ones.
 """
 
@@ -33,8 +33,8 @@ from typing import Any
 import numpy as np
 
 import rules
-from experiments.fuzz import Case, Checks, Failure, Outcome, run_choices
-from experiments.generate import map_rows, scenario_data, scenario_toml
+from experiments.fuzzing.fuzz import Case, Checks, Failure, Outcome, run_choices
+from experiments.fuzzing.generate import map_rows, scenario_data, scenario_toml
 
 #: failures found by the JSON copies
 COPY_FAILURES = {"json-copy", "json-roundtrip"}

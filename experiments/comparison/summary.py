@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from experiments.stats import (
+from experiments.comparison.stats import (
     NashAverage,
     Rating,
     mean_interval,

@@ -1,9 +1,9 @@
 """Rules fuzzing: whole battles under checks, driven by agents or by choices.
 
 A :class:`Checker` runs, after every applied action, the invariants of
-:mod:`experiments.invariants` (the one place for them: state, reaction limits, the env's
+:mod:`experiments.fuzzing.invariants` (the one place for them: state, reaction limits, the env's
 action mask), after every event the one-body-per-square check
-(:func:`~experiments.invariants.check_bodies`: a move cut short can put two bodies on
+(:func:`~experiments.fuzzing.invariants.check_bodies`: a move cut short can put two bodies on
 one square and a later event of the same action move one away, so checking between
 decisions alone can miss it; the battle's event log is swapped for an
 :class:`EventWatch` list, so the rules themselves stay untouched), and follows sampled
@@ -16,7 +16,7 @@ of a battle, replaying its seed and actions must give the same events.
 agents (:func:`agent_chooser`), recorded actions (:func:`action_chooser`), or a list of
 choices, each an index into ``legal_actions()`` taken modulo its length
 (:func:`choice_chooser`), so any list of integers is a valid run. That is what makes
-shrinking work (:mod:`experiments.shrink`). A rules bug never raises out of :func:`run`:
+shrinking work (:mod:`experiments.fuzzing.shrink`). A rules bug never raises out of :func:`run`:
 it comes back as the outcome's :class:`Failure`.
 """
 
@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import rules
-from experiments.invariants import (
+from experiments.fuzzing.invariants import (
     ALLOWED_BUDGETS,
     EventLimits,
     InvariantViolation,

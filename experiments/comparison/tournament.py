@@ -29,8 +29,14 @@ from typing import Any
 from tqdm import tqdm
 
 import rules
+from experiments.comparison.runner import (
+    AgentSpec,
+    BattleResult,
+    BattleSpec,
+    RunnerError,
+    run_battles,
+)
 from experiments.replay import Replay, content_hash
-from experiments.runner import AgentSpec, BattleResult, BattleSpec, RunnerError, run_battles
 
 BATTLES_FILE = "battles.jsonl"
 CONFIG_FILE = "tournament.json"
