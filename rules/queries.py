@@ -106,6 +106,17 @@ def mover_of(state: BattleState, combatant: Combatant) -> tuple[Combatant, tuple
 
 def routes(state: BattleState, combatant: Combatant, budget: int, provoking: bool) -> Reach:
     """S17/S18/H13/H14: where ``combatant`` may end a move with ``budget``, by route."""
+    blocked, no_end, threats = route_tables(state, combatant, provoking)
+    return state.graph.reachable(combatant.position, combatant.diagonal_parity, budget,
+                                 blocked=blocked, no_end=no_end, threats=threats)
+
+
+def route_tables(state: BattleState, combatant: Combatant, provoking: bool
+                 ) -> tuple[frozenset[Square], frozenset[Square],
+                            dict[Square, frozenset[str]] | None]:
+    """H12/H13: the occupancy and threat zones a move of ``combatant`` is searched with:
+    ``(blocked, no_end, threats)`` as :meth:`rules.reach.ReachGraph.reachable` takes
+    them (``threats`` None unless ``provoking``)."""
     _, ids = mover_of(state, combatant)
     blocked, no_end = set(), set()
     for o in state.combatants.values():
@@ -123,9 +134,7 @@ def routes(state: BattleState, combatant: Combatant, budget: int, provoking: boo
             if e.threatens and not e.free_attack_used:
                 for sq in threat_squares(state, e):
                     threats[sq] = threats.get(sq, frozenset()) | {e.id}
-    return state.graph.reachable(combatant.position, combatant.diagonal_parity, budget,
-                             blocked=frozenset(blocked), no_end=frozenset(no_end - blocked),
-                             threats=threats)
+    return frozenset(blocked), frozenset(no_end - blocked), threats
 
 
 def move_budget(state: BattleState, combatant: Combatant, full: bool) -> int:

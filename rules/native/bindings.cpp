@@ -3,12 +3,16 @@
 // themselves live in the other files of rules/native/, one per Python rules module.
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/vector.h>
 
 #include <cstdint>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "dice.hpp"
+#include "reach.hpp"
 
 namespace nb = nanobind;
 using fray::dice::Pcg64;
@@ -146,10 +150,161 @@ Array owned_array(std::vector<T>&& values) {
   return Array(data->data(), {data->size()}, owner);
 }
 
+std::vector<std::uint8_t> square_table(nb::bytes table) {
+  const auto* data = static_cast<const std::uint8_t*>(table.data());
+  return std::vector<std::uint8_t>(data, data + table.size());
+}
+
+// A square (x, y) of Python's: a tuple of two integers.
+std::pair<int, int> square_from(nb::handle value, const char* field) {
+  if (!nb::isinstance<nb::tuple>(value) || nb::len(value) != 2) {
+    throw nb::value_error((std::string(field) + ": expected a square (x, y), got " +
+                           nb::repr(value).c_str()).c_str());
+  }
+  return {nb::cast<int>(value[0]), nb::cast<int>(value[1])};
+}
+
+nb::tuple square_to(int x, int y) { return nb::make_tuple(x, y); }
+
+// A new tuple of `size` items, each to be set once with PyTuple_SET_ITEM.
+nb::tuple new_tuple(std::size_t size) {
+  PyObject* tuple = PyTuple_New(static_cast<Py_ssize_t>(size));
+  if (tuple == nullptr) throw nb::python_error();
+  return nb::steal<nb::tuple>(tuple);
+}
+
+// Routes as the tuples (destination, cost, path, provokers, end_parity) that
+// rules.routes.Route takes, in order; a provoker is enemy_ids[its number].
+nb::list routes_to(const fray::reach::ReachGraph& graph,
+                   const std::vector<fray::reach::Route>& routes, nb::sequence enemy_ids) {
+  const int width = graph.map().width;
+  nb::list out;
+  for (const fray::reach::Route& route : routes) {
+    nb::tuple path = new_tuple(route.path.size());
+    for (std::size_t i = 0; i < route.path.size(); ++i) {
+      nb::tuple square = square_to(route.path[i] % width, route.path[i] / width);
+      PyTuple_SET_ITEM(path.ptr(), static_cast<Py_ssize_t>(i), square.release().ptr());
+    }
+    nb::tuple provokers = new_tuple(route.provokers.size());
+    for (std::size_t i = 0; i < route.provokers.size(); ++i) {
+      nb::object id = enemy_ids[route.provokers[i]];
+      PyTuple_SET_ITEM(provokers.ptr(), static_cast<Py_ssize_t>(i), id.release().ptr());
+    }
+    out.append(nb::make_tuple(square_to(route.x, route.y), route.cost, path, provokers,
+                              route.end_parity));
+  }
+  return out;
+}
+
+fray::reach::Query query_from(nb::handle start, int parity, std::int64_t budget,
+                              std::vector<int> blocked, std::vector<int> no_end,
+                              const std::vector<int>& threat_squares,
+                              const std::vector<int>& threat_enemies, std::size_t enemy_count) {
+  if (threat_squares.size() != threat_enemies.size()) {
+    throw nb::value_error("threats: expected as many squares as enemies");
+  }
+  fray::reach::Query query;
+  std::tie(query.x, query.y) = square_from(start, "start");
+  query.parity = parity;
+  query.budget = budget;
+  query.blocked = std::move(blocked);
+  query.no_end = std::move(no_end);
+  query.threats.reserve(threat_squares.size());
+  for (std::size_t i = 0; i < threat_squares.size(); ++i) {
+    if (threat_enemies[i] < 0 || static_cast<std::size_t>(threat_enemies[i]) >= enemy_count) {
+      throw nb::value_error("threats: expected enemy numbers indexing enemy_ids");
+    }
+    query.threats.emplace_back(threat_squares[i], threat_enemies[i]);
+  }
+  return query;
+}
+
 }  // namespace
 
 NB_MODULE(_native, module) {
   module.doc() = "fray's native engine (issue 23): rules/native/*.cpp; see docs/architecture.md";
+
+  // rules/reach.py (S17, S18, H12-H14, S23) over compiled tables; rules/native_reach.py
+  // compiles them from a GridMap, the occupancy and the threat zones.
+  nb::class_<fray::reach::ReachGraph>(
+      module, "ReachGraph",
+      "rules.reach.ReachGraph over compiled tables: one map, one set of movement costs.")
+      .def("__init__",
+           [](fray::reach::ReachGraph* self, int width, int height, nb::bytes blocks,
+              nb::bytes difficult, nb::bytes drop, int orthogonal_cost,
+              std::pair<int, int> diagonal_costs, int difficult_multiplier) {
+             fray::reach::MapTable map;
+             map.width = width;
+             map.height = height;
+             map.blocks = square_table(blocks);
+             map.difficult = square_table(difficult);
+             map.drop = square_table(drop);
+             fray::reach::Costs costs;
+             costs.orthogonal = orthogonal_cost;
+             costs.diagonal = {diagonal_costs.first, diagonal_costs.second};
+             costs.difficult_multiplier = difficult_multiplier;
+             new (self) fray::reach::ReachGraph(std::move(map), costs);
+           },
+           nb::arg("width"), nb::arg("height"), nb::arg("blocks"), nb::arg("difficult"),
+           nb::arg("drop"), nb::arg("orthogonal_cost"), nb::arg("diagonal_costs"),
+           nb::arg("difficult_multiplier"),
+           "Tables of width * height bytes in reading order, nonzero where a square blocks "
+           "movement (walls, closed doors), is difficult terrain, is a drop.")
+      .def_prop_ro("width", [](const fray::reach::ReachGraph& self) { return self.map().width; })
+      .def_prop_ro("height", [](const fray::reach::ReachGraph& self) { return self.map().height; })
+      .def("step",
+           [](const fray::reach::ReachGraph& self, nb::handle a, nb::handle b, int parity) -> nb::object {
+             const auto [ax, ay] = square_from(a, "a");
+             const auto [bx, by] = square_from(b, "b");
+             const auto taken = self.step(ax, ay, bx, by, parity);
+             if (!taken) return nb::none();
+             return nb::make_tuple(taken->first, taken->second);
+           },
+           nb::arg("a"), nb::arg("b"), nb::arg("parity"),
+           "(cost, parity after) of one step from a to b, or None if illegal.")
+      .def("path_cost",
+           [](const fray::reach::ReachGraph& self, nb::sequence path, int parity) {
+             std::vector<std::pair<int, int>> squares;
+             for (nb::handle square : path) squares.push_back(square_from(square, "path"));
+             return self.path_cost(squares, parity);
+           },
+           nb::arg("path"), nb::arg("parity"),
+           "(cost, end parity) of walking path; ValueError on an illegal step.")
+      .def("reachable",
+           [](const fray::reach::ReachGraph& self, nb::handle start, int parity,
+              std::int64_t budget, std::vector<int> blocked, std::vector<int> no_end,
+              const std::vector<int>& threat_squares, const std::vector<int>& threat_enemies,
+              nb::sequence enemy_ids) {
+             const fray::reach::Query query =
+                 query_from(start, parity, budget, std::move(blocked), std::move(no_end),
+                            threat_squares, threat_enemies, nb::len(enemy_ids));
+             return routes_to(self, self.reachable(query), enemy_ids);
+           },
+           nb::arg("start"), nb::arg("parity"), nb::arg("budget"), nb::arg("blocked"),
+           nb::arg("no_end"), nb::arg("threat_squares"), nb::arg("threat_enemies"),
+           nb::arg("enemy_ids"),
+           "Every destination's route as (destination, cost, path, provokers, end_parity), "
+           "in the order first reached. Squares are indices y * width + x; threats are "
+           "(threat_squares[i], threat_enemies[i]) pairs numbering enemies into enemy_ids, "
+           "which must be sorted (provokers of one step are listed in that order).")
+      .def("cheapest",
+           [](const fray::reach::ReachGraph& self, nb::handle start, int parity,
+              nb::handle destination, std::int64_t budget, std::vector<int> blocked,
+              std::vector<int> no_end, const std::vector<int>& threat_squares,
+              const std::vector<int>& threat_enemies, nb::sequence enemy_ids) -> nb::object {
+             const fray::reach::Query query =
+                 query_from(start, parity, budget, std::move(blocked), std::move(no_end),
+                            threat_squares, threat_enemies, nb::len(enemy_ids));
+             const auto [x, y] = square_from(destination, "destination");
+             auto route = self.cheapest(query, x, y);
+             if (!route) return nb::none();
+             nb::list one = routes_to(self, {*route}, enemy_ids);
+             return one[0];
+           },
+           nb::arg("start"), nb::arg("parity"), nb::arg("destination"), nb::arg("budget"),
+           nb::arg("blocked"), nb::arg("no_end"), nb::arg("threat_squares"),
+           nb::arg("threat_enemies"), nb::arg("enemy_ids"),
+           "The chosen route to destination as reachable gives it, or None.");
 
   nb::class_<Pcg64>(module, "Pcg64",
                     "numpy's PCG64 with Generator.integers / Generator.random, draw for draw.")

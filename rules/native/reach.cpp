@@ -1,0 +1,558 @@
+// The reach search of rules/reach.py (S17, S18, H12-H14, S23); see reach.hpp.
+//
+// Choices the sheet leaves open are those of rules/reach.py's module docstring, made the
+// same way here: a drop square (S23) is entered but not passed through (a mover starting
+// on one may leave it); the start square is never a destination; among routes to a
+// destination the one provoking the fewest distinct enemies wins (H13), then the
+// cheapest, then the one whose end parity makes the next diagonal cheaper (S18/H14),
+// then the one found first by a search expanding squares in cost order, in order of
+// discovery, and neighbours in KING_STEPS order.
+#include "reach.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstddef>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+
+namespace fray::reach {
+
+namespace {
+
+std::string square_text(int x, int y) {
+  return "(" + std::to_string(x) + ", " + std::to_string(y) + ")";
+}
+
+// The squares a search can reach: every step costs at least 1, so nothing farther than
+// `budget` king steps from the start (a square outside is never within the budget, and
+// the Python search never records it either). Tables are sized to this box, so a query
+// on a 300x300 map costs its neighbourhood, not the map.
+struct Window {
+  int x0 = 0;
+  int y0 = 0;
+  int width = 0;
+  int height = 0;
+
+  Window(const MapTable& map, int x, int y, std::int64_t budget) {
+    const std::int64_t reach = std::min<std::int64_t>(budget, std::max(map.width, map.height));
+    x0 = static_cast<int>(std::max<std::int64_t>(0, x - reach));
+    y0 = static_cast<int>(std::max<std::int64_t>(0, y - reach));
+    width = static_cast<int>(std::min<std::int64_t>(map.width - 1, x + reach)) - x0 + 1;
+    height = static_cast<int>(std::min<std::int64_t>(map.height - 1, y + reach)) - y0 + 1;
+  }
+  int squares() const { return width * height; }
+  int nodes() const { return 2 * squares(); }
+  bool contains(int x, int y) const {
+    return x >= x0 && y >= y0 && x < x0 + width && y < y0 + height;
+  }
+  // window square of map square (x, y) (which must be inside)
+  int local(int x, int y) const { return (y - y0) * width + (x - x0); }
+  int map_x(int local_square) const { return x0 + local_square % width; }
+  int map_y(int local_square) const { return y0 + local_square / width; }
+};
+
+// A set of enemies, bit n for enemy n, in K 64-bit words (the Python search's int mask).
+template <std::size_t K>
+struct Bits {
+  std::array<std::uint64_t, K> words{};
+
+  Bits operator|(const Bits& other) const {
+    Bits out;
+    for (std::size_t k = 0; k < K; ++k) out.words[k] = words[k] | other.words[k];
+    return out;
+  }
+  bool subset_of(const Bits& other) const {
+    for (std::size_t k = 0; k < K; ++k) {
+      if ((words[k] & ~other.words[k]) != 0) return false;
+    }
+    return true;
+  }
+  int count() const {
+    int total = 0;
+    for (std::uint64_t word : words) total += std::popcount(word);
+    return total;
+  }
+  bool operator==(const Bits& other) const = default;
+};
+
+template <std::size_t K>
+struct BitsHash {
+  std::size_t operator()(const Bits<K>& bits) const {
+    std::uint64_t hash = 0x9e3779b97f4a7c15ULL;
+    for (std::uint64_t word : bits.words) {
+      hash ^= word + 0x9e3779b97f4a7c15ULL + (hash << 6) + (hash >> 2);
+    }
+    return static_cast<std::size_t>(hash);
+  }
+};
+
+// Provoked sets met by one search, each stored once; id 0 is the empty set.
+template <std::size_t K>
+class MaskTable {
+ public:
+  MaskTable() { intern(Bits<K>{}); }
+  int intern(const Bits<K>& bits) {
+    auto [where, added] = ids_.try_emplace(bits, static_cast<int>(masks_.size()));
+    if (added) {
+      masks_.push_back(bits);
+      counts_.push_back(bits.count());
+    }
+    return where->second;
+  }
+  int unite(int a, int b) {
+    if (b == 0 || a == b) return a;
+    if (a == 0) return b;
+    return intern(masks_[a] | masks_[b]);
+  }
+  bool subset(int a, int b) const { return a == b || masks_[a].subset_of(masks_[b]); }
+  int count(int id) const { return counts_[id]; }
+  int size() const { return static_cast<int>(masks_.size()); }
+
+ private:
+  std::vector<Bits<K>> masks_;
+  std::vector<int> counts_;
+  std::unordered_map<Bits<K>, int, BitsHash<K>> ids_;
+};
+
+// What a search leaves for building routes: per label its node, cost and predecessor
+// (a plain search's labels are its nodes), and the chosen label of each destination in
+// the order destinations were first reached.
+struct Found {
+  std::vector<int> node_of;  // empty: labels are nodes
+  std::vector<int> cost_of;
+  std::vector<int> pred_of;
+  std::vector<int> chosen;
+  int node(int label) const { return node_of.empty() ? label : node_of[label]; }
+};
+
+// Everything a query's two searches share: the window, its tables and the edges.
+class Searcher {
+ public:
+  Searcher(const MapTable& map, const Costs& costs, const std::vector<std::uint8_t>& steps,
+           std::array<int, 2> parity_rank, const Query& query, std::int64_t budget)
+      : map_(map), costs_(costs), steps_(steps), parity_rank_(parity_rank),
+        window_(map, query.x, query.y, budget) {
+    // every simple route is shorter than the window's nodes, and no chosen route repeats
+    // a node, so a larger budget reaches nothing more
+    int largest_step = std::max({costs.orthogonal, costs.diagonal[0], costs.diagonal[1]}) *
+                       costs.difficult_multiplier;
+    const std::int64_t longest = static_cast<std::int64_t>(window_.nodes()) * largest_step;
+    budget_ = std::min(budget, longest);
+    if (budget_ > std::numeric_limits<int>::max() / 4) {
+      throw std::invalid_argument("budget: the native reach search handles paths costing up to " +
+                                  std::to_string(std::numeric_limits<int>::max() / 4) +
+                                  ", got a map and costs allowing " + std::to_string(budget_));
+    }
+    limit_ = static_cast<int>(budget_) + 1;
+    source_ = window_.local(query.x, query.y) * 2 + query.parity;
+    forbidden_.assign(window_.squares(), 0);
+    for (int square : query.blocked) mark(forbidden_, square);
+    no_end_.assign(window_.squares(), 0);
+    for (int square : query.no_end) mark(no_end_, square);
+  }
+
+  const Window& window() const { return window_; }
+  int source() const { return source_; }
+
+  // The map square index of a window node.
+  int map_square(int node) const {
+    const int local = node >> 1;
+    return window_.map_y(local) * map_.width + window_.map_x(local);
+  }
+
+  // Calls visit(target node, cost) for node's out-edges in KING_STEPS order: none out of
+  // a drop square (S23) unless the node is the source. H13: a diagonal may not cut the
+  // corner of a wall or closed door (steps_ knows), entering difficult terrain multiplies
+  // the step; S18/H14: a diagonal costs diagonal[parity] and flips the parity.
+  template <typename Visit>
+  void edges(int node, Visit&& visit) const {
+    const int local = node >> 1;
+    const int parity = node & 1;
+    const int x = window_.map_x(local);
+    const int y = window_.map_y(local);
+    const int square = y * map_.width + x;
+    if (node != source_ && map_.drop[square] != 0) return;
+    const std::uint8_t allowed = steps_[square];
+    for (int k = 0; k < 8; ++k) {
+      if ((allowed & (1U << k)) == 0) continue;
+      const int tx = x + KING_STEPS[k][0];
+      const int ty = y + KING_STEPS[k][1];
+      if (!window_.contains(tx, ty)) continue;  // beyond the budget
+      const int factor =
+          map_.difficult[ty * map_.width + tx] != 0 ? costs_.difficult_multiplier : 1;
+      const int target = window_.local(tx, ty) * 2;
+      if (k >= 4) {
+        visit(target + 1 - parity, costs_.diagonal[parity] * factor);
+      } else {
+        visit(target + parity, costs_.orthogonal * factor);
+      }
+    }
+  }
+
+  // Dial's bucket-queue Dijkstra (reach.py ReachGraph._dijkstra), then the choice per
+  // destination (routes.py Reach._pick): the cheaper parity, on a tie the better rank.
+  Found plain() const {
+    const int nodes = window_.nodes();
+    Found found;
+    std::vector<int>& dist = found.cost_of;
+    std::vector<int>& pred = found.pred_of;
+    dist.assign(nodes, limit_);
+    pred.assign(nodes, -1);
+    for (int local = 0; local < window_.squares(); ++local) {
+      if (forbidden_[local] != 0) dist[2 * local] = dist[2 * local + 1] = -1;
+    }
+    dist[source_] = 0;
+    std::vector<std::vector<int>> buckets(limit_);
+    std::vector<int> settled{source_};
+    edges(source_, [&](int target, int cost) {
+      if (cost < dist[target]) {
+        dist[target] = cost;
+        pred[target] = source_;
+        buckets[cost].push_back(target);
+      }
+    });
+    for (int cost = 1; cost < limit_; ++cost) {
+      for (std::size_t at = 0; at < buckets[cost].size(); ++at) {
+        const int node = buckets[cost][at];
+        if (dist[node] != cost) continue;
+        settled.push_back(node);
+        edges(node, [&](int target, int step) {
+          const int reached = cost + step;
+          if (reached < dist[target]) {
+            dist[target] = reached;
+            pred[target] = node;
+            buckets[reached].push_back(target);
+          }
+        });
+      }
+    }
+    const int budget = limit_ - 1;
+    for (int local : destinations(settled, found)) {
+      const int d0 = dist[2 * local];
+      const int d1 = dist[2 * local + 1];
+      const bool ok0 = d0 >= 0 && d0 <= budget;
+      const bool ok1 = d1 >= 0 && d1 <= budget;
+      int label = 2 * local + 1;
+      if (ok0 && ok1) {
+        if (d0 != d1) {
+          label = d0 < d1 ? 2 * local : 2 * local + 1;
+        } else {
+          label = parity_rank_[0] < parity_rank_[1] ? 2 * local : 2 * local + 1;
+        }
+      } else if (ok0) {
+        label = 2 * local;
+      }
+      found.chosen.push_back(label);
+    }
+    return found;
+  }
+
+  // The label-setting search over (node, provoked set) with Pareto pruning (H13; reach.py
+  // ReachGraph._labels), then the choice per destination: fewest provoked, cheapest, the
+  // better end parity, the first label (routes.py Reach._pick).
+  template <std::size_t K>
+  Found labels(const std::vector<std::vector<int>>& threats_of) const {
+    const int nodes = window_.nodes();
+    MaskTable<K> masks;
+    std::vector<int> square_mask(window_.squares(), 0);
+    for (int local = 0; local < window_.squares(); ++local) {
+      if (threats_of[local].empty()) continue;
+      Bits<K> bits;
+      for (int enemy : threats_of[local]) bits.words[enemy >> 6] |= std::uint64_t{1} << (enemy & 63);
+      square_mask[local] = masks.intern(bits);
+    }
+    // same[mask][node]: the cheapest label at node with that provoked set (a killed label
+    // stays a valid witness); same[0] is free: the cost of the label that provoked
+    // nobody, which dominates every label costing as much or more; 0 where forbidden.
+    std::vector<std::vector<int>> same(1, std::vector<int>(nodes, limit_));
+    for (int local = 0; local < window_.squares(); ++local) {
+      if (forbidden_[local] != 0) same[0][2 * local] = same[0][2 * local + 1] = 0;
+    }
+    same[0][source_] = 0;
+    Found found;
+    found.node_of = {source_};
+    found.cost_of = {0};
+    found.pred_of = {-1};
+    std::vector<int> mask_of{0};
+    std::vector<std::uint8_t> dead{0};
+    std::vector<std::vector<int>> front(nodes);
+    front[source_].push_back(0);
+    std::vector<std::vector<int>> buckets(limit_);
+    buckets[0].push_back(0);
+    std::vector<int> settled;
+    std::vector<int> keep;
+    for (int cost = 0; cost < limit_; ++cost) {
+      for (std::size_t at = 0; at < buckets[cost].size(); ++at) {
+        const int label = buckets[cost][at];
+        if (dead[label] != 0) continue;
+        settled.push_back(label);
+        const int node = found.node_of[label];
+        // H13: leaving the node's square provokes those threatening it
+        const int mask = masks.unite(mask_of[label], square_mask[node >> 1]);
+        if (static_cast<int>(same.size()) <= mask) same.resize(masks.size());
+        if (same[mask].empty()) same[mask].assign(nodes, limit_);
+        std::vector<int>& cheapest = same[mask];
+        const std::vector<int>& free = same[0];
+        edges(node, [&](int target, int step) {
+          const int reached = cost + step;
+          if (reached >= free[target] || reached >= cheapest[target]) return;
+          cheapest[target] = reached;
+          const int added = static_cast<int>(found.node_of.size());
+          std::vector<int>& labs = front[target];
+          if (!labs.empty()) {
+            if (mask != 0) {
+              for (int other : labs) {
+                if (found.cost_of[other] <= reached && masks.subset(mask_of[other], mask)) {
+                  return;  // an existing label dominates the new one
+                }
+              }
+            }
+            keep.clear();
+            for (int other : labs) {
+              if (found.cost_of[other] >= reached && masks.subset(mask, mask_of[other])) {
+                dead[other] = 1;  // the new label dominates it
+              } else {
+                keep.push_back(other);
+              }
+            }
+            labs.swap(keep);
+          }
+          labs.push_back(added);
+          buckets[reached].push_back(added);
+          found.node_of.push_back(target);
+          found.cost_of.push_back(reached);
+          mask_of.push_back(mask);
+          found.pred_of.push_back(label);
+          dead.push_back(0);
+        });
+      }
+    }
+    for (int local : destinations(settled, found)) {
+      int best = -1;
+      int best_count = 0, best_cost = 0, best_rank = 0;
+      for (int parity = 0; parity < 2; ++parity) {
+        for (int label : front[2 * local + parity]) {
+          const int count = masks.count(mask_of[label]);
+          const int cost = found.cost_of[label];
+          const int rank = parity_rank_[parity];
+          if (best < 0 || count < best_count ||
+              (count == best_count &&
+               (cost < best_cost ||
+                (cost == best_cost && (rank < best_rank || (rank == best_rank && label < best)))))) {
+            best = label;
+            best_count = count;
+            best_cost = cost;
+            best_rank = rank;
+          }
+        }
+      }
+      found.chosen.push_back(best);
+    }
+    return found;
+  }
+
+ private:
+  void mark(std::vector<std::uint8_t>& table, int square) const {
+    if (square < 0 || square >= map_.width * map_.height) return;
+    const int x = square % map_.width;
+    const int y = square / map_.width;
+    if (window_.contains(x, y)) table[window_.local(x, y)] = 1;
+  }
+
+  // The window squares of settled labels in the order first settled, without the start
+  // square and the squares no move may end on (routes.py Reach._keys).
+  std::vector<int> destinations(const std::vector<int>& settled, const Found& found) const {
+    std::vector<std::uint8_t> seen(no_end_);
+    seen[source_ >> 1] = 1;
+    std::vector<int> out;
+    for (int label : settled) {
+      const int local = found.node(label) >> 1;
+      if (seen[local] == 0) {
+        seen[local] = 1;
+        out.push_back(local);
+      }
+    }
+    return out;
+  }
+
+  const MapTable& map_;
+  const Costs& costs_;
+  const std::vector<std::uint8_t>& steps_;
+  std::array<int, 2> parity_rank_;
+  Window window_;
+  std::int64_t budget_ = 0;
+  int limit_ = 1;
+  int source_ = 0;
+  std::vector<std::uint8_t> forbidden_;
+  std::vector<std::uint8_t> no_end_;
+};
+
+// The routes of a search's chosen labels (routes.py Reach._route).
+std::vector<Route> routes_of(const Searcher& searcher, const Found& found,
+                             const std::vector<std::vector<int>>& threats_of) {
+  std::vector<Route> out;
+  out.reserve(found.chosen.size());
+  std::vector<int> locals;
+  for (int label : found.chosen) {
+    locals.clear();
+    for (int at = label; at >= 0; at = found.pred_of[at]) locals.push_back(found.node(at) >> 1);
+    std::reverse(locals.begin(), locals.end());
+    Route route;
+    const int node = found.node(label);
+    route.x = searcher.window().map_x(node >> 1);
+    route.y = searcher.window().map_y(node >> 1);
+    route.cost = found.cost_of[label];
+    route.end_parity = node & 1;
+    route.path.reserve(locals.size());
+    for (int local : locals) route.path.push_back(searcher.map_square(local * 2));
+    if (!threats_of.empty()) route.provokers = provokers_of(locals, threats_of);
+    out.push_back(std::move(route));
+  }
+  return out;
+}
+
+}  // namespace
+
+ReachGraph::ReachGraph(MapTable map, Costs costs) : map_(std::move(map)), costs_(costs) {
+  if (map_.width < 1 || map_.height < 1) {
+    throw std::invalid_argument("map: expected a width and height of at least 1, got " +
+                                std::to_string(map_.width) + "x" + std::to_string(map_.height));
+  }
+  const std::size_t squares = static_cast<std::size_t>(map_.width) * map_.height;
+  if (map_.blocks.size() != squares || map_.difficult.size() != squares ||
+      map_.drop.size() != squares) {
+    throw std::invalid_argument("map: expected blocks, difficult and drop tables of " +
+                                std::to_string(squares) + " squares each");
+  }
+  if (costs_.orthogonal < 1 || costs_.diagonal[0] < 1 || costs_.diagonal[1] < 1 ||
+      costs_.difficult_multiplier < 1) {
+    throw std::invalid_argument("costs: expected positive integer costs");
+  }
+  // reach.py: the parity whose next diagonal is cheaper ranks first (0 on a tie)
+  parity_rank_ = costs_.diagonal[0] <= costs_.diagonal[1] ? std::array<int, 2>{0, 1}
+                                                          : std::array<int, 2>{1, 0};
+  auto blocks = [&](int x, int y) {
+    return x < 0 || y < 0 || x >= map_.width || y >= map_.height ||
+           map_.blocks[y * map_.width + x] != 0;
+  };
+  // grid.py GridMap.step_allowed (H13): the target open, a diagonal cutting no corner
+  steps_.assign(squares, 0);
+  for (int y = 0; y < map_.height; ++y) {
+    for (int x = 0; x < map_.width; ++x) {
+      std::uint8_t allowed = 0;
+      for (int k = 0; k < 8; ++k) {
+        const int dx = KING_STEPS[k][0];
+        const int dy = KING_STEPS[k][1];
+        if (blocks(x + dx, y + dy)) continue;
+        if (dx != 0 && dy != 0 && (blocks(x + dx, y) || blocks(x, y + dy))) continue;
+        allowed = static_cast<std::uint8_t>(allowed | (1U << k));
+      }
+      steps_[y * map_.width + x] = allowed;
+    }
+  }
+}
+
+std::optional<std::pair<int, int>> ReachGraph::step(int ax, int ay, int bx, int by,
+                                                    int parity) const {
+  auto inside = [&](int x, int y) { return x >= 0 && y >= 0 && x < map_.width && y < map_.height; };
+  if (!inside(ax, ay) || map_.blocks[ay * map_.width + ax] != 0 || (parity != 0 && parity != 1) ||
+      !inside(bx, by)) {
+    return std::nullopt;
+  }
+  for (int k = 0; k < 8; ++k) {
+    if (ax + KING_STEPS[k][0] != bx || ay + KING_STEPS[k][1] != by) continue;
+    if ((steps_[ay * map_.width + ax] & (1U << k)) == 0) return std::nullopt;
+    const int factor = map_.difficult[by * map_.width + bx] != 0 ? costs_.difficult_multiplier : 1;
+    if (k >= 4) return std::pair{costs_.diagonal[parity] * factor, 1 - parity};  // S18
+    return std::pair{costs_.orthogonal * factor, parity};
+  }
+  return std::nullopt;
+}
+
+std::pair<int, int> ReachGraph::path_cost(const std::vector<std::pair<int, int>>& path,
+                                          int parity) const {
+  int cost = 0;
+  for (std::size_t i = 1; i < path.size(); ++i) {
+    const auto [ax, ay] = path[i - 1];
+    const auto [bx, by] = path[i];
+    const auto taken = step(ax, ay, bx, by, parity);
+    if (!taken) {
+      throw std::invalid_argument("illegal step " + square_text(ax, ay) + " -> " +
+                                  square_text(bx, by));
+    }
+    cost += taken->first;
+    parity = taken->second;
+  }
+  return {cost, parity};
+}
+
+std::vector<Route> ReachGraph::reachable(const Query& query) const {
+  if (query.parity != 0 && query.parity != 1) {
+    throw std::invalid_argument("expected parity 0 or 1, got " + std::to_string(query.parity));
+  }
+  if (query.x < 0 || query.y < 0 || query.x >= map_.width || query.y >= map_.height ||
+      map_.blocks[query.y * map_.width + query.x] != 0) {
+    throw std::invalid_argument("start " + square_text(query.x, query.y) +
+                                " is not a square a combatant can stand on");
+  }
+  if (query.budget < 0) return {};
+  Searcher searcher(map_, costs_, steps_, parity_rank_, query, query.budget);
+  const Window& window = searcher.window();
+  int enemies = 0;
+  std::vector<std::vector<int>> threats_of;
+  for (const auto& [square, enemy] : query.threats) {
+    if (enemy < 0) throw std::invalid_argument("threats: expected enemy numbers >= 0");
+    enemies = std::max(enemies, enemy + 1);
+  }
+  if (query.threats.empty()) return routes_of(searcher, searcher.plain(), threats_of);
+  threats_of.resize(window.squares());
+  for (const auto& [square, enemy] : query.threats) {
+    if (square < 0 || square >= map_.width * map_.height) continue;
+    const int x = square % map_.width;
+    const int y = square / map_.width;
+    if (window.contains(x, y)) threats_of[window.local(x, y)].push_back(enemy);
+  }
+  for (std::vector<int>& group : threats_of) {
+    std::sort(group.begin(), group.end());
+    group.erase(std::unique(group.begin(), group.end()), group.end());
+  }
+  const int words = (enemies + 63) / 64;
+  Found found;
+  if (words <= 1) {
+    found = searcher.labels<1>(threats_of);
+  } else if (words <= 2) {
+    found = searcher.labels<2>(threats_of);
+  } else if (words <= 4) {
+    found = searcher.labels<4>(threats_of);
+  } else if (words <= 16) {
+    found = searcher.labels<16>(threats_of);
+  } else if (words <= 64) {
+    found = searcher.labels<64>(threats_of);
+  } else {
+    throw std::invalid_argument("threats: the native reach search handles up to 4096 enemies, got " +
+                                std::to_string(enemies));
+  }
+  return routes_of(searcher, found, threats_of);
+}
+
+std::optional<Route> ReachGraph::cheapest(const Query& query, int x, int y) const {
+  for (Route& route : reachable(query)) {
+    if (route.x == x && route.y == y) return std::move(route);
+  }
+  return std::nullopt;
+}
+
+std::vector<int> provokers_of(const std::vector<int>& path,
+                              const std::vector<std::vector<int>>& threats_of) {
+  std::vector<int> order;
+  for (std::size_t i = 0; i + 1 < path.size(); ++i) {  // leaving each square but the last
+    for (int enemy : threats_of[path[i]]) {
+      if (std::find(order.begin(), order.end(), enemy) == order.end()) order.push_back(enemy);
+    }
+  }
+  return order;
+}
+
+}  // namespace fray::reach

@@ -1,0 +1,127 @@
+"""The reach search on the native engine (issue 23): ``rules/native/reach.cpp`` run over
+tables compiled here from a :class:`~rules.grid.GridMap`, the occupancy and the threat
+zones (S17, S18, H12-H14, S23).
+
+:mod:`rules.reach` stays the reference and the search the engine runs: nothing calls this
+module on the default path yet. Its answers are those of
+:meth:`rules.reach.ReachGraph.reachable` route for route (every destination in the same
+order, its cost, path, end parity and provoked enemies in order), which
+``tests/native/test_reach_differential.py`` checks on every shipped scenario; they come
+as a plain dict ``destination -> Route`` with every route built.
+
+The tables: the map as three byte strings of ``width * height`` squares in reading order
+(blocks movement: walls and closed doors; difficult terrain; drops), compiled once per
+map and movement costs; per query the squares enemies hold (never entered), the squares
+allies and the fallen hold (passed, not ended on) and the threat zones as (square, enemy)
+pairs, enemies numbered in the order of their ids (the order provokers of one step are
+listed in).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Iterable
+
+from rules import engine
+from rules import queries as q
+from rules.combatant import Combatant
+from rules.grid import GridMap, Square
+from rules.reach import ReachGraph
+from rules.routes import Route, Threats
+from rules.state import BattleState
+
+_EMPTY: frozenset = frozenset()
+#: Compiled maps kept (door states of the maps in use), as rules.state keeps reach graphs.
+_COMPILED_KEPT = 16
+_COMPILED: OrderedDict[tuple, object] = OrderedDict()
+
+
+def _native() -> object:
+    module = engine.native_module()
+    if module is None:
+        raise RuntimeError(engine.fallback_message())
+    return module
+
+
+def compile_map(grid: GridMap, diagonal_costs: tuple[int, int] = (1, 2),
+                difficult_multiplier: int = 2, orthogonal_cost: int = 1) -> object:
+    """The native ``ReachGraph`` of ``grid`` with these movement costs (S17, S18, H13);
+    kept for the next query on the same map and costs."""
+    key = (grid, tuple(diagonal_costs), difficult_multiplier, orthogonal_cost)
+    found = _COMPILED.get(key)
+    if found is not None:
+        _COMPILED.move_to_end(key)
+        return found
+    width = grid.width
+    blocks, difficult, drop = (bytearray(width * grid.height) for _ in range(3))
+    for table, squares in ((blocks, grid.walls | grid.closed_doors),
+                           (difficult, grid.difficult),
+                           (drop, (square for square, depth in grid.drops if depth))):
+        for x, y in squares:
+            table[y * width + x] = 1
+    found = _native().ReachGraph(
+        width, grid.height, bytes(blocks), bytes(difficult), bytes(drop), orthogonal_cost,
+        tuple(diagonal_costs), difficult_multiplier)
+    while len(_COMPILED) >= _COMPILED_KEPT:
+        _COMPILED.popitem(last=False)
+    _COMPILED[key] = found
+    return found
+
+
+def native_graph(graph: ReachGraph) -> object:
+    """The native ``ReachGraph`` of a Python one: same map, same costs."""
+    return compile_map(graph.grid, graph.diagonal_costs, graph.difficult_multiplier,
+                       graph.orthogonal_cost)
+
+
+def _indices(grid: GridMap, squares: Iterable[Square]) -> list[int]:
+    """Map indices (y * width + x) of the squares on the map (the search ignores others)."""
+    width, height = grid.width, grid.height
+    return [y * width + x for x, y in squares if 0 <= x < width and 0 <= y < height]
+
+
+def compile_threats(grid: GridMap, threats: Threats | None
+                    ) -> tuple[list[int], list[int], list[str]]:
+    """H12: ``threats`` (square -> ids of the enemies threatening it) as parallel lists of
+    squares and enemy numbers, and the enemy ids in number order (sorted)."""
+    if not threats:
+        return [], [], []
+    ids = sorted({enemy for group in threats.values() for enemy in group})
+    number = {enemy: n for n, enemy in enumerate(ids)}
+    width, height = grid.width, grid.height
+    squares: list[int] = []
+    enemies: list[int] = []
+    for (x, y), group in threats.items():
+        if group and 0 <= x < width and 0 <= y < height:
+            for enemy in group:
+                squares.append(y * width + x)
+                enemies.append(number[enemy])
+    return squares, enemies, ids
+
+
+def reachable(graph: ReachGraph, start: Square, parity: int, budget: int, *,
+              blocked: frozenset[Square] = _EMPTY, no_end: frozenset[Square] = _EMPTY,
+              threats: Threats | None = None) -> dict[Square, Route]:
+    """:meth:`rules.reach.ReachGraph.reachable` on the native engine: destination ->
+    :class:`Route`, in the order first reached. ``ValueError`` as there for a bad parity,
+    budget or start."""
+    if parity not in (0, 1):
+        raise ValueError(f"expected parity 0 or 1, got {parity!r}")
+    if not isinstance(budget, int):
+        raise ValueError(f"expected an integer budget, got {budget!r}")
+    grid = graph.grid
+    squares, enemies, ids = compile_threats(grid, threats)
+    found = native_graph(graph).reachable(
+        start, parity, budget, _indices(grid, blocked), _indices(grid, no_end), squares,
+        enemies, ids)
+    return {route[0]: Route(*route) for route in found}
+
+
+def routes(state: BattleState, combatant: Combatant, budget: int,
+           provoking: bool) -> dict[Square, Route]:
+    """:func:`rules.queries.routes` on the native engine (S17/S18/H13/H14): where
+    ``combatant`` may end a move with ``budget``, by route, searched with the same
+    occupancy and threat zones."""
+    blocked, no_end, threats = q.route_tables(state, combatant, provoking)
+    return reachable(state.graph, combatant.position, combatant.diagonal_parity, budget,
+                     blocked=blocked, no_end=no_end, threats=threats)
