@@ -6,8 +6,10 @@ zones (S17, S18, H12-H14, S23).
 module on the default path yet. Its answers are those of
 :meth:`rules.reach.ReachGraph.reachable` route for route (every destination in the same
 order, its cost, path, end parity and provoked enemies in order), which
-``tests/native/test_reach_differential.py`` checks on every shipped scenario; they come
-as a plain dict ``destination -> Route`` with every route built.
+``tests/native/test_reach_differential.py`` checks on every shipped scenario. An answer
+is a :class:`NativeReach`, a read-only mapping ``destination -> Route`` like the
+:class:`rules.routes.Reach` it mirrors: the search runs at once, and a route's Python
+objects are built the first time it is asked for.
 
 The tables: the map as three byte strings of ``width * height`` squares in reading order
 (blocks movement: walls and closed doors; difficult terrain; drops), compiled once per
@@ -20,7 +22,7 @@ listed in).
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 
 from rules import engine
 from rules import queries as q
@@ -34,6 +36,42 @@ _EMPTY: frozenset = frozenset()
 #: Compiled maps kept (door states of the maps in use), as rules.state keeps reach graphs.
 _COMPILED_KEPT = 16
 _COMPILED: OrderedDict[tuple, object] = OrderedDict()
+
+
+class NativeReach(Mapping[Square, Route]):
+    """The answer of :func:`reachable`: destination -> :class:`Route`, read-only, iterating
+    in the order destinations were first reached (as :class:`rules.routes.Reach`)."""
+
+    __slots__ = ("_found", "_index", "_routes", "memo")
+
+    def __init__(self, found: object) -> None:
+        self._found = found  # rules._native.ReachResult
+        self._index: dict[Square, int] = found.index()  # type: ignore[attr-defined]
+        self._routes: dict[Square, Route] = {}
+        #: what callers derive from this answer and keep with it (as Reach.memo)
+        self.memo: dict[object, object] = {}
+
+    def __getitem__(self, square: Square) -> Route:
+        route = self._routes.get(square)
+        if route is None:
+            route = self._routes[square] = Route(
+                *self._found.route(self._index[square]))  # type: ignore[attr-defined]
+        return route
+
+    def __contains__(self, square: object) -> bool:
+        try:
+            return square in self._index
+        except TypeError:  # unhashable: no square
+            return False
+
+    def __iter__(self) -> Iterator[Square]:
+        return iter(self._index)
+
+    def __len__(self) -> int:
+        return len(self._index)
+
+    def __repr__(self) -> str:
+        return f"NativeReach({dict(self.items())!r})"
 
 
 def _native() -> object:
@@ -101,7 +139,7 @@ def compile_threats(grid: GridMap, threats: Threats | None
 
 def reachable(graph: ReachGraph, start: Square, parity: int, budget: int, *,
               blocked: frozenset[Square] = _EMPTY, no_end: frozenset[Square] = _EMPTY,
-              threats: Threats | None = None) -> dict[Square, Route]:
+              threats: Threats | None = None) -> NativeReach:
     """:meth:`rules.reach.ReachGraph.reachable` on the native engine: destination ->
     :class:`Route`, in the order first reached. ``ValueError`` as there for a bad parity,
     budget or start."""
@@ -111,14 +149,13 @@ def reachable(graph: ReachGraph, start: Square, parity: int, budget: int, *,
         raise ValueError(f"expected an integer budget, got {budget!r}")
     grid = graph.grid
     squares, enemies, ids = compile_threats(grid, threats)
-    found = native_graph(graph).reachable(
+    return NativeReach(native_graph(graph).reachable(
         start, parity, budget, _indices(grid, blocked), _indices(grid, no_end), squares,
-        enemies, ids)
-    return {route[0]: Route(*route) for route in found}
+        enemies, ids))
 
 
 def routes(state: BattleState, combatant: Combatant, budget: int,
-           provoking: bool) -> dict[Square, Route]:
+           provoking: bool) -> NativeReach:
     """:func:`rules.queries.routes` on the native engine (S17/S18/H13/H14): where
     ``combatant`` may end a move with ``budget``, by route, searched with the same
     occupancy and threat zones."""

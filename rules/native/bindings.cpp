@@ -164,8 +164,6 @@ std::pair<int, int> square_from(nb::handle value, const char* field) {
   return {nb::cast<int>(value[0]), nb::cast<int>(value[1])};
 }
 
-nb::tuple square_to(int x, int y) { return nb::make_tuple(x, y); }
-
 // A new tuple of `size` items, each to be set once with PyTuple_SET_ITEM.
 nb::tuple new_tuple(std::size_t size) {
   PyObject* tuple = PyTuple_New(static_cast<Py_ssize_t>(size));
@@ -173,27 +171,37 @@ nb::tuple new_tuple(std::size_t size) {
   return nb::steal<nb::tuple>(tuple);
 }
 
-// Routes as the tuples (destination, cost, path, provokers, end_parity) that
-// rules.routes.Route takes, in order; a provoker is enemy_ids[its number].
-nb::list routes_to(const fray::reach::ReachGraph& graph,
-                   const std::vector<fray::reach::Route>& routes, nb::sequence enemy_ids) {
-  const int width = graph.map().width;
-  nb::list out;
-  for (const fray::reach::Route& route : routes) {
-    nb::tuple path = new_tuple(route.path.size());
-    for (std::size_t i = 0; i < route.path.size(); ++i) {
-      nb::tuple square = square_to(route.path[i] % width, route.path[i] / width);
-      PyTuple_SET_ITEM(path.ptr(), static_cast<Py_ssize_t>(i), square.release().ptr());
-    }
-    nb::tuple provokers = new_tuple(route.provokers.size());
-    for (std::size_t i = 0; i < route.provokers.size(); ++i) {
-      nb::object id = enemy_ids[route.provokers[i]];
-      PyTuple_SET_ITEM(provokers.ptr(), static_cast<Py_ssize_t>(i), id.release().ptr());
-    }
-    out.append(nb::make_tuple(square_to(route.x, route.y), route.cost, path, provokers,
-                              route.end_parity));
+// The square (x, y) as Python's tuple, straight through the C API (routes build many).
+nb::tuple square_to(int x, int y) {
+  nb::tuple square = new_tuple(2);
+  PyTuple_SET_ITEM(square.ptr(), 0, steal_or_raise(PyLong_FromLong(x)).release().ptr());
+  PyTuple_SET_ITEM(square.ptr(), 1, steal_or_raise(PyLong_FromLong(y)).release().ptr());
+  return square;
+}
+
+// One query's answer, kept in C++ until asked: the routes in the order first reached,
+// the map width their squares are numbered by, and the ids their provokers name.
+struct ReachResult {
+  fray::reach::Reach reach;
+  int width = 1;
+  nb::object enemy_ids;
+};
+
+// A route as the tuple (destination, cost, path, provokers, end_parity) that
+// rules.routes.Route takes; a provoker is enemy_ids[its number].
+nb::tuple route_to(const fray::reach::Route& route, int width, nb::handle enemy_ids) {
+  nb::tuple path = new_tuple(route.path.size());
+  for (std::size_t i = 0; i < route.path.size(); ++i) {
+    nb::tuple square = square_to(route.path[i] % width, route.path[i] / width);
+    PyTuple_SET_ITEM(path.ptr(), static_cast<Py_ssize_t>(i), square.release().ptr());
   }
-  return out;
+  nb::tuple provokers = new_tuple(route.provokers.size());
+  for (std::size_t i = 0; i < route.provokers.size(); ++i) {
+    nb::object id = enemy_ids[route.provokers[i]];
+    PyTuple_SET_ITEM(provokers.ptr(), static_cast<Py_ssize_t>(i), id.release().ptr());
+  }
+  return nb::make_tuple(square_to(route.x, route.y), route.cost, path, provokers,
+                        route.end_parity);
 }
 
 fray::reach::Query query_from(nb::handle start, int parity, std::int64_t budget,
@@ -226,6 +234,30 @@ NB_MODULE(_native, module) {
 
   // rules/reach.py (S17, S18, H12-H14, S23) over compiled tables; rules/native_reach.py
   // compiles them from a GridMap, the occupancy and the threat zones.
+  nb::class_<ReachResult>(module, "ReachResult",
+                          "The answer of ReachGraph.reachable, its routes built when asked.")
+      .def("__len__", [](const ReachResult& self) { return self.reach.size(); })
+      .def("index",
+           [](const ReachResult& self) {
+             nb::dict out;
+             for (std::size_t i = 0; i < self.reach.size(); ++i) {
+               const auto [x, y] = self.reach.destination(i);
+               nb::object number = steal_or_raise(PyLong_FromSize_t(i));
+               if (PyDict_SetItem(out.ptr(), square_to(x, y).ptr(), number.ptr()) != 0) {
+                 throw nb::python_error();
+               }
+             }
+             return out;
+           },
+           "{destination (x, y): its number}, in the order first reached.")
+      .def("route",
+           [](const ReachResult& self, std::size_t number) {
+             if (number >= self.reach.size()) throw nb::index_error("route: no such number");
+             return route_to(self.reach.route(number), self.width, self.enemy_ids);
+           },
+           nb::arg("number"),
+           "Route number `number` as (destination, cost, path, provokers, end_parity).");
+
   nb::class_<fray::reach::ReachGraph>(
       module, "ReachGraph",
       "rules.reach.ReachGraph over compiled tables: one map, one set of movement costs.")
@@ -278,13 +310,13 @@ NB_MODULE(_native, module) {
              const fray::reach::Query query =
                  query_from(start, parity, budget, std::move(blocked), std::move(no_end),
                             threat_squares, threat_enemies, nb::len(enemy_ids));
-             return routes_to(self, self.reachable(query), enemy_ids);
+             return ReachResult{self.reachable(query), self.map().width,
+                                nb::borrow<nb::object>(enemy_ids)};
            },
            nb::arg("start"), nb::arg("parity"), nb::arg("budget"), nb::arg("blocked"),
            nb::arg("no_end"), nb::arg("threat_squares"), nb::arg("threat_enemies"),
            nb::arg("enemy_ids"),
-           "Every destination's route as (destination, cost, path, provokers, end_parity), "
-           "in the order first reached. Squares are indices y * width + x; threats are "
+           "A ReachResult: every destination's route, in the order first reached. Squares are indices y * width + x; threats are "
            "(threat_squares[i], threat_enemies[i]) pairs numbering enemies into enemy_ids, "
            "which must be sorted (provokers of one step are listed in that order).")
       .def("cheapest",
@@ -298,8 +330,7 @@ NB_MODULE(_native, module) {
              const auto [x, y] = square_from(destination, "destination");
              auto route = self.cheapest(query, x, y);
              if (!route) return nb::none();
-             nb::list one = routes_to(self, {*route}, enemy_ids);
-             return one[0];
+             return route_to(*route, self.map().width, enemy_ids);
            },
            nb::arg("start"), nb::arg("parity"), nb::arg("destination"), nb::arg("budget"),
            nb::arg("blocked"), nb::arg("no_end"), nb::arg("threat_squares"),

@@ -15,6 +15,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 
 namespace fray::reach {
@@ -116,16 +117,7 @@ class MaskTable {
   std::unordered_map<Bits<K>, int, BitsHash<K>> ids_;
 };
 
-// What a search leaves for building routes: per label its node, cost and predecessor
-// (a plain search's labels are its nodes), and the chosen label of each destination in
-// the order destinations were first reached.
-struct Found {
-  std::vector<int> node_of;  // empty: labels are nodes
-  std::vector<int> cost_of;
-  std::vector<int> pred_of;
-  std::vector<int> chosen;
-  int node(int label) const { return node_of.empty() ? label : node_of[label]; }
-};
+}  // namespace
 
 // Everything a query's two searches share: the window, its tables and the edges.
 class Searcher {
@@ -153,13 +145,33 @@ class Searcher {
     for (int square : query.no_end) mark(no_end_, square);
   }
 
-  const Window& window() const { return window_; }
-  int source() const { return source_; }
-
-  // The map square index of a window node.
-  int map_square(int node) const {
-    const int local = node >> 1;
-    return window_.map_y(local) * map_.width + window_.map_x(local);
+  // A result with the window and, if any, the threats of the squares in it, each
+  // square's enemies in increasing number (H12).
+  Reach start(const Query& query) const {
+    Reach reach;
+    reach.x0_ = window_.x0;
+    reach.y0_ = window_.y0;
+    reach.window_width_ = window_.width;
+    reach.map_width_ = map_.width;
+    if (query.threats.empty()) return reach;
+    std::vector<std::pair<int, int>> pairs;
+    for (const auto& [square, enemy] : query.threats) {
+      if (square < 0 || square >= map_.width * map_.height) continue;
+      const int x = square % map_.width;
+      const int y = square / map_.width;
+      if (window_.contains(x, y)) pairs.emplace_back(window_.local(x, y), enemy);
+    }
+    std::sort(pairs.begin(), pairs.end());
+    pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+    reach.threat_start_.assign(window_.squares() + 1, 0);
+    for (const auto& [local, enemy] : pairs) {
+      ++reach.threat_start_[local + 1];
+      reach.threat_enemies_.push_back(enemy);
+    }
+    for (int local = 0; local < window_.squares(); ++local) {
+      reach.threat_start_[local + 1] += reach.threat_start_[local];
+    }
+    return reach;
   }
 
   // Calls visit(target node, cost) for node's out-edges in KING_STEPS order: none out of
@@ -193,11 +205,10 @@ class Searcher {
 
   // Dial's bucket-queue Dijkstra (reach.py ReachGraph._dijkstra), then the choice per
   // destination (routes.py Reach._pick): the cheaper parity, on a tie the better rank.
-  Found plain() const {
+  void plain(Reach& found) const {
     const int nodes = window_.nodes();
-    Found found;
-    std::vector<int>& dist = found.cost_of;
-    std::vector<int>& pred = found.pred_of;
+    std::vector<int>& dist = found.cost_of_;
+    std::vector<int>& pred = found.pred_of_;
     dist.assign(nodes, limit_);
     pred.assign(nodes, -1);
     for (int local = 0; local < window_.squares(); ++local) {
@@ -244,23 +255,27 @@ class Searcher {
       } else if (ok0) {
         label = 2 * local;
       }
-      found.chosen.push_back(label);
+      found.chosen_.push_back(label);
     }
-    return found;
   }
 
   // The label-setting search over (node, provoked set) with Pareto pruning (H13; reach.py
   // ReachGraph._labels), then the choice per destination: fewest provoked, cheapest, the
   // better end parity, the first label (routes.py Reach._pick).
   template <std::size_t K>
-  Found labels(const std::vector<std::vector<int>>& threats_of) const {
+  void labels(Reach& found) const {
     const int nodes = window_.nodes();
     MaskTable<K> masks;
     std::vector<int> square_mask(window_.squares(), 0);
     for (int local = 0; local < window_.squares(); ++local) {
-      if (threats_of[local].empty()) continue;
+      const int first = found.threat_start_[local];
+      const int last = found.threat_start_[local + 1];
+      if (first == last) continue;
       Bits<K> bits;
-      for (int enemy : threats_of[local]) bits.words[enemy >> 6] |= std::uint64_t{1} << (enemy & 63);
+      for (int at = first; at < last; ++at) {
+        const int enemy = found.threat_enemies_[at];
+        bits.words[enemy >> 6] |= std::uint64_t{1} << (enemy & 63);
+      }
       square_mask[local] = masks.intern(bits);
     }
     // same[mask][node]: the cheapest label at node with that provoked set (a killed label
@@ -271,10 +286,9 @@ class Searcher {
       if (forbidden_[local] != 0) same[0][2 * local] = same[0][2 * local + 1] = 0;
     }
     same[0][source_] = 0;
-    Found found;
-    found.node_of = {source_};
-    found.cost_of = {0};
-    found.pred_of = {-1};
+    found.node_of_ = {source_};
+    found.cost_of_ = {0};
+    found.pred_of_ = {-1};
     std::vector<int> mask_of{0};
     std::vector<std::uint8_t> dead{0};
     std::vector<std::vector<int>> front(nodes);
@@ -288,7 +302,7 @@ class Searcher {
         const int label = buckets[cost][at];
         if (dead[label] != 0) continue;
         settled.push_back(label);
-        const int node = found.node_of[label];
+        const int node = found.node_of_[label];
         // H13: leaving the node's square provokes those threatening it
         const int mask = masks.unite(mask_of[label], square_mask[node >> 1]);
         if (static_cast<int>(same.size()) <= mask) same.resize(masks.size());
@@ -299,19 +313,19 @@ class Searcher {
           const int reached = cost + step;
           if (reached >= free[target] || reached >= cheapest[target]) return;
           cheapest[target] = reached;
-          const int added = static_cast<int>(found.node_of.size());
+          const int added = static_cast<int>(found.node_of_.size());
           std::vector<int>& labs = front[target];
           if (!labs.empty()) {
             if (mask != 0) {
               for (int other : labs) {
-                if (found.cost_of[other] <= reached && masks.subset(mask_of[other], mask)) {
+                if (found.cost_of_[other] <= reached && masks.subset(mask_of[other], mask)) {
                   return;  // an existing label dominates the new one
                 }
               }
             }
             keep.clear();
             for (int other : labs) {
-              if (found.cost_of[other] >= reached && masks.subset(mask, mask_of[other])) {
+              if (found.cost_of_[other] >= reached && masks.subset(mask, mask_of[other])) {
                 dead[other] = 1;  // the new label dominates it
               } else {
                 keep.push_back(other);
@@ -321,10 +335,10 @@ class Searcher {
           }
           labs.push_back(added);
           buckets[reached].push_back(added);
-          found.node_of.push_back(target);
-          found.cost_of.push_back(reached);
+          found.node_of_.push_back(target);
+          found.cost_of_.push_back(reached);
           mask_of.push_back(mask);
-          found.pred_of.push_back(label);
+          found.pred_of_.push_back(label);
           dead.push_back(0);
         });
       }
@@ -335,7 +349,7 @@ class Searcher {
       for (int parity = 0; parity < 2; ++parity) {
         for (int label : front[2 * local + parity]) {
           const int count = masks.count(mask_of[label]);
-          const int cost = found.cost_of[label];
+          const int cost = found.cost_of_[label];
           const int rank = parity_rank_[parity];
           if (best < 0 || count < best_count ||
               (count == best_count &&
@@ -348,9 +362,8 @@ class Searcher {
           }
         }
       }
-      found.chosen.push_back(best);
+      found.chosen_.push_back(best);
     }
-    return found;
   }
 
  private:
@@ -363,7 +376,7 @@ class Searcher {
 
   // The window squares of settled labels in the order first settled, without the start
   // square and the squares no move may end on (routes.py Reach._keys).
-  std::vector<int> destinations(const std::vector<int>& settled, const Found& found) const {
+  std::vector<int> destinations(const std::vector<int>& settled, const Reach& found) const {
     std::vector<std::uint8_t> seen(no_end_);
     seen[source_ >> 1] = 1;
     std::vector<int> out;
@@ -389,31 +402,26 @@ class Searcher {
   std::vector<std::uint8_t> no_end_;
 };
 
-// The routes of a search's chosen labels (routes.py Reach._route).
-std::vector<Route> routes_of(const Searcher& searcher, const Found& found,
-                             const std::vector<std::vector<int>>& threats_of) {
-  std::vector<Route> out;
-  out.reserve(found.chosen.size());
-  std::vector<int> locals;
-  for (int label : found.chosen) {
-    locals.clear();
-    for (int at = label; at >= 0; at = found.pred_of[at]) locals.push_back(found.node(at) >> 1);
-    std::reverse(locals.begin(), locals.end());
-    Route route;
-    const int node = found.node(label);
-    route.x = searcher.window().map_x(node >> 1);
-    route.y = searcher.window().map_y(node >> 1);
-    route.cost = found.cost_of[label];
-    route.end_parity = node & 1;
-    route.path.reserve(locals.size());
-    for (int local : locals) route.path.push_back(searcher.map_square(local * 2));
-    if (!threats_of.empty()) route.provokers = provokers_of(locals, threats_of);
-    out.push_back(std::move(route));
-  }
-  return out;
+std::pair<int, int> Reach::destination(std::size_t number) const {
+  const int local = node(chosen_.at(number)) >> 1;
+  return {x0_ + local % window_width_, y0_ + local / window_width_};
 }
 
-}  // namespace
+// routes.py Reach._route: the path back along the predecessors, its provokers (H13).
+Route Reach::route(std::size_t number) const {
+  const int label = chosen_.at(number);
+  std::vector<int> locals;
+  for (int at = label; at >= 0; at = pred_of_[at]) locals.push_back(node(at) >> 1);
+  std::reverse(locals.begin(), locals.end());
+  Route route;
+  std::tie(route.x, route.y) = destination(number);
+  route.cost = cost_of_[label];
+  route.end_parity = node(label) & 1;
+  route.path.reserve(locals.size());
+  for (int local : locals) route.path.push_back(map_square(local));
+  if (!threat_start_.empty()) route.provokers = provokers_of(locals, threat_start_, threat_enemies_);
+  return route;
+}
 
 ReachGraph::ReachGraph(MapTable map, Costs costs) : map_(std::move(map)), costs_(costs) {
   if (map_.width < 1 || map_.height < 1) {
@@ -488,7 +496,7 @@ std::pair<int, int> ReachGraph::path_cost(const std::vector<std::pair<int, int>>
   return {cost, parity};
 }
 
-std::vector<Route> ReachGraph::reachable(const Query& query) const {
+Reach ReachGraph::reachable(const Query& query) const {
   if (query.parity != 0 && query.parity != 1) {
     throw std::invalid_argument("expected parity 0 or 1, got " + std::to_string(query.parity));
   }
@@ -498,57 +506,47 @@ std::vector<Route> ReachGraph::reachable(const Query& query) const {
                                 " is not a square a combatant can stand on");
   }
   if (query.budget < 0) return {};
-  Searcher searcher(map_, costs_, steps_, parity_rank_, query, query.budget);
-  const Window& window = searcher.window();
   int enemies = 0;
-  std::vector<std::vector<int>> threats_of;
   for (const auto& [square, enemy] : query.threats) {
     if (enemy < 0) throw std::invalid_argument("threats: expected enemy numbers >= 0");
     enemies = std::max(enemies, enemy + 1);
   }
-  if (query.threats.empty()) return routes_of(searcher, searcher.plain(), threats_of);
-  threats_of.resize(window.squares());
-  for (const auto& [square, enemy] : query.threats) {
-    if (square < 0 || square >= map_.width * map_.height) continue;
-    const int x = square % map_.width;
-    const int y = square / map_.width;
-    if (window.contains(x, y)) threats_of[window.local(x, y)].push_back(enemy);
-  }
-  for (std::vector<int>& group : threats_of) {
-    std::sort(group.begin(), group.end());
-    group.erase(std::unique(group.begin(), group.end()), group.end());
-  }
+  const Searcher searcher(map_, costs_, steps_, parity_rank_, query, query.budget);
+  Reach found = searcher.start(query);
   const int words = (enemies + 63) / 64;
-  Found found;
-  if (words <= 1) {
-    found = searcher.labels<1>(threats_of);
+  if (query.threats.empty()) {
+    searcher.plain(found);
+  } else if (words <= 1) {
+    searcher.labels<1>(found);
   } else if (words <= 2) {
-    found = searcher.labels<2>(threats_of);
+    searcher.labels<2>(found);
   } else if (words <= 4) {
-    found = searcher.labels<4>(threats_of);
+    searcher.labels<4>(found);
   } else if (words <= 16) {
-    found = searcher.labels<16>(threats_of);
+    searcher.labels<16>(found);
   } else if (words <= 64) {
-    found = searcher.labels<64>(threats_of);
+    searcher.labels<64>(found);
   } else {
     throw std::invalid_argument("threats: the native reach search handles up to 4096 enemies, got " +
                                 std::to_string(enemies));
   }
-  return routes_of(searcher, found, threats_of);
+  return found;
 }
 
 std::optional<Route> ReachGraph::cheapest(const Query& query, int x, int y) const {
-  for (Route& route : reachable(query)) {
-    if (route.x == x && route.y == y) return std::move(route);
+  const Reach found = reachable(query);
+  for (std::size_t number = 0; number < found.size(); ++number) {
+    if (found.destination(number) == std::pair{x, y}) return found.route(number);
   }
   return std::nullopt;
 }
 
-std::vector<int> provokers_of(const std::vector<int>& path,
-                              const std::vector<std::vector<int>>& threats_of) {
+std::vector<int> provokers_of(const std::vector<int>& path, const std::vector<int>& start,
+                              const std::vector<int>& enemies) {
   std::vector<int> order;
   for (std::size_t i = 0; i + 1 < path.size(); ++i) {  // leaving each square but the last
-    for (int enemy : threats_of[path[i]]) {
+    for (int at = start[path[i]]; at < start[path[i] + 1]; ++at) {
+      const int enemy = enemies[at];
       if (std::find(order.begin(), order.end(), enemy) == order.end()) order.push_back(enemy);
     }
   }

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <utility>
@@ -63,6 +64,34 @@ struct Route {
   int end_parity = 0;
 };
 
+// rules/routes.py Reach: one query's destinations in the order first reached, each with
+// its chosen route, built when asked (from the search's labels, as the Python one does).
+class Reach {
+ public:
+  std::size_t size() const { return chosen_.size(); }
+  // destination number `number` (below size()) as (x, y)
+  std::pair<int, int> destination(std::size_t number) const;
+  // the chosen route to destination number `number`
+  Route route(std::size_t number) const;
+
+ private:
+  friend class ReachGraph;
+  friend class Searcher;
+  int node(int label) const { return node_of_.empty() ? label : node_of_[label]; }
+  int map_square(int local) const {
+    return (y0_ + local / window_width_) * map_width_ + x0_ + local % window_width_;
+  }
+
+  // the search's window of the map (reach.cpp Window), squares numbered in it
+  int x0_ = 0, y0_ = 0, window_width_ = 1, map_width_ = 1;
+  // per label its node, cost and predecessor (a plain search's labels are its nodes:
+  // node_of_ empty); the chosen label per destination
+  std::vector<int> node_of_, cost_of_, pred_of_, chosen_;
+  // H12: the enemies threatening window square s are threat_enemies_[threat_start_[s] ..
+  // threat_start_[s + 1]), by number; both empty without threats
+  std::vector<int> threat_start_, threat_enemies_;
+};
+
 // rules/reach.py ReachGraph: movement over one map with one set of costs.
 class ReachGraph {
  public:
@@ -84,7 +113,7 @@ class ReachGraph {
   // with the route chosen to it (fewest provoked enemies, then cheapest, then the end
   // parity that makes the next diagonal cheaper, then the route found first).
   // std::invalid_argument for a start that is no square to stand on or a bad parity.
-  std::vector<Route> reachable(const Query& query) const;
+  Reach reachable(const Query& query) const;
 
   // The chosen route to (x, y), or none if it is not a destination.
   std::optional<Route> cheapest(const Query& query, int x, int y) const;
@@ -99,9 +128,9 @@ class ReachGraph {
 
 // rules/routes.py provokers_of (H13): leaving a threatened square (the start included)
 // provokes each enemy threatening it, each at most once, those of one step by number.
-// path holds squares as indices into threats_of, which lists for each square the enemy
-// numbers threatening it in increasing order.
-std::vector<int> provokers_of(const std::vector<int>& path,
-                              const std::vector<std::vector<int>>& threats_of);
+// The enemies threatening square s are enemies[start[s] .. start[s + 1]), in increasing
+// number; path holds such squares.
+std::vector<int> provokers_of(const std::vector<int>& path, const std::vector<int>& start,
+                              const std::vector<int>& enemies);
 
 }  // namespace fray::reach
