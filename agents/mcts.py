@@ -57,6 +57,7 @@ from agents import tactics as t
 from agents.base import SeededAgent, legal_for
 from agents.spec import Option
 from rules import Action, ActionKind, Battle, Combatant, DecisionKind
+from rules.actions import TURN_DESTINATION_KINDS
 from rules.grid import chebyshev
 from rules.reach import threatened_squares
 
@@ -71,7 +72,7 @@ SEARCHED_TURN_KINDS = frozenset({
     K.FIRST_AID, K.CAST_SPELL, K.USE_ITEM, K.STAND_UP, K.READY_WEAPON, K.PICK_UP,
     K.NOCK_ARROW, K.LOAD_CROSSBOW, K.LIGHT_TORCH, K.OPEN_DOOR, K.END_TURN, K.TRIP,
     K.PREPARE_COMPONENTS, K.MOUNT, K.DISMOUNT})
-MOVE_KINDS = (K.MOVE, K.FULL_MOVE, K.DISENGAGE, K.SHIFT)
+MOVE_KINDS = TURN_DESTINATION_KINDS  # the turn actions whose square is a destination
 
 
 @dataclass

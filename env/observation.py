@@ -28,8 +28,9 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from rules import ActionKind, Battle, Combatant, DecisionKind
+from rules import Battle, Combatant, DecisionKind
 from rules import queries as q
+from rules.actions import DESTINATION_KINDS
 from rules.legal import can_spend
 from rules.threat_zones import threatened_squares
 
@@ -140,9 +141,6 @@ _P = {name: i for i, name in enumerate(PLANES)}
     _P[name] for name in ("open_door", "closed_door", "lit", "ally", "enemy", "down",
                           "decider", "self", "enemy_threat", "ally_threat", "reachable",
                           "ground_item"))
-#: Kinds whose square is a destination (a tuple: Enum members compare by identity in C).
-_MOVE_KINDS = (ActionKind.MOVE, ActionKind.FULL_MOVE, ActionKind.DISENGAGE, ActionKind.SHIFT,
-               ActionKind.DODGE)
 
 
 #: What a unit row reads from each carried item (``_unit_key``).
@@ -303,7 +301,7 @@ class ObservationBuilder:
                 xs.append(inst.square[0])
         if show_reachable and d is not None:
             squares = [a.square for a in b.legal_actions()
-                       if a.square is not None and a.kind in _MOVE_KINDS]
+                       if a.square is not None and a.kind in DESTINATION_KINDS]
             channels += [_REACHABLE] * len(squares)
             ys += [square[1] for square in squares]
             xs += [square[0] for square in squares]

@@ -72,7 +72,18 @@ class ActionSpec:
     parameter space in the env's action codec (``env.spaces``). ``rules``: the rule IDs
     it implements. ``generator``: the legal-action generator group in
     :mod:`rules.legal` that lists it (kinds generated interleaved share a group; None
-    for reactions, which their frame lists)."""
+    for reactions, which their frame lists).
+
+    ``frame``: the frame type (``rules.frames.FRAME_TYPES``) that carries the kind out
+    once its budget is paid: ``move`` (a path walked square by square), ``act`` (its
+    provoked Free Attacks, then its effect); None for END_TURN (no frame: the turn ends)
+    and for the reactions (the frame waiting for one takes it). ``rate``: for a move
+    frame, the movement rate its route may spend (``half`` or ``whole``, S7, S12, S14).
+    ``destination``: its square is where the actor ends up (a move, a Shift, a dodge's
+    shift). ``attack``: the attacks it rolls, as (weapon kind, ``AttackFrame`` mode)
+    pairs: the mode (also the ``AttackRolled`` event's) it rolls with a melee or a
+    missile weapon, the weapon kind deciding whether the attack is a missile one.
+    ``manoeuvre``: an attack that does no damage but a resistance roll (H19)."""
 
     category: str
     provokes: bool
@@ -80,12 +91,25 @@ class ActionSpec:
     parameters: tuple[str, ...]
     rules: tuple[str, ...]
     generator: str | None
+    frame: str | None = "act"
+    rate: str | None = None
+    destination: bool = False
+    attack: tuple[tuple[str, str], ...] = ()
+    manoeuvre: bool = False
 
 
 def _row(category: str, provokes: bool, fields: tuple[str, ...], parameters: tuple[str, ...],
-         rules: tuple[str, ...], generator: str | None) -> ActionSpec:
-    """One row of ``ACTION_SPECS`` (positional, to keep the table one line per kind)."""
-    return ActionSpec(category, provokes, fields, parameters, rules, generator)
+         rules: tuple[str, ...], generator: str | None, **more: Any) -> ActionSpec:
+    """One row of ``ACTION_SPECS`` (the first columns positional, to keep the table short;
+    reactions have no frame of their own)."""
+    if category == "reaction":
+        more.setdefault("frame", None)
+    return ActionSpec(category, provokes, fields, parameters, rules, generator, **more)
+
+
+def _melee(mode: str) -> tuple[tuple[str, str], ...]:
+    """The ``attack`` column of a kind that rolls ``mode`` (a melee attack)."""
+    return (("melee", mode),)
 
 
 T, SQ, IT = ("target",), ("square",), ("item",)
@@ -93,22 +117,29 @@ TI = ("target", "item")
 #: One row per action kind, in the order legal actions are generated (turn actions
 #: group by group, then the reactions). The env codec's blocks follow ActionKind order.
 ACTION_SPECS: dict[ActionKind, ActionSpec] = {
-    K.END_TURN: _row("none", False, (), (), ("S2",), "end_turn"),
-    K.MOVE: _row("move", True, SQ, ("square:move",), ("S12", "S17", "H13"), "walk"),
-    K.FULL_MOVE: _row("full", True, SQ, ("square:full",), ("S14", "S17", "H13"), "walk"),
-    K.DISENGAGE: _row("full", False, SQ, ("square:move",), ("S7", "S14"), "walk"),
-    K.SHIFT: _row("free", False, SQ, ("adjacent",), ("S7", "S16"), "shift"),
+    K.END_TURN: _row("none", False, (), (), ("S2",), "end_turn", frame=None),
+    K.MOVE: _row("move", True, SQ, ("square:move",), ("S12", "S17", "H13"), "walk",
+                 frame="move", rate="half", destination=True),
+    K.FULL_MOVE: _row("full", True, SQ, ("square:full",), ("S14", "S17", "H13"), "walk",
+                      frame="move", rate="whole", destination=True),
+    K.DISENGAGE: _row("full", False, SQ, ("square:move",), ("S7", "S14"), "walk",
+                      frame="move", rate="half", destination=True),
+    K.SHIFT: _row("free", False, SQ, ("adjacent",), ("S7", "S16"), "shift", destination=True),
     K.MELEE_ATTACK: _row("attack", False, TI, ("target", "item:melee"), ("S4", "S15"),
-                         "attacks"),
+                         "attacks", attack=_melee("melee")),
     K.MISSILE_ATTACK: _row("attack", True, TI, ("target", "item:missile"), ("S15", "H16"),
-                           "attacks"),
+                           "attacks", attack=(("missile", "missile"),)),
     K.FIGHT_DEFENSIVELY: _row("attack", False, (), (), ("S10",), "attacks"),
-    K.UNARMED_ATTACK: _row("attack", True, T, ("target",), ("S15", "H19"), "attacks"),
-    K.GRAPPLE: _row("attack", True, T, ("target",), ("H19",), "attacks"),
-    K.TRIP: _row("attack", True, T, ("target",), ("H19",), "attacks"),
-    K.DISARM: _row("attack", True, T, ("target",), ("H19",), "attacks"),
+    K.UNARMED_ATTACK: _row("attack", True, T, ("target",), ("S15", "H19"), "attacks",
+                           attack=_melee("unarmed")),
+    K.GRAPPLE: _row("attack", True, T, ("target",), ("H19",), "attacks",
+                    attack=_melee("grapple"), manoeuvre=True),
+    K.TRIP: _row("attack", True, T, ("target",), ("H19",), "attacks", attack=_melee("trip"),
+                 manoeuvre=True),
+    K.DISARM: _row("attack", True, T, ("target",), ("H19",), "attacks",
+                   attack=_melee("disarm"), manoeuvre=True),
     K.FULL_ATTACK: _row("full", True, TI, ("target", "item:weapon"), ("S14", "H17"),
-                        "attacks"),
+                        "attacks", attack=(("melee", "full_melee"), ("missile", "full_missile"))),
     K.COUP_DE_GRACE: _row("full", True, T, ("target",), ("S14", "H5"), "attacks"),
     K.CAST_SPELL: _row("spell", False, TI, ("spell", "target"), ("H18",), "spells"),
     K.USE_ITEM: _row("attack", True, TI, ("item:usable", "target|none"), ("S15",),
@@ -129,9 +160,10 @@ ACTION_SPECS: dict[ActionKind, ActionSpec] = {
     K.DISMOUNT: _row("move", False, SQ, ("adjacent",), ("S13", "H22"), "dismount"),
     K.FIRST_AID: _row("full", True, T, ("target",), ("S14", "H20"), "first_aid"),
     K.SPEAK: _row("free", False, (), (), ("S16", "H24"), "speak"),
-    K.FREE_ATTACK: _row("reaction", False, TI, ("target", "item:melee"), ("S5",), None),
+    K.FREE_ATTACK: _row("reaction", False, TI, ("target", "item:melee"), ("S5",), None,
+                        attack=_melee("free")),
     K.PARRY: _row("reaction", False, IT, ("item:holdable",), ("S8",), None),
-    K.DODGE: _row("reaction", False, SQ, ("dodge",), ("S9", "H10"), None),
+    K.DODGE: _row("reaction", False, SQ, ("dodge",), ("S9", "H10"), None, destination=True),
     K.DECLINE: _row("reaction", False, (), (), ("S5", "S8", "S9"), None),
 }
 del T, SQ, IT, TI
@@ -150,6 +182,46 @@ FREE_ACTIONS = kinds_of("free")
 REACTIONS = kinds_of("reaction")
 #: S6: actions that provoke Free Attacks (spells and failed mounts are decided case by case).
 PROVOKING = frozenset(kind for kind, spec in ACTION_SPECS.items() if spec.provokes)
+
+
+#: Kinds whose frame walks a path (``frame == "move"``), in table order.
+WALKING_KINDS = tuple(kind for kind, spec in ACTION_SPECS.items() if spec.frame == "move")
+#: Kinds whose square is where the actor ends up (moves, Shift, a dodge's shift).
+DESTINATION_KINDS = tuple(kind for kind, spec in ACTION_SPECS.items() if spec.destination)
+#: The turn actions among them (moves and Shift), in table order.
+TURN_DESTINATION_KINDS = tuple(kind for kind in DESTINATION_KINDS
+                               if ACTION_SPECS[kind].category != "reaction")
+
+
+@dataclass(frozen=True, slots=True)
+class AttackMode:
+    """One ``AttackFrame`` mode, from the ``attack`` column of the kind that rolls it."""
+
+    kind: ActionKind
+    missile: bool
+    manoeuvre: bool
+
+
+#: Every attack mode (the ``mode`` of an ``AttackFrame`` and of its ``AttackRolled``
+#: event): the kind that rolls it, whether it is a missile attack, and whether it is a
+#: manoeuvre (H19).
+ATTACK_MODES: dict[str, AttackMode] = {
+    mode: AttackMode(kind, weapon_kind == "missile", spec.manoeuvre)
+    for kind, spec in ACTION_SPECS.items() for weapon_kind, mode in spec.attack}
+#: The melee modes (every mode but the missile ones).
+MELEE_MODES = frozenset(mode for mode, spec in ATTACK_MODES.items() if not spec.missile)
+#: H19: the manoeuvres' modes (hits that do no damage), in table order.
+MANOEUVRES = tuple(mode for mode, spec in ATTACK_MODES.items() if spec.manoeuvre)
+#: The kinds that roll a damaging attack (the ones ``rules.odds.attack_odds`` prices).
+DAMAGING_ATTACKS = frozenset(kind for kind, spec in ACTION_SPECS.items()
+                             if spec.attack and not spec.manoeuvre)
+
+
+def attack_mode(kind: ActionKind, weapon_kind: str = "melee") -> str:
+    """The ``AttackFrame`` mode ``kind`` rolls with a weapon of ``weapon_kind`` (melee or
+    missile; a kind that rolls one mode only rolls it whatever the weapon)."""
+    pairs = ACTION_SPECS[kind].attack
+    return next((mode for reach, mode in pairs if reach == weapon_kind), pairs[0][1])
 
 
 def category_of(kind: ActionKind) -> str:

@@ -13,7 +13,15 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from rules import harm, reactions
 from rules import queries as q
-from rules.actions import Action, ActionKind, Decision, DecisionKind
+from rules.actions import (
+    ATTACK_MODES,
+    MANOEUVRES,
+    Action,
+    ActionKind,
+    Decision,
+    DecisionKind,
+    attack_mode,
+)
 from rules.combatant import Combatant
 from rules.dice import Dice, SuccessLevel, success_level
 from rules.errors import IllegalActionError
@@ -34,15 +42,14 @@ if TYPE_CHECKING:
 
 K = ActionKind
 L = SuccessLevel
-MANOEUVRES = ("grapple", "trip", "disarm")
-MELEE_MODES = ("melee", "free", "unarmed", "full_melee", *MANOEUVRES)
 
 
 @dataclass(slots=True)
 class AttackFrame:
-    """One attack: ``stage`` runs roll, parry, dodge, damage. ``mode``: melee, free,
-    unarmed, full_melee, missile, full_missile, or a manoeuvre (grapple, trip, disarm:
-    H19), which rolls ``skill``. Levels are stored as ``SuccessLevel`` ints."""
+    """One attack: ``stage`` runs roll, parry, dodge, damage. ``mode``: one of
+    ``rules.actions.ATTACK_MODES`` (melee, free, unarmed, full_melee, missile,
+    full_missile, or a manoeuvre: grapple, trip, disarm, H19, which rolls ``skill``).
+    Levels are stored as ``SuccessLevel`` ints."""
 
     type: ClassVar[str] = "attack"
     attacker: str
@@ -203,7 +210,7 @@ def push_attack(state: BattleState, attacker: Combatant, target: Combatant,
         inst = attacker.item(weapon_uid)
         weapon_id = inst.item if inst is not None else None
     state.stack.append(AttackFrame(attacker.id, target.id, weapon_uid, weapon_id, mode,
-                                   points, missile=mode not in MELEE_MODES, skill=skill))
+                                   points, missile=ATTACK_MODES[mode].missile, skill=skill))
 
 
 def attack_chance(state: BattleState, attacker: Combatant, target: Combatant, skill: str,
@@ -233,7 +240,7 @@ def _damage(state: BattleState, frame: AttackFrame, attacker: Combatant, target:
     dice: Dice = w.damage if w is not None else rs.misc.unarmed_damage
     dtype = w.damage_type if w is not None else "crush"
     kind = "thrown" if (w is not None and w.thrown) else (
-        "melee" if frame.mode in MELEE_MODES else "missile")
+        "missile" if ATTACK_MODES[frame.mode].missile else "melee")
     if level is L.CRITICAL:  # H7: maximum weapon damage + rolled bonus, ignores armour
         base, faces = dice.maximum, ()
     elif level is L.SPECIAL and dtype == "impale":  # H7: impale rolls the dice twice
@@ -325,7 +332,7 @@ def manoeuvre(state: BattleState, attacker: Combatant, action: Action) -> None:
     else:
         skill = q.UNARMED_SKILL
     held = weapon if action.kind is K.DISARM else None  # H11: a fumbled disarm drops it
-    push_attack(state, attacker, target, held[0].uid if held else None, action.kind.value,
+    push_attack(state, attacker, target, held[0].uid if held else None, attack_mode(action.kind),
                 weapon_id=held[0].item if held else None, skill=skill)
 
 
@@ -333,7 +340,7 @@ def _manoeuvre_effect(state: BattleState, frame: AttackFrame, attacker: Combatan
                       target: Combatant) -> None:
     """H19: a parried or dodged manoeuvre is defeated; a target a failed dodge carried
     out of reach is out of it (documented choice); else the resistance roll decides."""
-    kind = ActionKind(frame.mode)
+    kind = ATTACK_MODES[frame.mode].kind
     if _defended(frame):
         by = "parry" if frame.parry_level is not None and L(frame.parry_level).succeeded \
             else "dodge"

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from rules import combat, harm
 from rules import queries as q
-from rules.actions import Action, ActionKind
+from rules.actions import ATTACK_MODES, Action, ActionKind, attack_mode
 from rules.combatant import Combatant
 from rules.dice import SuccessLevel, success_level
 from rules.events import (
@@ -54,7 +54,8 @@ def _target(state: BattleState, action: Action) -> Combatant:
 # ------------------------------------------------------------------ attacks
 def _melee(state: BattleState, actor: Combatant, action: Action, frame: ActFrame) -> None:
     """S15: a melee attack with the chosen weapon."""
-    combat.push_attack(state, actor, _target(state, action), action.item, "melee")
+    combat.push_attack(state, actor, _target(state, action), action.item,
+                       attack_mode(K.MELEE_ATTACK))
 
 
 def _unarmed(state: BattleState, actor: Combatant, action: Action, frame: ActFrame) -> None:
@@ -62,7 +63,7 @@ def _unarmed(state: BattleState, actor: Combatant, action: Action, frame: ActFra
     t = _target(state, action)
     if not t.in_action:
         return _lost(state, actor, "target out of action")
-    combat.push_attack(state, actor, t, None, "unarmed")
+    combat.push_attack(state, actor, t, None, attack_mode(K.UNARMED_ATTACK))
 
 
 def _shoot(state: BattleState, actor: Combatant, action: Action, points: int, mode: str) -> None:
@@ -106,7 +107,7 @@ def _fresh_uid(state: BattleState, base: str) -> str:
 
 def _missile(state: BattleState, actor: Combatant, action: Action, frame: ActFrame) -> None:
     """S15/H16: a missile attack (see ``_shoot``)."""
-    _shoot(state, actor, action, 0, "missile")
+    _shoot(state, actor, action, 0, attack_mode(K.MISSILE_ATTACK))
 
 
 def _full_attack(state: BattleState, actor: Combatant, action: Action, frame: ActFrame) -> None:
@@ -115,13 +116,15 @@ def _full_attack(state: BattleState, actor: Combatant, action: Action, frame: Ac
     inst = actor.item(action.item or "")
     if inst is None:
         return _lost(state, actor, "weapon gone")
-    if state.content.weapons[inst.item].kind == "missile":
-        _shoot(state, actor, action, 0 if actor.concentration_broken else bonus, "full_missile")
+    weapon_kind = state.content.weapons[inst.item].kind
+    mode = attack_mode(K.FULL_ATTACK, weapon_kind)
+    if ATTACK_MODES[mode].missile:
+        _shoot(state, actor, action, 0 if actor.concentration_broken else bonus, mode)
         return
     t = _target(state, action)
     if not q.weapon_reaches(state, actor, state.content.weapons[inst.item].reach, t.position):
         return _lost(state, actor, "target out of reach")
-    combat.push_attack(state, actor, t, action.item, "full_melee", bonus)
+    combat.push_attack(state, actor, t, action.item, mode, bonus)
 
 
 def _manoeuvre(state: BattleState, actor: Combatant, action: Action, frame: ActFrame) -> None:

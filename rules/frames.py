@@ -29,7 +29,16 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from rules import combat, effects, harm, legal, reactions
 from rules import queries as q
-from rules.actions import PROVOKING, Action, ActionKind, Decision, DecisionKind, category_of
+from rules.actions import (
+    ACTION_SPECS,
+    PROVOKING,
+    Action,
+    ActionKind,
+    Decision,
+    DecisionKind,
+    attack_mode,
+    category_of,
+)
 from rules.combat import AttackFrame
 from rules.combatant import Combatant
 from rules.errors import IllegalActionError
@@ -40,7 +49,6 @@ if TYPE_CHECKING:
     from rules.state import BattleState
 
 K = ActionKind
-MOVES = {K.MOVE, K.FULL_MOVE, K.DISENGAGE}
 Square = tuple[int, int]
 
 
@@ -93,7 +101,7 @@ class OfferFrame:
             return
         enemy.free_attack_used = True
         combat.push_attack(state, enemy, state.combatants[action.target or ""], action.item,
-                           "free")
+                           attack_mode(K.FREE_ATTACK))
 
     def copy(self) -> OfferFrame:
         """An independent copy (for ``clone``)."""
@@ -400,10 +408,10 @@ def start_action(state: BattleState, actor: Combatant, action: Action) -> None:
             actor.casting = None
             state.emit(Concentration, actor=actor.id, what="multi-round casting abandoned")
     state.emit(ActionTaken, actor=actor.id, action=str(action))
-    if action.kind in MOVES:
-        full = action.kind is K.FULL_MOVE
-        provoking = action.kind is not K.DISENGAGE
-        route = q.routes(state, actor, q.move_budget(state, actor, full),
+    spec = ACTION_SPECS[action.kind]
+    if spec.frame == "move":
+        provoking = spec.provokes
+        route = q.routes(state, actor, q.move_budget(state, actor, spec.rate == "whole"),
                          provoking)[action.square]
         state.stack.append(MoveFrame(actor.id, action.kind.value, tuple(route.path),
                                      parity=actor.diagonal_parity, provokes=provoking))
@@ -423,8 +431,6 @@ def provokes(state: BattleState, action: Action, frame: ActFrame) -> bool:
     if action.kind is K.CAST_SPELL:
         spell = state.content.spells[action.item or ""]
         return spell.provokes and spell.casting != "free"
-    if action.kind is K.USE_ITEM:
-        return True
     return action.kind in PROVOKING
 
 

@@ -47,8 +47,8 @@ class _Shared(dict):
         return action
 
 
-_MOVE, _FULL_MOVE, _DISENGAGE, _SHIFT = (_Shared(kind) for kind in (
-    K.MOVE, K.FULL_MOVE, K.DISENGAGE, K.SHIFT))
+_MOVE, _FULL_MOVE, _DISENGAGE = _Shared(K.MOVE), _Shared(K.FULL_MOVE), _Shared(K.DISENGAGE)
+_SHIFT = _Shared(K.SHIFT)
 _MELEE, _MISSILE, _FULL_ATTACK = (_Shared(kind) for kind in (
     K.MELEE_ATTACK, K.MISSILE_ATTACK, K.FULL_ATTACK))
 _UNARMED, _GRAPPLE, _TRIP, _DISARM, _COUP_DE_GRACE = (_Shared(kind) for kind in (

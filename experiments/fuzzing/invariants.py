@@ -35,6 +35,7 @@ import rules
 from experiments.replay import Replay, first_mismatch
 from rules import ActionKind as K
 from rules import Battle, DecisionKind
+from rules.actions import WALKING_KINDS
 from rules.events import ActionTaken, AttackRolled, DodgeRolled, ParryRolled
 from rules.grid import chebyshev
 
@@ -45,6 +46,8 @@ ALLOWED_BUDGETS = (
     [], ["move"], ["attack"], ["full"], ["move", "move"], ["move", "attack"],
     ["attack", "move"],
 )
+#: The names (as ActionTaken writes them) of the kinds that walk a path (S7).
+_WALKING_NAMES = frozenset(kind.name for kind in WALKING_KINDS)
 
 
 class InvariantViolation(Exception):
@@ -233,9 +236,9 @@ class EventLimits:
             # S10: the extra parry lasts until the fighter's next turn
             self.defensive.add(key)
             self.defensive.add((e.round + 1, e.actor))
-        elif kind == "SHIFT":
+        elif kind == K.SHIFT.name:
             self._shift(key, "shifts")
-        elif kind in ("MOVE", "FULL_MOVE", "DISENGAGE"):
+        elif kind in _WALKING_NAMES:
             self.moved.add(key)
             if self.shifts[key]:
                 raise InvariantViolation("shift", f"{e.actor} moves ({kind}) after a Shift "

@@ -12,7 +12,15 @@ from typing import TYPE_CHECKING
 
 from rules import queries as q
 from rules import reactions
-from rules.actions import Action, ActionKind, DecisionKind
+from rules.actions import (
+    ATTACK_MODES,
+    DAMAGING_ATTACKS,
+    MANOEUVRES,
+    Action,
+    ActionKind,
+    DecisionKind,
+    attack_mode,
+)
 from rules.combat import attack_chance  # one formula for the engine and the odds
 from rules.dice import Dice, SuccessLevel
 from rules.events import AttackRolled, ParryRolled
@@ -35,9 +43,9 @@ if TYPE_CHECKING:
 K = ActionKind
 L = SuccessLevel
 DEFENCES = ("none", "parry", "dodge", "both")
-ATTACK_KINDS = frozenset({K.MELEE_ATTACK, K.MISSILE_ATTACK, K.FULL_ATTACK, K.FREE_ATTACK,
-                          K.UNARMED_ATTACK})
-MANOEUVRES = ("grapple", "trip", "disarm")  # H19: hits that do no damage
+#: The attacks priced here (``rules.actions``: every kind that rolls a damaging attack);
+#: ``MANOEUVRES`` (H19: hits that do no damage) is ``rules.actions.MANOEUVRES``.
+ATTACK_KINDS = DAMAGING_ATTACKS
 Dist = dict[int, Fraction]
 
 
@@ -93,7 +101,8 @@ def _attack_of(b: Battle, action: Action, attacker: str | None = None) -> _Attac
     c = b.combatants[attacker]
     t = b.combatants[action.target or ""]
     if action.kind is K.UNARMED_ATTACK:
-        return _Attack(c.id, t.id, None, "unarmed", attack_chance(b, c, t, "brawl", False, 0))
+        return _Attack(c.id, t.id, None, attack_mode(action.kind),
+                       attack_chance(b, c, t, "brawl", False, 0))
     inst = c.item(action.item or "")
     if inst is None or inst.item not in b.content.weapons:
         raise ValueError(f"attack_odds: {c.id} holds no weapon {action.item!r}")
@@ -104,8 +113,7 @@ def _attack_of(b: Battle, action: Action, attacker: str | None = None) -> _Attac
         points += b.content.ruleset.modifiers.full_attack
     if missile:
         points += q.in_range(b, c, t, w.range) or 0  # H16 (0 when out of range: see doc)
-    mode = {K.MELEE_ATTACK: "melee", K.FREE_ATTACK: "free", K.MISSILE_ATTACK: "missile",
-            K.FULL_ATTACK: "full_missile" if missile else "full_melee"}[action.kind]
+    mode = attack_mode(action.kind, w.kind)
     return _Attack(c.id, t.id, inst.item, mode, attack_chance(b, c, t, w.skill, missile, points))
 
 
@@ -149,7 +157,7 @@ def _blow(b: Battle, attacker: Combatant, target: Combatant, weapon_id: str | No
     rs = b.content.ruleset
     w = b.content.weapons.get(weapon_id or "")
     kind = "thrown" if (w is not None and w.thrown) else (
-        "missile" if mode in ("missile", "full_missile") else "melee")
+        "missile" if ATTACK_MODES[mode].missile else "melee")
     bonus = attacker.damage_bonus_dice() if kind in rs.misc.damage_bonus_applies_to else Dice()
     poison_dice, save = None, 0
     if w is not None and w.poison is not None:
@@ -277,7 +285,7 @@ def _odds_for(b: Battle, spec: _Attack, defence: str, parry_item: str | None,
     """The odds of ``spec``; ``known_level``: the attack roll is already made;
     ``known_parry``: so is the parry (its level and the item's AP)."""
     attacker, target = b.combatants[spec.attacker], b.combatants[spec.target]
-    missile = spec.mode in ("missile", "full_missile")
+    missile = ATTACK_MODES[spec.mode].missile
     blow = _blow(b, attacker, target, spec.weapon_id, spec.mode)
     defences = _defences(b, target, missile, defence, parry_item)
     return _pure_odds(_rules_of(b), blow, spec.chance, defences, known_level, known_parry)

@@ -4,19 +4,23 @@ table. Exact checks of the tables and whole random battles, nothing timed."""
 
 from __future__ import annotations
 
+import ast
 import json
 import random
+from pathlib import Path
 
 import pytest
 
 import rules
-from rules import Action, ActionKind, DecisionKind, IllegalActionError, effects, legal
+from rules import Action, ActionKind, DecisionKind, IllegalActionError, actions, effects, legal
 from rules.actions import ACTION_SPECS, FIELDS
 from rules.frames import FRAME_TYPES, frame_from_dict, frame_to_dict
 from rules.grid import KING_STEPS, KING_STEPS_BY_ROW
 
 K = ActionKind
 MOVES = {K.MOVE, K.FULL_MOVE, K.DISENGAGE}
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = ("rules", "env", "agents", "experiments")
 
 
 def random_decisions(scenario: str, seed: int, limit: int = 400):
@@ -134,3 +138,99 @@ def test_one_king_step_table_in_two_explicit_orders() -> None:
     assert KING_STEPS_BY_ROW == ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0),
                                  (-1, 1), (0, 1), (1, 1))
     assert KING_STEPS[:4] == ((0, -1), (-1, 0), (1, 0), (0, 1))
+
+
+# ------------------------------------------------------------------ one home per kind fact
+def test_the_derived_kind_sets_are_the_tables_and_say_what_the_sheet_says() -> None:
+    assert actions.WALKING_KINDS == (K.MOVE, K.FULL_MOVE, K.DISENGAGE)
+    assert {kind: ACTION_SPECS[kind].rate for kind in actions.WALKING_KINDS} == {
+        K.MOVE: "half", K.FULL_MOVE: "whole", K.DISENGAGE: "half"}
+    assert set(actions.DESTINATION_KINDS) == {*MOVES, K.SHIFT, K.DODGE}
+    assert actions.TURN_DESTINATION_KINDS == (K.MOVE, K.FULL_MOVE, K.DISENGAGE, K.SHIFT)
+    assert actions.MANOEUVRES == ("grapple", "trip", "disarm")
+    assert set(actions.MELEE_MODES) == {"melee", "free", "unarmed", "full_melee", "grapple",
+                                        "trip", "disarm"}
+    assert set(actions.ATTACK_MODES) - actions.MELEE_MODES == {"missile", "full_missile"}
+    assert set(actions.DAMAGING_ATTACKS) == {K.MELEE_ATTACK, K.MISSILE_ATTACK, K.FULL_ATTACK,
+                                             K.FREE_ATTACK, K.UNARMED_ATTACK}
+    assert actions.attack_mode(K.FULL_ATTACK, "missile") == "full_missile"
+    assert actions.attack_mode(K.FULL_ATTACK) == "full_melee"
+    assert actions.attack_mode(K.MELEE_ATTACK, "missile") == "melee"  # one mode: always it
+    for kind, spec in ACTION_SPECS.items():
+        assert (spec.frame is None) == (kind is K.END_TURN or spec.category == "reaction"), kind
+        assert spec.frame is None or spec.frame in FRAME_TYPES, kind
+        assert (spec.rate is not None) == (spec.frame == "move"), kind
+        assert not spec.manoeuvre or spec.attack, kind
+        assert {weapon for weapon, _ in spec.attack} <= {"melee", "missile"}, kind
+
+
+def _kind_member(node: ast.expr) -> str | None:
+    """``K.MOVE`` / ``ActionKind.MOVE`` / ``rules.ActionKind.MOVE`` -> "MOVE", else None."""
+    if isinstance(node, ast.Attribute) and node.attr in ActionKind.__members__:
+        owner = node.value
+        name = owner.attr if isinstance(owner, ast.Attribute) else getattr(owner, "id", "")
+        if name in ("K", "ActionKind"):
+            return node.attr
+    return None
+
+
+def _literal_collections(path: Path):
+    """(line, members) of each tuple, list or set literal of two or more ActionKind
+    members or string constants in ``path``."""
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, (ast.Tuple, ast.List, ast.Set)) or len(node.elts) < 2:
+            continue
+        kinds = [_kind_member(element) for element in node.elts]
+        if all(kinds):
+            yield node.lineno, frozenset(kinds)
+        elif all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts):
+            yield node.lineno, frozenset(e.value for e in node.elts)
+
+
+def _derived_sets() -> dict[str, frozenset[str]]:
+    """Every kind set the table derives, by member name, by value and as attack modes."""
+    families = {
+        "WALKING_KINDS": actions.WALKING_KINDS, "DESTINATION_KINDS": actions.DESTINATION_KINDS,
+        "TURN_DESTINATION_KINDS": actions.TURN_DESTINATION_KINDS,
+        "DAMAGING_ATTACKS": actions.DAMAGING_ATTACKS, "PROVOKING": actions.PROVOKING,
+        "MOVE_ACTIONS": actions.MOVE_ACTIONS, "FULL_ACTIONS": actions.FULL_ACTIONS,
+        "ATTACK_ACTIONS": actions.ATTACK_ACTIONS, "FREE_ACTIONS": actions.FREE_ACTIONS,
+        "REACTIONS": actions.REACTIONS,
+        "manoeuvre kinds": [kind for kind, spec in ACTION_SPECS.items() if spec.manoeuvre],
+    }
+    out: dict[str, frozenset[str]] = {}
+    for name, kinds in families.items():
+        out[name] = frozenset(kind.name for kind in kinds)
+        out[name + " (values)"] = frozenset(kind.value for kind in kinds)
+    out["MANOEUVRES"] = frozenset(actions.MANOEUVRES)
+    out["MELEE_MODES"] = frozenset(actions.MELEE_MODES)
+    out["missile modes"] = frozenset(actions.ATTACK_MODES) - actions.MELEE_MODES
+    return out
+
+
+def test_no_second_list_of_a_kind_set_outside_the_table() -> None:
+    """A literal tuple, list or set (of ActionKind members, their names or values, or
+    attack modes) equal to a set ``rules.actions`` derives from ``ACTION_SPECS`` is a
+    second home for that fact: derive it instead."""
+    derived = _derived_sets()
+    found = []
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if path == ROOT / "rules" / "actions.py":
+                continue
+            for line, members in _literal_collections(path):
+                found += [f"{path.relative_to(ROOT)}:{line} repeats {name}"
+                          for name, derived_set in derived.items() if members == derived_set]
+    assert found == []
+
+
+def test_the_second_list_check_finds_a_second_list(tmp_path: Path) -> None:
+    source = tmp_path / "copy.py"
+    source.write_text("MOVES = {K.MOVE, K.FULL_MOVE, ActionKind.DISENGAGE}\n"
+                      "NAMES = ('MOVE', 'FULL_MOVE', 'DISENGAGE', 'SHIFT')\n"
+                      "MODES = ('missile', 'full_missile')\n")
+    derived = _derived_sets()
+    hits = {name for _, members in _literal_collections(source)
+            for name, derived_set in derived.items() if members == derived_set}
+    assert hits == {"WALKING_KINDS", "TURN_DESTINATION_KINDS", "missile modes"}
+
