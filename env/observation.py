@@ -31,7 +31,7 @@ from gymnasium import spaces
 from rules import Battle, Combatant, DecisionKind
 from rules import queries as q
 from rules.actions import DESTINATION_KINDS
-from rules.legal import can_spend
+from rules.budget import can_spend
 from rules.threat_zones import threatened_squares
 
 PLANES = (

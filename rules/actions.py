@@ -76,7 +76,8 @@ class ActionSpec:
 
     ``frame``: the frame type (``rules.frames.FRAME_TYPES``) that carries the kind out
     once its budget is paid: ``move`` (a path walked square by square), ``act`` (its
-    provoked Free Attacks, then its effect); None for END_TURN (no frame: the turn ends)
+    provoked Free Attacks, then its effect), ``ride`` (the Ride roll, whose failure
+    provokes, then its effect, S13); None for END_TURN (no frame: the turn ends)
     and for the reactions (the frame waiting for one takes it). ``rate``: for a move
     frame, the movement rate its route may spend (``half`` or ``whole``, S7, S12, S14).
     ``destination``: its square is where the actor ends up (a move, a Shift, a dodge's
@@ -156,8 +157,9 @@ ACTION_SPECS: dict[ActionKind, ActionSpec] = {
     K.FALL_PRONE: _row("free", False, (), (), ("S16", "H15"), "fall_prone"),
     K.OPEN_DOOR: _row("move", False, SQ, ("adjacent",), ("S12",), "doors"),
     K.CLOSE_DOOR: _row("move", False, SQ, ("adjacent",), ("S12",), "doors"),
-    K.MOUNT: _row("move", False, T, ("target",), ("S13", "H22"), "mount"),
-    K.DISMOUNT: _row("move", False, SQ, ("adjacent",), ("S13", "H22"), "dismount"),
+    K.MOUNT: _row("move", False, T, ("target",), ("S13", "H22"), "mount", frame="ride"),
+    K.DISMOUNT: _row("move", False, SQ, ("adjacent",), ("S13", "H22"), "dismount",
+                     frame="ride"),
     K.FIRST_AID: _row("full", True, T, ("target",), ("S14", "H20"), "first_aid"),
     K.SPEAK: _row("free", False, (), (), ("S16", "H24"), "speak"),
     K.FREE_ATTACK: _row("reaction", False, TI, ("target", "item:melee"), ("S5",), None,

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from rules import frames, harm, legal
+from rules import frames, harm, legal, turns
 from rules.actions import ACTION_SPECS, Action, Decision, DecisionKind, undeclared_field
 from rules.combatant import (
     Combatant,
@@ -48,7 +48,7 @@ from rules.scenario import Scenario, UnitSpec, apply_state, load_scenario, parse
 from rules.state import BattleState
 
 Square = tuple[int, int]
-JSON_VERSION = 2  # 2: typed frames (rules.frames.frame_to_dict)
+JSON_VERSION = 3  # 2: typed frames (rules.frames.frame_to_dict); 3: the ride frame
 
 
 def _state_field(name: str, doc: str) -> property:
@@ -96,7 +96,7 @@ class Battle:
         self._roll_initiative()
         self.emit(BattleStarted, scenario=scenario.name, order=tuple(self.initiative_order),
                   initiative=tuple(self.combatants[i].initiative for i in self.initiative_order))
-        frames.start_round(self.state)
+        turns.start_round(self.state)
         self._begin_turn()
         self._run()
         self.dice.expect_used("Battle(force=...): the rolls before the first decision")
@@ -263,7 +263,7 @@ class Battle:
         if reason is not None:
             self.emit(Reasoned, actor=decision.actor, reason=str(reason))
         if decision.kind is DecisionKind.TURN:
-            frames.start_action(self.state, self.combatants[decision.actor], action)
+            turns.start_action(self.state, self.combatants[decision.actor], action)
         else:
             frames.answer(self.state, self.stack[-1], action)
         self._run()
@@ -327,7 +327,7 @@ class Battle:
         while self.turn_index < len(self.initiative_order):
             c = self.combatants[self.initiative_order[self.turn_index]]
             if self._may_take_turn(c):
-                frames.start_turn(self.state, c)
+                turns.start_turn(self.state, c)
                 self.emit(TurnStarted, actor=c.id)
                 return
             self.turn_index += 1
@@ -341,7 +341,7 @@ class Battle:
         self.round += 1
         self.turn_index = 0
         self.emit(RoundStarted)
-        frames.start_round(self.state)
+        turns.start_round(self.state)
         if not self._check_end():
             self._begin_turn()
 
@@ -349,7 +349,7 @@ class Battle:
         """End the current turn and start the next one (a new round when needed)."""
         owner = self.current_actor
         if owner is not None:
-            frames.finish_turn(self.state, self.combatants[owner])
+            turns.finish_turn(self.state, self.combatants[owner])
             self.emit(TurnEnded, actor=owner)
         self.turn_index += 1
         self._begin_turn()

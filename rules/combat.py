@@ -1,30 +1,22 @@
-"""Attacks: S4, S8, S9, S10, H6, H7, H9-H11, H15, H19, H23, S24.
+"""Attack resolution: S4, S8, S9, S10, H6, H7, H9-H11, H15, H19, H23, S24.
 
-One attack is an :class:`AttackFrame`: the roll, then the defender's PARRY decision, then its
-DODGE decision (H10: after any parry), then damage, or for a grapple, trip or disarm
-(H19) its resistance roll unless a parry or dodge defeated it. Hit points and status
+One attack is a :class:`rules.frames.AttackFrame`, which sequences it: the roll
+(:func:`roll_attack`), then the defender's PARRY decision (:func:`roll_parry`), then its
+DODGE decision (H10: after any parry, :func:`roll_dodge`), then :func:`resolve`: damage,
+or for a grapple, trip or disarm (H19) its resistance roll unless a parry or dodge
+defeated it. This module rolls and resolves; it pushes no frame. Hit points and status
 change through :mod:`rules.harm`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
-from rules import harm, reactions
+from rules import harm
 from rules import queries as q
-from rules.actions import (
-    ATTACK_MODES,
-    MANOEUVRES,
-    Action,
-    ActionKind,
-    Decision,
-    DecisionKind,
-    attack_mode,
-)
+from rules.actions import ATTACK_MODES, Action, ActionKind
 from rules.combatant import Combatant
 from rules.dice import Dice, SuccessLevel, success_level
-from rules.errors import IllegalActionError
 from rules.events import (
     AttackRolled,
     DodgeRolled,
@@ -38,179 +30,105 @@ from rules.events import (
 from rules.grid import chebyshev
 
 if TYPE_CHECKING:
+    from rules.frames import AttackFrame
     from rules.state import BattleState
 
 K = ActionKind
 L = SuccessLevel
 
 
-@dataclass(slots=True)
-class AttackFrame:
-    """One attack: ``stage`` runs roll, parry, dodge, damage. ``mode``: one of
-    ``rules.actions.ATTACK_MODES`` (melee, free, unarmed, full_melee, missile,
-    full_missile, or a manoeuvre: grapple, trip, disarm, H19, which rolls ``skill``).
-    Levels are stored as ``SuccessLevel`` ints."""
-
-    type: ClassVar[str] = "attack"
-    attacker: str
-    target: str
-    weapon: str | None
-    weapon_id: str | None
-    mode: str
-    points: int = 0
-    stage: str = "roll"
-    missile: bool = False
-    skill: str | None = None
-    level: int | None = None
-    parry_level: int | None = None
-    parry_item: str | None = None
-    dodge_level: int | None = None
-
-    def step(self, state: BattleState) -> Decision | None:
-        """S4 roll, then S8 parry and S9 dodge decisions (H10: the dodge after any
-        parry), then damage (H6-H10) or, for a manoeuvre, its resistance roll (H19)."""
-        attacker, target = state.combatants[self.attacker], state.combatants[self.target]
-        if self.stage == "roll":
-            return self._roll(state, attacker, target)
-        if self.stage == "parry":
-            if reactions.can_parry(state, target, self.missile):
-                return Decision(DecisionKind.PARRY, target.id, attacker.id)
-            self.stage = "dodge"
-            return None
-        if self.stage == "dodge":
-            settled = self.parry_level == int(L.CRITICAL) or (
-                self.mode in MANOEUVRES and _defended(self))
-            if not settled and reactions.can_dodge(state, target, attacker):
-                return Decision(DecisionKind.DODGE, target.id, attacker.id)
-            self.stage = "damage"
-            return None
-        _pop(state, self)
-        if self.mode in MANOEUVRES:
-            _manoeuvre_effect(state, self, attacker, target)
+def roll_attack(state: BattleState, frame: AttackFrame) -> bool:
+    """S4: the attack roll; a fumble drops the weapon (H11). True on a hit (its level
+    stored in the frame); False when attacker or target is out of action, or on a miss."""
+    attacker, target = state.combatants[frame.attacker], state.combatants[frame.target]
+    if not attacker.in_action or not target.in_action:
+        return False
+    weapon = state.content.weapons.get(frame.weapon_id or "")
+    skill = frame.skill or (weapon.skill if weapon is not None else q.UNARMED_SKILL)
+    chance = attack_chance(state, attacker, target, skill, frame.missile, frame.points)
+    roll = state.dice.d100()
+    level = success_level(roll, chance, state.content.ruleset.success)
+    state.emit(AttackRolled, attacker=attacker.id, target=target.id,
+               weapon=frame.skill or frame.weapon_id or "unarmed", mode=frame.mode,
+               chance=chance, roll=roll, level=level.name)
+    if level is L.FUMBLE and weapon is not None and not weapon.natural and frame.weapon:
+        thrown = next((item for item in state.ground if item.uid == frame.weapon), None)
+        if thrown is not None:  # H11: a fumbled throw falls in the thrower's square
+            thrown.square = attacker.position
+            state.emit(ItemMoved, actor=attacker.id, item=thrown.uid,
+                       state_from="ground", state_to="ground", square=attacker.position)
         else:
-            _damage(state, self, attacker, target)
-        return None
-
-    def _roll(self, state: BattleState, attacker: Combatant, target: Combatant) -> None:
-        """S4: the attack roll; a fumble drops the weapon (H11); a miss ends the frame."""
-        if not attacker.in_action or not target.in_action:
-            _pop(state, self)
-            return None
-        weapon = state.content.weapons.get(self.weapon_id or "")
-        skill = self.skill or (weapon.skill if weapon is not None else q.UNARMED_SKILL)
-        chance = attack_chance(state, attacker, target, skill, self.missile, self.points)
-        roll = state.dice.d100()
-        level = success_level(roll, chance, state.content.ruleset.success)
-        state.emit(AttackRolled, attacker=attacker.id, target=target.id,
-                   weapon=self.skill or self.weapon_id or "unarmed", mode=self.mode,
-                   chance=chance, roll=roll, level=level.name)
-        if level is L.FUMBLE and weapon is not None and not weapon.natural and self.weapon:
-            thrown = next((item for item in state.ground if item.uid == self.weapon), None)
-            if thrown is not None:  # H11: a fumbled throw falls in the thrower's square
-                thrown.square = attacker.position
-                state.emit(ItemMoved, actor=attacker.id, item=thrown.uid,
-                           state_from="ground", state_to="ground", square=attacker.position)
-            else:
-                harm.drop_item(state, attacker, self.weapon, "fumble")  # H11
-        if not level.succeeded:
-            _pop(state, self)
-            return None
-        self.level = int(level)
-        self.stage = "parry"
-        return None
-
-    def legal_actions(self, state: BattleState, decision: Decision) -> list[Action]:
-        """The defender's PARRY choices (S8) or DODGE choices (S9, H10), and DECLINE."""
-        if self.stage == "parry":
-            return reactions.parry_actions(state, self)
-        if self.stage == "dodge":
-            return reactions.dodge_actions(state, self)
-        raise RuntimeError(f"an attack frame at stage {self.stage} asks for no decision")
-
-    def answer(self, state: BattleState, action: Action) -> None:
-        """The defender's PARRY or DODGE answer (or DECLINE)."""
-        if self.stage == "parry" and action.kind in (K.PARRY, K.DECLINE):
-            self.stage = "dodge"
-            if action.kind is K.PARRY:
-                self._parry(state, action)
-            return
-        if self.stage == "dodge" and action.kind in (K.DODGE, K.DECLINE):
-            self.stage = "damage"
-            if action.kind is K.DODGE:
-                self._dodge(state, action)
-            return
-        raise IllegalActionError(f"{action} is no answer to an attack frame at stage "
-                                 f"{self.stage}")
-
-    def _parry(self, state: BattleState, action: Action) -> None:
-        """S8/S10: roll the parry, spending the round's parry first, then Fight
-        Defensively's extra."""
-        target = state.combatants[self.target]
-        inst = target.item(action.item or "")
-        if inst is None:  # unreachable: legal_actions only lists held items
-            return
-        if target.parries_used < state.content.ruleset.defence.parries_per_round:
-            target.parries_used += 1
-        else:
-            target.extra_parries -= 1
-        content = state.content
-        skill = content.weapons[inst.item].skill if inst.item in content.weapons else \
-            content.armour[inst.item].skill or "shield"
-        chance = target.skill(skill, state.round)
-        roll = state.dice.d100()
-        level = success_level(roll, chance, content.ruleset.success)
-        state.emit(ParryRolled, defender=target.id, item=inst.uid, chance=chance, roll=roll,
-                   level=level.name)
-        self.parry_level, self.parry_item = int(level), inst.uid
-        harm.break_concentration(state, target)
-
-    def _dodge(self, state: BattleState, action: Action) -> None:
-        """S9/H10/S10: roll the dodge and pay its disadvantage (a Shift back, a fall, or
-        nothing under Fight Defensively)."""
-        target = state.combatants[self.target]
-        waived = target.dodge_waived  # S10: Fight Defensively's dodge pays nothing
-        target.dodge_waived = False
-        if waived:
-            disadvantage = "none"
-        elif action.square is not None:
-            disadvantage = "shift"
-        else:
-            disadvantage = "saddle" if target.riding is not None else "prone"
-        chance = target.skill("dodge", state.round)
-        roll = state.dice.d100()
-        level = success_level(roll, chance, state.content.ruleset.success)
-        state.emit(DodgeRolled, defender=target.id, chance=chance, roll=roll,
-                   level=level.name, square=action.square, disadvantage=disadvantage)
-        self.dodge_level = int(level)
-        if disadvantage == "shift":  # H10: the dodge spends the Shift...
-            target.position = action.square
-            target.shifted_this_round = True
-            harm.release_grapples_by(state, target)
-        elif disadvantage != "none":  # ...or the dodger falls (from the saddle, H22)
-            harm.set_prone(state, target, "dodged")
-        harm.break_concentration(state, target)
-
-    def copy(self) -> AttackFrame:
-        """An independent copy (for ``clone``); every field is immutable."""
-        return replace(self)
+            harm.drop_item(state, attacker, frame.weapon, "fumble")  # H11
+    if not level.succeeded:
+        return False
+    frame.level = int(level)
+    return True
 
 
-def _pop(state: BattleState, frame: AttackFrame) -> None:
-    """Pop ``frame``, which is always the top frame when its own step finishes it."""
-    if not state.stack or state.stack[-1] is not frame:
-        raise RuntimeError(f"frame {frame.type} finished while not on top of the stack")
-    state.stack.pop()
+def roll_parry(state: BattleState, frame: AttackFrame, action: Action) -> None:
+    """S8/S10: roll the parry, spending the round's parry first, then Fight
+    Defensively's extra."""
+    target = state.combatants[frame.target]
+    inst = target.item(action.item or "")
+    if inst is None:  # unreachable: legal_actions only lists held items
+        return
+    if target.parries_used < state.content.ruleset.defence.parries_per_round:
+        target.parries_used += 1
+    else:
+        target.extra_parries -= 1
+    content = state.content
+    skill = content.weapons[inst.item].skill if inst.item in content.weapons else \
+        content.armour[inst.item].skill or "shield"
+    chance = target.skill(skill, state.round)
+    roll = state.dice.d100()
+    level = success_level(roll, chance, content.ruleset.success)
+    state.emit(ParryRolled, defender=target.id, item=inst.uid, chance=chance, roll=roll,
+               level=level.name)
+    frame.parry_level, frame.parry_item = int(level), inst.uid
+    harm.break_concentration(state, target)
 
 
-def push_attack(state: BattleState, attacker: Combatant, target: Combatant,
-                weapon_uid: str | None, mode: str, points: int = 0,
-                weapon_id: str | None = None, skill: str | None = None) -> None:
-    """Queue one attack (see :class:`AttackFrame` for ``mode`` and ``skill``)."""
-    if weapon_id is None and weapon_uid is not None:
-        inst = attacker.item(weapon_uid)
-        weapon_id = inst.item if inst is not None else None
-    state.stack.append(AttackFrame(attacker.id, target.id, weapon_uid, weapon_id, mode,
-                                   points, missile=ATTACK_MODES[mode].missile, skill=skill))
+def roll_dodge(state: BattleState, frame: AttackFrame, action: Action) -> None:
+    """S9/H10/S10: roll the dodge and pay its disadvantage (a Shift back, a fall, or
+    nothing under Fight Defensively)."""
+    target = state.combatants[frame.target]
+    waived = target.dodge_waived  # S10: Fight Defensively's dodge pays nothing
+    target.dodge_waived = False
+    if waived:
+        disadvantage = "none"
+    elif action.square is not None:
+        disadvantage = "shift"
+    else:
+        disadvantage = "saddle" if target.riding is not None else "prone"
+    chance = target.skill("dodge", state.round)
+    roll = state.dice.d100()
+    level = success_level(roll, chance, state.content.ruleset.success)
+    state.emit(DodgeRolled, defender=target.id, chance=chance, roll=roll,
+               level=level.name, square=action.square, disadvantage=disadvantage)
+    frame.dodge_level = int(level)
+    if disadvantage == "shift":  # H10: the dodge spends the Shift...
+        target.position = action.square
+        target.shifted_this_round = True
+        harm.release_grapples_by(state, target)
+    elif disadvantage != "none":  # ...or the dodger falls (from the saddle, H22)
+        harm.set_prone(state, target, "dodged")
+    harm.break_concentration(state, target)
+
+
+def settled(frame: AttackFrame) -> bool:
+    """Whether nothing is left to dodge: a critical parry stops the hit (H9), and any
+    successful parry defeats a manoeuvre (H19)."""
+    return frame.parry_level == int(L.CRITICAL) or (
+        ATTACK_MODES[frame.mode].manoeuvre and _defended(frame))
+
+
+def resolve(state: BattleState, frame: AttackFrame) -> None:
+    """After the defences: damage (H6-H10), or a manoeuvre's resistance roll (H19)."""
+    attacker, target = state.combatants[frame.attacker], state.combatants[frame.target]
+    if ATTACK_MODES[frame.mode].manoeuvre:
+        _manoeuvre_effect(state, frame, attacker, target)
+    else:
+        _damage(state, frame, attacker, target)
 
 
 def attack_chance(state: BattleState, attacker: Combatant, target: Combatant, skill: str,
@@ -320,22 +238,6 @@ def _poison(state: BattleState, attacker: Combatant, target: Combatant, poison: 
 
 
 # ------------------------------------------------------------------ H19 manoeuvres
-def manoeuvre(state: BattleState, attacker: Combatant, action: Action) -> None:
-    """H19: grapple, trip, disarm: an attack roll the target may parry or dodge like any
-    hit, then (unless a parry or dodge succeeded) a resistance roll."""
-    target = state.combatants[action.target or ""]
-    weapon = next(((i, w) for i, w in attacker.ready_melee() if not w.natural), None)
-    if action.kind is K.GRAPPLE:
-        skill = "grapple"
-    elif action.kind is K.DISARM and weapon is not None:
-        skill = weapon[1].skill
-    else:
-        skill = q.UNARMED_SKILL
-    held = weapon if action.kind is K.DISARM else None  # H11: a fumbled disarm drops it
-    push_attack(state, attacker, target, held[0].uid if held else None, attack_mode(action.kind),
-                weapon_id=held[0].item if held else None, skill=skill)
-
-
 def _manoeuvre_effect(state: BattleState, frame: AttackFrame, attacker: Combatant,
                       target: Combatant) -> None:
     """H19: a parried or dodged manoeuvre is defeated; a target a failed dodge carried

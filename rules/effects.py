@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from rules import combat, harm
+from rules import frames, harm
 from rules import queries as q
 from rules.actions import ATTACK_MODES, Action, ActionKind, attack_mode
 from rules.combatant import Combatant
@@ -28,20 +28,22 @@ from rules.events import (
 )
 
 if TYPE_CHECKING:
-    from rules.frames import ActFrame
+    from rules.frames import ActFrame, RideFrame
     from rules.state import BattleState
 
 K = ActionKind
 L = SuccessLevel
-Effect = Callable[["BattleState", Combatant, Action, "ActFrame"], None]
+#: An effect: what a turn action does once its frame has done its rolls and Free Attacks.
+Effect = Callable[["BattleState", Combatant, Action, "ActFrame | RideFrame"], None]
 
 
-def apply_effect(state: BattleState, actor: Combatant, action: Action, frame: ActFrame) -> None:
+def apply_effect(state: BattleState, actor: Combatant, action: Action,
+                 frame: ActFrame | RideFrame) -> None:
     """Carry out the effect of ``action`` (its Free Attacks are over)."""
     EFFECTS[action.kind](state, actor, action, frame)
 
 
-def _lost(state: BattleState, actor: Combatant, why: str) -> None:
+def lost(state: BattleState, actor: Combatant, why: str) -> None:
     """Waste the action with a logged reason (what the interruption changed)."""
     state.emit(Concentration, actor=actor.id, what=f"action lost: {why}")
 
@@ -54,7 +56,7 @@ def _target(state: BattleState, action: Action) -> Combatant:
 # ------------------------------------------------------------------ attacks
 def _melee(state: BattleState, actor: Combatant, action: Action, frame: ActFrame) -> None:
     """S15: a melee attack with the chosen weapon."""
-    combat.push_attack(state, actor, _target(state, action), action.item,
+    frames.push_attack(state, actor, _target(state, action), action.item,
                        attack_mode(K.MELEE_ATTACK))
 
 
@@ -62,8 +64,8 @@ def _unarmed(state: BattleState, actor: Combatant, action: Action, frame: ActFra
     """S15/H19: an unarmed attack, lost if the target is out of action."""
     t = _target(state, action)
     if not t.in_action:
-        return _lost(state, actor, "target out of action")
-    combat.push_attack(state, actor, t, None, attack_mode(K.UNARMED_ATTACK))
+        return lost(state, actor, "target out of action")
+    frames.push_attack(state, actor, t, None, attack_mode(K.UNARMED_ATTACK))
 
 
 def _shoot(state: BattleState, actor: Combatant, action: Action, points: int, mode: str) -> None:
@@ -72,15 +74,15 @@ def _shoot(state: BattleState, actor: Combatant, action: Action, points: int, mo
     t = _target(state, action)
     inst = actor.item(action.item or "")
     if inst is None or not t.in_action:
-        return _lost(state, actor, "no weapon or no target")
+        return lost(state, actor, "no weapon or no target")
     w = state.content.weapons[inst.item]
     penalty = q.in_range(state, actor, t, w.range)
     if penalty is None:
-        return _lost(state, actor, "target out of range or sight")
+        return lost(state, actor, "target out of range or sight")
     inst.nocked = False
     inst.loaded = False
     if not w.thrown:
-        combat.push_attack(state, actor, t, inst.uid, mode, points + penalty, inst.item)
+        frames.push_attack(state, actor, t, inst.uid, mode, points + penalty, inst.item)
         return
     thrown = inst
     if inst.count > 1:  # H16/H21: one weapon of a stack is thrown, the rest stay in hand
@@ -88,7 +90,7 @@ def _shoot(state: BattleState, actor: Combatant, action: Action, points: int, mo
         thrown = replace(inst, uid=_fresh_uid(state, inst.uid), count=1)
     else:
         actor.inventory.remove(inst)
-    combat.push_attack(state, actor, t, thrown.uid, mode, points + penalty, inst.item)
+    frames.push_attack(state, actor, t, thrown.uid, mode, points + penalty, inst.item)
     thrown.state, thrown.square = "ground", t.position
     state.ground.append(thrown)
     state.emit(ItemMoved, actor=actor.id, item=thrown.uid, state_from="ready", state_to="ground",
@@ -115,7 +117,7 @@ def _full_attack(state: BattleState, actor: Combatant, action: Action, frame: Ac
     bonus = state.content.ruleset.modifiers.full_attack
     inst = actor.item(action.item or "")
     if inst is None:
-        return _lost(state, actor, "weapon gone")
+        return lost(state, actor, "weapon gone")
     weapon_kind = state.content.weapons[inst.item].kind
     mode = attack_mode(K.FULL_ATTACK, weapon_kind)
     if ATTACK_MODES[mode].missile:
@@ -123,13 +125,26 @@ def _full_attack(state: BattleState, actor: Combatant, action: Action, frame: Ac
         return
     t = _target(state, action)
     if not q.weapon_reaches(state, actor, state.content.weapons[inst.item].reach, t.position):
-        return _lost(state, actor, "target out of reach")
-    combat.push_attack(state, actor, t, action.item, mode, bonus)
+        return lost(state, actor, "target out of reach")
+    frames.push_attack(state, actor, t, action.item, mode, bonus)
 
 
 def _manoeuvre(state: BattleState, actor: Combatant, action: Action, frame: ActFrame) -> None:
-    """H19: a grapple, trip or disarm (see ``combat.manoeuvre``)."""
-    combat.manoeuvre(state, actor, action)
+    """H19: grapple, trip, disarm: an attack roll the target may parry or dodge like any
+    hit, then (unless a parry or dodge succeeded) a resistance roll
+    (``combat.resolve``)."""
+    target = _target(state, action)
+    weapon = next(((i, w) for i, w in actor.ready_melee() if not w.natural), None)
+    if action.kind is K.GRAPPLE:
+        skill = "grapple"
+    elif action.kind is K.DISARM and weapon is not None:
+        skill = weapon[1].skill
+    else:
+        skill = q.UNARMED_SKILL
+    held = weapon if action.kind is K.DISARM else None  # H11: a fumbled disarm drops it
+    frames.push_attack(state, actor, target, held[0].uid if held else None,
+                       attack_mode(action.kind), weapon_id=held[0].item if held else None,
+                       skill=skill)
 
 
 def _fight_defensively(state: BattleState, actor: Combatant, action: Action,
@@ -145,7 +160,7 @@ def _coup_de_grace(state: BattleState, actor: Combatant, action: Action, frame: 
     """H5: Coup-de-Grace kills an out-of-action target."""
     t = _target(state, action)
     if t.status != "out":
-        return _lost(state, actor, "target not helpless")
+        return lost(state, actor, "target not helpless")
     harm.kill(state, t, f"coup-de-grace by {actor.id}")
 
 
@@ -196,7 +211,7 @@ def _cast(state: BattleState, actor: Combatant, action: Action, frame: ActFrame)
     t = _target(state, action)
     if actor.concentration_broken:
         actor.casting = None
-        return _lost(state, actor, f"{spell} aborted (S11)")
+        return lost(state, actor, f"{spell} aborted (S11)")
     if sp.casting == "rounds":
         if actor.casting is None:
             actor.casting = {"spell": action.item, "target": action.target, "done": 0,
@@ -210,9 +225,9 @@ def _cast(state: BattleState, actor: Combatant, action: Action, frame: ActFrame)
         actor.casting = None
     if t.dead or (sp.effect != "heal" and not t.in_action) or not q.spell_target_ok(
             state, actor, t, sp.range):
-        return _lost(state, actor, f"{spell} has no valid target")
+        return lost(state, actor, f"{spell} has no valid target")
     if actor.power_points < sp.cost:  # H18: PP spent on other spells while it was being cast
-        return _lost(state, actor, f"not enough power points for {spell}")
+        return lost(state, actor, f"not enough power points for {spell}")
     if sp.components:
         actor.components_ready = False
     chance = actor.skill("cast", state.round)
@@ -230,7 +245,7 @@ def _use_item(state: BattleState, actor: Combatant, action: Action, frame: ActFr
     """S15: drink a potion (heals its dice) or read a scroll (its spell, no roll, no PP)."""
     inst = actor.item(action.item or "")
     if inst is None:
-        return _lost(state, actor, "item gone")
+        return lost(state, actor, "item gone")
     it = state.content.items[inst.item]
     inst.count -= 1
     if inst.count <= 0:
@@ -261,7 +276,7 @@ def _ready(state: BattleState, actor: Combatant, action: Action, frame: ActFrame
     if inst is None:
         return
     if inst.state == "hidden" and not harm.roll_skill(state, actor, "sleight", "draw").succeeded:
-        return _lost(state, actor, f"fumbled drawing {inst.uid}")
+        return lost(state, actor, f"fumbled drawing {inst.uid}")
     _move_item(state, actor, inst.uid, "ready")
 
 
@@ -283,7 +298,7 @@ def _pick_up(state: BattleState, actor: Combatant, action: Action, frame: ActFra
     inst = next((item for item in state.ground
                  if item.uid == action.item and item.square == actor.position), None)
     if inst is None:
-        return _lost(state, actor, "the item is no longer at hand")
+        return lost(state, actor, "the item is no longer at hand")
     state.ground.remove(inst)
     cw = state.content
     hands = (cw.weapons[inst.item].hands if inst.item in cw.weapons
@@ -316,7 +331,7 @@ def _load(state: BattleState, actor: Combatant, action: Action, frame: ActFrame)
     w = state.content.weapons[inst.item]
     ammo = q.ammo_of(actor, w.ammo)
     if ammo is None:
-        return _lost(state, actor, "no ammunition")
+        return lost(state, actor, "no ammunition")
     ammo.count -= 1
     if ammo.count <= 0:
         actor.inventory.remove(ammo)
@@ -361,37 +376,23 @@ def _door(state: BattleState, actor: Combatant, action: Action, frame: ActFrame)
     state.emit(DoorChanged, actor=actor.id, square=action.square, open=opening)
 
 
-def _ride(state: BattleState, actor: Combatant, action: Action, frame: ActFrame) -> None:
-    """S13/H22: a Ride roll. On failure it provokes; with the round whole (nothing but
-    this action spent) the failure takes the full round and then completes; otherwise
-    the attempt does not complete this round: the turn ends with the character where
-    it was."""
-    if not frame.rolled:
-        frame.rolled = True
-        if not harm.roll_skill(state, actor, "ride", action.kind.value).succeeded:
-            frame.force_provoke = True
-            frame.phase = "start"
-            if actor.actions_used == ["move"]:
-                actor.actions_used = ["full"]
-            else:
-                frame.incomplete = True
-            return
-    if frame.incomplete:
-        frame.end_turn = True
-        return _lost(state, actor,
-                     f"{action.kind.value} failed with the round no longer whole (S13)")
-    if action.kind is K.MOUNT:
-        m = _target(state, action)
-        if not m.in_action or m.ridden_by is not None:
-            return _lost(state, actor, "mount unavailable")
-        actor.riding, m.ridden_by, actor.position = m.id, actor.id, m.position
-        state.emit(StatusChanged, actor=actor.id, status=f"riding {m.id}", cause="mounted")
-        return
+def _mount(state: BattleState, actor: Combatant, action: Action, frame: RideFrame) -> None:
+    """S13/H22: after a Ride roll (:class:`rules.frames.RideFrame`), mount the target."""
+    m = _target(state, action)
+    if not m.in_action or m.ridden_by is not None:
+        return lost(state, actor, "mount unavailable")
+    actor.riding, m.ridden_by, actor.position = m.id, actor.id, m.position
+    state.emit(StatusChanged, actor=actor.id, status=f"riding {m.id}", cause="mounted")
+
+
+def _dismount(state: BattleState, actor: Combatant, action: Action, frame: RideFrame) -> None:
+    """S13/H22: after a Ride roll (:class:`rules.frames.RideFrame`), dismount into the
+    chosen square."""
     if actor.riding is None:  # thrown from the saddle meanwhile (a saddle-fall dodge, H10)
-        return _lost(state, actor, "no longer mounted")
+        return lost(state, actor, "no longer mounted")
     if action.square is None or action.square in q.occupied(state, exclude=(actor.id,
                                                                             actor.riding)):
-        return _lost(state, actor, "no room to dismount")
+        return lost(state, actor, "no room to dismount")
     m = state.combatants[actor.riding]
     actor.riding, m.ridden_by, actor.position = None, None, action.square
     state.emit(StatusChanged, actor=actor.id, status="on foot", cause="dismounted")
@@ -418,6 +419,6 @@ EFFECTS: dict[ActionKind, Effect] = {
     K.USE_ITEM: _use_item, K.READY_WEAPON: _ready, K.SHEATHE_WEAPON: _sheathe,
     K.DROP_ITEM: _drop, K.PICK_UP: _pick_up, K.LIGHT_TORCH: _light_torch,
     K.LOAD_CROSSBOW: _load, K.NOCK_ARROW: _load, K.SHIFT: _shift, K.STAND_UP: _stand,
-    K.FALL_PRONE: _prone, K.OPEN_DOOR: _door, K.CLOSE_DOOR: _door, K.MOUNT: _ride,
-    K.DISMOUNT: _ride, K.PREPARE_COMPONENTS: _components, K.SPEAK: _speak,
+    K.FALL_PRONE: _prone, K.OPEN_DOOR: _door, K.CLOSE_DOOR: _door, K.MOUNT: _mount,
+    K.DISMOUNT: _dismount, K.PREPARE_COMPONENTS: _components, K.SPEAK: _speak,
 }

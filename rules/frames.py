@@ -1,4 +1,4 @@
-"""Work in progress as a stack of typed frames, and the round/turn bookkeeping.
+"""Work in progress as a stack of typed frames (``rules.turns`` starts them).
 
 Each frame is a small JSON-able dataclass that owns its rule procedure, side by side
 (botbowl's procedures):
@@ -14,12 +14,16 @@ Frame types (``FRAME_TYPES``, by ``type`` name, for ``frame_to_dict``/``frame_fr
   Attack (S5, H13).
 - :class:`ActFrame` (``act``): any other turn action: the Free Attacks it provokes first
   (S5, S6), then its effect (:mod:`rules.effects`).
+- :class:`RideFrame` (``ride``): a MOUNT or DISMOUNT: the Ride roll first; a failure
+  provokes, and takes the whole round or ends the turn (S13, H22).
 - :class:`OfferFrame` (``offer``): an enemy deciding whether to take its Free Attack (S5).
-- :class:`rules.combat.AttackFrame` (``attack``): one attack roll and the defender's
-  parry and dodge decisions, then damage.
+- :class:`AttackFrame` (``attack``): one attack roll and the defender's parry and dodge
+  decisions, then damage (the rolls and the damage are :mod:`rules.combat`'s).
 
-Only offer and attack frames ask for decisions; asking a move or act frame for legal
-actions, or any frame about an answer of a kind it does not take, is an error.
+Which frame a turn action gets is its ``ACTION_SPECS`` row's ``frame``. Every frame
+leaves the stack through :func:`pop_frame`. Only offer and attack frames ask for
+decisions; asking a move, act or ride frame for legal actions, or any frame about an
+answer of a kind it does not take, is an error.
 """
 
 from __future__ import annotations
@@ -27,22 +31,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from rules import combat, effects, harm, legal, reactions
+from rules import budget, combat, effects, harm, reactions
 from rules import queries as q
 from rules.actions import (
-    ACTION_SPECS,
+    ATTACK_MODES,
     PROVOKING,
     Action,
     ActionKind,
     Decision,
     DecisionKind,
     attack_mode,
-    category_of,
 )
-from rules.combat import AttackFrame
 from rules.combatant import Combatant
 from rules.errors import IllegalActionError
-from rules.events import ActionTaken, Concentration, FreeAttackDeclined, Moved, Provoked
+from rules.events import FreeAttackDeclined, Moved, Provoked
 from rules.grid import KING_STEPS_BY_ROW
 
 if TYPE_CHECKING:
@@ -82,7 +84,7 @@ class OfferFrame:
         """Ask the enemy, or drop the offer when it can no longer attack (S5)."""
         enemy, provoker = state.combatants[self.enemy], state.combatants[self.actor]
         if not q.can_free_attack(state, enemy, provoker):
-            state.stack.pop()
+            pop_frame(state, self)
             return None
         return Decision(DecisionKind.FREE_ATTACK, enemy.id, provoker.id)
 
@@ -94,14 +96,14 @@ class OfferFrame:
         """Decline, or push the Free Attack's attack frame."""
         if action.kind not in (K.DECLINE, K.FREE_ATTACK):
             raise unknown_answer(self, action)
-        state.stack.pop()
+        pop_frame(state, self)
         enemy = state.combatants[self.enemy]
         if action.kind is K.DECLINE:
             state.emit(FreeAttackDeclined, enemy=enemy.id, actor=self.actor)
             return
         enemy.free_attack_used = True
-        combat.push_attack(state, enemy, state.combatants[action.target or ""], action.item,
-                           attack_mode(K.FREE_ATTACK))
+        push_attack(state, enemy, state.combatants[action.target or ""], action.item,
+                    attack_mode(K.FREE_ATTACK))
 
     def copy(self) -> OfferFrame:
         """An independent copy (for ``clone``)."""
@@ -110,21 +112,14 @@ class OfferFrame:
 
 @dataclass(slots=True)
 class ActFrame:
-    """A turn action other than a move: provoked Free Attacks, then its effect.
-
-    ``phase`` runs start, provoke, effect, done. The flags belong to S13's Ride roll:
-    ``rolled`` (made), ``force_provoke`` (failed: it provokes), ``incomplete`` (failed
-    with the round no longer whole) and ``end_turn`` (so the turn ends when done)."""
+    """A turn action other than a move or a ride: provoked Free Attacks, then its
+    effect. ``phase`` runs start, provoke, effect, done."""
 
     type: ClassVar[str] = "act"
     actor: str
     action: Action
     phase: str = "start"
     offers: list[str] = field(default_factory=list)
-    rolled: bool = False
-    force_provoke: bool = False
-    incomplete: bool = False
-    end_turn: bool = False
 
     def step(self, state: BattleState) -> Decision | None:
         """Advance one phase."""
@@ -143,7 +138,7 @@ class ActFrame:
         if self.phase == "provoke":
             if not actor.in_action:
                 actor.concentration = None
-                state.stack.pop()
+                pop_frame(state, self)
                 return None
             if self.offers:
                 push_offer(state, self.offers.pop(0), actor.id)
@@ -157,8 +152,6 @@ class ActFrame:
         actor.concentration = None
         actor.concentration_broken = False
         pop_frame(state, self)
-        if self.end_turn:  # S13: a failed mount with the round no longer whole
-            state.end_turn_requested = True
         return None
 
     def legal_actions(self, state: BattleState, decision: Decision) -> list[Action]:
@@ -172,6 +165,146 @@ class ActFrame:
     def copy(self) -> ActFrame:
         """An independent copy (for ``clone``)."""
         return replace(self, offers=list(self.offers))
+
+
+@dataclass(slots=True)
+class RideFrame:
+    """S13/H22: a MOUNT or DISMOUNT. ``phase`` runs roll (the Ride roll), provoke (only
+    after a failure: a failed roll provokes Free Attacks), effect, done. A failure with
+    the round whole (nothing but this MOVE spent) takes the whole round and then
+    completes; otherwise it is ``incomplete``: the character stays where it was and the
+    turn ends when the frame is done."""
+
+    type: ClassVar[str] = "ride"
+    actor: str
+    action: Action
+    phase: str = "roll"
+    offers: list[str] = field(default_factory=list)
+    incomplete: bool = False
+
+    def step(self, state: BattleState) -> Decision | None:
+        """Advance one phase."""
+        actor = state.combatants[self.actor]
+        if self.phase in ("roll", "provoke") and not actor.in_action:
+            actor.concentration = None
+            pop_frame(state, self)
+            return None
+        if self.phase == "roll":
+            self.phase = "effect"
+            if not harm.roll_skill(state, actor, "ride", self.action.kind.value).succeeded:
+                self.incomplete = not budget.spend_whole_round(actor)
+                self.offers = q.provokers_at(state, actor)
+                for enemy in self.offers:
+                    state.emit(Provoked, actor=actor.id, enemy=enemy)
+                self.phase = "provoke"
+            return None
+        if self.phase == "provoke":
+            if self.offers:
+                push_offer(state, self.offers.pop(0), actor.id)
+                return None
+            self.phase = "effect"
+            return None
+        if self.phase == "effect":
+            self.phase = "done"
+            kind = self.action.kind
+            if self.incomplete:
+                effects.lost(state, actor,
+                             f"{kind.value} failed with the round no longer whole (S13)")
+            else:
+                effects.apply_effect(state, actor, self.action, self)
+            return None
+        actor.concentration = None
+        actor.concentration_broken = False
+        pop_frame(state, self)
+        if self.incomplete:  # S13: the failed attempt ends the turn
+            state.end_turn_requested = True
+        return None
+
+    def legal_actions(self, state: BattleState, decision: Decision) -> list[Action]:
+        """A ride frame never waits for a decision."""
+        raise _no_decision(self)
+
+    def answer(self, state: BattleState, action: Action) -> None:
+        """A ride frame never waits for a decision."""
+        raise _no_decision(self)
+
+    def copy(self) -> RideFrame:
+        """An independent copy (for ``clone``)."""
+        return replace(self, offers=list(self.offers))
+
+
+@dataclass(slots=True)
+class AttackFrame:
+    """One attack: ``stage`` runs roll, parry, dodge, damage (S4, S8, S9, H10: the dodge
+    after any parry). ``mode``: one of ``rules.actions.ATTACK_MODES`` (a manoeuvre,
+    H19, rolls ``skill`` and ends in a resistance roll instead of damage). Levels are
+    stored as ``SuccessLevel`` ints; the rolls and the damage are :mod:`rules.combat`'s."""
+
+    type: ClassVar[str] = "attack"
+    attacker: str
+    target: str
+    weapon: str | None
+    weapon_id: str | None
+    mode: str
+    points: int = 0
+    stage: str = "roll"
+    missile: bool = False
+    skill: str | None = None
+    level: int | None = None
+    parry_level: int | None = None
+    parry_item: str | None = None
+    dodge_level: int | None = None
+
+    def step(self, state: BattleState) -> Decision | None:
+        """S4 roll, then S8 parry and S9 dodge decisions, then damage or a manoeuvre's
+        resistance roll (H19)."""
+        if self.stage == "roll":
+            if combat.roll_attack(state, self):
+                self.stage = "parry"
+            else:
+                pop_frame(state, self)
+            return None
+        attacker, target = state.combatants[self.attacker], state.combatants[self.target]
+        if self.stage == "parry":
+            if reactions.can_parry(state, target, self.missile):
+                return Decision(DecisionKind.PARRY, target.id, attacker.id)
+            self.stage = "dodge"
+            return None
+        if self.stage == "dodge":
+            if not combat.settled(self) and reactions.can_dodge(state, target, attacker):
+                return Decision(DecisionKind.DODGE, target.id, attacker.id)
+            self.stage = "damage"
+            return None
+        pop_frame(state, self)
+        combat.resolve(state, self)
+        return None
+
+    def legal_actions(self, state: BattleState, decision: Decision) -> list[Action]:
+        """The defender's PARRY choices (S8) or DODGE choices (S9, H10), and DECLINE."""
+        if self.stage == "parry":
+            return reactions.parry_actions(state, self)
+        if self.stage == "dodge":
+            return reactions.dodge_actions(state, self)
+        raise RuntimeError(f"an attack frame at stage {self.stage} asks for no decision")
+
+    def answer(self, state: BattleState, action: Action) -> None:
+        """The defender's PARRY or DODGE answer (or DECLINE)."""
+        if self.stage == "parry" and action.kind in (K.PARRY, K.DECLINE):
+            self.stage = "dodge"
+            if action.kind is K.PARRY:
+                combat.roll_parry(state, self, action)
+            return
+        if self.stage == "dodge" and action.kind in (K.DODGE, K.DECLINE):
+            self.stage = "damage"
+            if action.kind is K.DODGE:
+                combat.roll_dodge(state, self, action)
+            return
+        raise IllegalActionError(f"{action} is no answer to an attack frame at stage "
+                                 f"{self.stage}")
+
+    def copy(self) -> AttackFrame:
+        """An independent copy (for ``clone``); every field is immutable."""
+        return replace(self)
 
 
 @dataclass(slots=True)
@@ -300,9 +433,10 @@ def way_back(state: BattleState, walked: tuple[Square, ...],
     return walked
 
 
-Frame = MoveFrame | ActFrame | OfferFrame | AttackFrame
+Frame = MoveFrame | ActFrame | RideFrame | OfferFrame | AttackFrame
 FRAME_TYPES: dict[str, type[Frame]] = {
-    frame_type.type: frame_type for frame_type in (MoveFrame, ActFrame, OfferFrame, AttackFrame)
+    frame_type.type: frame_type
+    for frame_type in (MoveFrame, ActFrame, RideFrame, OfferFrame, AttackFrame)
 }
 
 
@@ -328,102 +462,18 @@ def frame_from_dict(data: dict[str, Any]) -> Frame:
         raise ValueError(f"unknown frame type {data.get('type')!r}; expected one of "
                          f"{', '.join(sorted(FRAME_TYPES))}")
     values = {key: value for key, value in data.items() if key != "type"}
-    if frame_type is ActFrame:
+    if frame_type is ActFrame or frame_type is RideFrame:
         values["action"] = Action.from_dict(values["action"])
     if frame_type is MoveFrame:
         values["path"] = tuple((square[0], square[1]) for square in values["path"])
     return frame_type(**values)
 
 
-# ------------------------------------------------------------------ rounds and turns
-def start_round(state: BattleState) -> None:
-    """Per-round resets (S5, S7, S8, H14), bleeding (H7) and fatigue checks (S21)."""
-    ruleset = state.content.ruleset
-    for combatant in state.combatants.values():
-        combatant.moved_this_round = False
-        combatant.shifted_this_round = False
-        combatant.diagonal_parity = 0
-        combatant.free_attack_used = False
-        combatant.parries_used = 0
-        combatant.buffs = [buff for buff in combatant.buffs if buff[1] >= state.round]
-    for cid in state.initiative_order:
-        combatant = state.combatants[cid]
-        if combatant.bleeding and not combatant.dead:
-            harm.lose_hp(state, combatant, ruleset.misc.bleed_per_round, "bleeding")
-    every = ruleset.fatigue.rounds_per_check
-    if state.round > 1 and (state.round - 1) % every == 0:
-        for cid in state.initiative_order:
-            combatant = state.combatants[cid]
-            if combatant.in_action:
-                harm.fatigue_check(state, combatant)
-
-
-def start_turn(state: BattleState, owner: Combatant) -> None:
-    """H25: voluntary FREE actions are once per turn, so they reset each turn; S10:
-    Fight Defensively lasts until the start of the fighter's next turn (a ridden mount's
-    turn is its rider's, H22)."""
-    owner.free_used = []
-    for fighter in (owner, state.combatants.get(owner.riding or "")):
-        if fighter is not None:
-            fighter.extra_parries = 0
-            fighter.dodge_waived = False
-    owner.actions_used = []
-    owner.concentration = None
-    owner.concentration_broken = False
-
-
-def finish_turn(state: BattleState, owner: Combatant) -> None:
-    """H18: a multi-round casting not continued this round is abandoned."""
-    if owner.casting is not None and owner.casting["round"] < state.round:
-        owner.casting = None
-        state.emit(Concentration, actor=owner.id, what="multi-round casting abandoned")
-
-
-# ------------------------------------------------------------------ starting actions
-def _category(state: BattleState, action: Action) -> str:
-    """The budget category of a turn action (a spell's depends on its casting time)."""
-    if action.kind is K.CAST_SPELL:
-        return legal.spell_category(state, action.item or "")
-    return category_of(action.kind)
-
-
-def _continues_casting(combatant: Combatant, action: Action) -> bool:
-    """H18: whether ``action`` is the next round of the multi-round casting under way."""
-    return (action.kind is K.CAST_SPELL and combatant.casting is not None
-            and combatant.casting["spell"] == action.item
-            and combatant.casting["target"] == action.target)
-
-
-def start_action(state: BattleState, actor: Combatant, action: Action) -> None:
-    """Pay the action's budget (S2, H25) and push the frame that carries it out."""
-    if action.kind is K.END_TURN:
-        state.end_turn_requested = True
-        return
-    category = _category(state, action)
-    if category == "free":
-        actor.free_used.append(action.kind.value)
-    elif category in ("move", "attack", "full"):
-        actor.actions_used.append(category)
-        if actor.casting is not None and not _continues_casting(actor, action):
-            actor.casting = None
-            state.emit(Concentration, actor=actor.id, what="multi-round casting abandoned")
-    state.emit(ActionTaken, actor=actor.id, action=str(action))
-    spec = ACTION_SPECS[action.kind]
-    if spec.frame == "move":
-        provoking = spec.provokes
-        route = q.routes(state, actor, q.move_budget(state, actor, spec.rate == "whole"),
-                         provoking)[action.square]
-        state.stack.append(MoveFrame(actor.id, action.kind.value, tuple(route.path),
-                                     parity=actor.diagonal_parity, provokes=provoking))
-        return
-    state.stack.append(ActFrame(actor.id, action))
-
-
+# ------------------------------------------------------------------ provocation
 def provokes(state: BattleState, action: Action, frame: ActFrame) -> bool:
-    """S6/S15/S13: whether this action provokes Free Attacks; a melee attack with an
-    unarmed natural weapon (a fist) provokes like any unarmed attack."""
-    if frame.force_provoke:
-        return True
+    """S6/S15: whether this action provokes Free Attacks; a melee attack with an
+    unarmed natural weapon (a fist) provokes like any unarmed attack (a failed Ride roll
+    provokes too: :class:`RideFrame`, S13)."""
     if action.kind is K.MELEE_ATTACK:
         inst = state.combatants[frame.actor].item(action.item or "")
         weapon = state.content.weapons.get(inst.item) if inst is not None else None
@@ -448,6 +498,17 @@ def _concentration(state: BattleState, actor: Combatant, action: Action) -> str 
 def push_offer(state: BattleState, enemy: str, actor: str) -> None:
     """Queue ``enemy``'s Free Attack decision on ``actor`` (S5)."""
     state.stack.append(OfferFrame(enemy, actor))
+
+
+def push_attack(state: BattleState, attacker: Combatant, target: Combatant,
+                weapon_uid: str | None, mode: str, points: int = 0,
+                weapon_id: str | None = None, skill: str | None = None) -> None:
+    """Queue one attack (see :class:`AttackFrame` for ``mode`` and ``skill``)."""
+    if weapon_id is None and weapon_uid is not None:
+        inst = attacker.item(weapon_uid)
+        weapon_id = inst.item if inst is not None else None
+    state.stack.append(AttackFrame(attacker.id, target.id, weapon_uid, weapon_id, mode,
+                                   points, missile=ATTACK_MODES[mode].missile, skill=skill))
 
 
 # ------------------------------------------------------------------ stepping

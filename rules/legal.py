@@ -1,12 +1,11 @@
 """Legal actions: the single source of truth (DESIGN.md). Everything listed here is legal
 and ``BattleState.apply`` accepts it; everything else is an ``IllegalActionError``.
 
-Turn actions follow the round budget (S2): one MOVE and one ATTACK (either order), or two
-MOVEs, or one FULL action, plus FREE actions, each voluntary FREE action at most once per
-turn (H25). They come from one generator per group named in
-:data:`rules.actions.ACTION_SPECS`, in the table's order (``GENERATORS``,
-``TURN_GROUPS``). Reactions keep the sheet's own limits (S5, S8, S9); the frame waiting
-for one lists them (:mod:`rules.reactions`).
+Turn actions follow the round budget (S2, :mod:`rules.budget`: one MOVE and one ATTACK,
+or two MOVEs, or one FULL action, plus FREE actions once a turn each). They come from
+one generator per group named in :data:`rules.actions.ACTION_SPECS`, in the table's
+order (``GENERATORS``, ``TURN_GROUPS``). Reactions keep the sheet's own limits (S5,
+S8, S9); the frame waiting for one lists them (:mod:`rules.reactions`).
 """
 
 from __future__ import annotations
@@ -16,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from rules import queries as q
 from rules.actions import ACTION_SPECS, Action, ActionKind, Decision, DecisionKind
+from rules.budget import can_spend, free_left, spell_category
 from rules.combatant import Combatant
 from rules.grid import KING_STEPS_BY_ROW, Square, chebyshev
 from rules.routes import Reach
@@ -55,38 +55,6 @@ _UNARMED, _GRAPPLE, _TRIP, _DISARM, _COUP_DE_GRACE = (_Shared(kind) for kind in 
     K.UNARMED_ATTACK, K.GRAPPLE, K.TRIP, K.DISARM, K.COUP_DE_GRACE))
 _END_TURN = Action(K.END_TURN)
 _FIGHT_DEFENSIVELY = Action(K.FIGHT_DEFENSIVELY)
-
-
-def can_spend(combatant: Combatant, category: str) -> bool:
-    """S2: whether the budget left this turn allows an action of ``category``.
-
-    S3: an ATTACK fits before or after a MOVE; a MOVE is one atomic action (its path is
-    walked to the end or cut short), so nothing can be done in the middle of one.
-    """
-    used = combatant.actions_used
-    if category == "move":  # used is [], ["move"] or ["attack"]
-        return not used or (len(used) == 1 and used[0] in _MOVE_AFTER)
-    if category == "attack":  # used is [] or ["move"]
-        return not used or (len(used) == 1 and used[0] == "move")
-    if category == "full":
-        return not used
-    return True
-
-
-#: What a MOVE may follow in the same turn (S2, S3).
-_MOVE_AFTER = ("move", "attack")
-
-
-def free_left(combatant: Combatant, kind: ActionKind) -> bool:
-    """H25: each voluntary FREE action at most once per turn (reactions are not FREE
-    actions in this sense: they keep their own limits, S5, S8, S9)."""
-    return kind.value not in combatant.free_used
-
-
-def spell_category(state: BattleState, spell_id: str) -> str:
-    """H18: a spell's budget category from its casting time (multi-round: full)."""
-    casting = state.content.spells[spell_id].casting
-    return {"free": "free", "attack": "attack", "full": "full", "rounds": "full"}[casting]
 
 
 def actions_for(state: BattleState, decision: Decision) -> list[Action]:

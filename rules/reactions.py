@@ -1,7 +1,7 @@
 """Reactions: the answers a waiting frame offers (S5 Free Attacks, S8 parries, S9
 dodges, H10, S10, H22), and whether a parry or dodge is open at all.
 
-:class:`rules.frames.OfferFrame` and :class:`rules.combat.AttackFrame` list their legal
+:class:`rules.frames.OfferFrame` and :class:`rules.frames.AttackFrame` list their legal
 actions from here; every list ends with DECLINE.
 """
 
@@ -15,8 +15,7 @@ from rules.combatant import Combatant
 from rules.grid import chebyshev
 
 if TYPE_CHECKING:
-    from rules.combat import AttackFrame
-    from rules.frames import OfferFrame
+    from rules.frames import AttackFrame, OfferFrame
     from rules.state import BattleState
 
 K = ActionKind

@@ -120,7 +120,7 @@ def test_unknown_frame_type_and_other_json_version_are_errors() -> None:
         frame_from_dict({"type": "walk"})
     data = json.loads(rules.Battle.from_scenario("duel", seed=1).to_json())
     data["version"] = 1
-    with pytest.raises(rules.FrayError, match="version: expected 2, found 1"):
+    with pytest.raises(rules.FrayError, match="version: expected 3, found 1"):
         rules.Battle.from_json(json.dumps(data))
 
 
@@ -234,3 +234,23 @@ def test_the_second_list_check_finds_a_second_list(tmp_path: Path) -> None:
             for name, derived_set in derived.items() if members == derived_set}
     assert hits == {"WALKING_KINDS", "TURN_DESTINATION_KINDS", "missile modes"}
 
+
+# ------------------------------------------------------------------ frames, budget
+def test_every_frame_leaves_the_stack_through_one_pop() -> None:
+    pops = [(path.name, number) for path in sorted((ROOT / "rules").rglob("*.py"))
+            for number, line in enumerate(path.read_text().splitlines(), 1)
+            if "stack.pop(" in line]
+    assert [name for name, _ in pops] == ["frames.py"]  # inside pop_frame only
+    assert set(FRAME_TYPES) == {"move", "act", "ride", "offer", "attack"}
+    assert {ACTION_SPECS[kind].frame for kind in (K.MOUNT, K.DISMOUNT)} == {"ride"}
+
+
+def test_the_budget_rules_live_in_one_module() -> None:
+    from rules import budget
+
+    for name in ("can_spend", "free_left", "spell_category"):
+        assert getattr(legal, name) is getattr(budget, name)  # legal reads them there
+    defined = {path.name for path in sorted((ROOT / "rules").rglob("*.py"))
+               if any(f"def {name}(" in path.read_text()
+                      for name in ("can_spend", "free_left", "spell_category", "pay"))}
+    assert defined == {"budget.py"}
