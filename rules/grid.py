@@ -17,18 +17,50 @@ from rules.errors import ScenarioError
 
 Square = tuple[int, int]
 
-#: glyph -> what it stands for (scenario docs are generated from this).
-LEGEND: dict[str, str] = {
-    "#": "wall: blocks movement, reach and sight",
-    ".": "floor",
-    "+": "closed door: blocks movement, reach and sight until opened",
-    "'": "open door: floor until closed",
-    "~": "difficult terrain: entering it costs double (H13)",
-    ":": "dark floor (H23)",
-    ";": "dark difficult terrain (H13, H23)",
-    "_": "drop of the default depth (S23); 10 ft unless the scenario says otherwise",
-    **{str(n): f"drop of {n * 10} ft (S23)" for n in range(1, 10)},
+@dataclass(frozen=True, slots=True)
+class Glyph:
+    """What one map glyph stands for (see ``GLYPHS``): ``meaning`` (the legend's words),
+    and the terrain it makes: a wall, a door (``closed`` or ``open``), difficult
+    terrain, darkness, a drop of ``drop_ft`` feet (``DEFAULT_DROP``: the scenario's
+    default depth)."""
+
+    meaning: str
+    wall: bool = False
+    door: str | None = None
+    difficult: bool = False
+    dark: bool = False
+    drop_ft: int | None = None
+
+    def to_dict(self, default_drop_ft: int) -> dict[str, object]:
+        """The glyph as plain data (the viewer page's legend), the default depth resolved."""
+        drop = default_drop_ft if self.drop_ft == DEFAULT_DROP else self.drop_ft
+        return {"meaning": self.meaning, "wall": self.wall, "door": self.door,
+                "difficult": self.difficult, "dark": self.dark, "drop": drop}
+
+
+#: ``Glyph.drop_ft`` of the glyph whose depth is the scenario's default.
+DEFAULT_DROP = 0
+#: The one glyph table: glyph -> what it stands for. ``parse_map`` reads it,
+#: ``GridMap.to_text`` writes it, the scenario docs and the viewer page's legend
+#: (``experiments.viewer.data``) are generated from it.
+GLYPHS: dict[str, Glyph] = {
+    "#": Glyph("wall: blocks movement, reach and sight", wall=True),
+    ".": Glyph("floor"),
+    "+": Glyph("closed door: blocks movement, reach and sight until opened", door="closed"),
+    "'": Glyph("open door: floor until closed", door="open"),
+    "~": Glyph("difficult terrain: entering it costs double (H13)", difficult=True),
+    ":": Glyph("dark floor (H23)", dark=True),
+    ";": Glyph("dark difficult terrain (H13, H23)", difficult=True, dark=True),
+    "_": Glyph("drop of the default depth (S23); 10 ft unless the scenario says otherwise",
+               drop_ft=DEFAULT_DROP),
+    **{str(n): Glyph(f"drop of {n * 10} ft (S23)", drop_ft=n * 10) for n in range(1, 10)},
 }
+#: glyph -> what it stands for (derived from ``GLYPHS``).
+LEGEND: dict[str, str] = {glyph: spec.meaning for glyph, spec in GLYPHS.items()}
+#: The glyph of each terrain (``Glyph`` without its words), for ``GridMap.to_text``.
+_GLYPH_OF: dict[tuple, str] = {
+    (spec.wall, spec.door, spec.difficult, spec.dark, spec.drop_ft): glyph
+    for glyph, spec in GLYPHS.items()}
 
 #: The eight king steps in the fixed order every search uses (it settles ties between
 #: equal-cost routes): orthogonal steps first (N, W, E, S), then diagonals (NW, NE, SW, SE).
@@ -198,21 +230,20 @@ class GridMap:
         return "\n".join(rows) + "\n"
 
     def _glyph(self, sq: Square, drop_depth_ft: int) -> str:
+        """The glyph of ``sq`` (a wall, then a door, then a drop hide the rest)."""
         if sq in self.walls:
-            return "#"
-        if sq in self.closed_doors:
-            return "+"
-        if sq in self.open_doors:
-            return "'"
+            return _GLYPH_OF[True, None, False, False, None]
+        if sq in self.closed_doors or sq in self.open_doors:
+            door = "closed" if sq in self.closed_doors else "open"
+            return _GLYPH_OF[False, door, False, False, None]
         depth = self.drop_depth(sq)
         if depth:
-            if depth == drop_depth_ft:
-                return "_"
-            if depth % 10 == 0 and 10 <= depth <= 90:
-                return str(depth // 10)
-            raise ValueError(f"a drop of {depth} ft at {sq} has no glyph")
-        dark, difficult = sq in self.dark, sq in self.difficult
-        return ";" if dark and difficult else ":" if dark else "~" if difficult else "."
+            drop = DEFAULT_DROP if depth == drop_depth_ft else depth
+            glyph = _GLYPH_OF.get((False, None, False, False, drop))
+            if glyph is None:
+                raise ValueError(f"a drop of {depth} ft at {sq} has no glyph")
+            return glyph
+        return _GLYPH_OF[False, None, sq in self.difficult, sq in self.dark, None]
 
 
 def parse_map(text: str, *, source: str, drop_depth_ft: int = 10) -> GridMap:
@@ -250,30 +281,24 @@ def parse_map(text: str, *, source: str, drop_depth_ft: int = 10) -> GridMap:
     for y, line in enumerate(lines):
         for x, glyph in enumerate(line):
             sq = (x, y)
-            if glyph == "#":
-                walls.add(sq)
-            elif glyph == "+":
-                closed.add(sq)
-            elif glyph == "'":
-                opened.add(sq)
-            elif glyph == "~":
-                difficult.add(sq)
-            elif glyph == ":":
-                dark.add(sq)
-            elif glyph == ";":
-                dark.add(sq)
-                difficult.add(sq)
-            elif glyph == "_":
-                drops.append((sq, drop_depth_ft))
-            elif glyph in "123456789":
-                drops.append((sq, int(glyph) * 10))
-            elif glyph != ".":
+            spec = GLYPHS.get(glyph)
+            if spec is None:
                 raise ScenarioError(
                     source,
                     f"map[{y}][{x}]",
                     f"one of the legend glyphs {''.join(LEGEND)}",
                     f"<{glyph!r} at ({x}, {y})>",
                 )
+            if spec.wall:
+                walls.add(sq)
+            if spec.door is not None:
+                (closed if spec.door == "closed" else opened).add(sq)
+            if spec.difficult:
+                difficult.add(sq)
+            if spec.dark:
+                dark.add(sq)
+            if spec.drop_ft is not None:
+                drops.append((sq, drop_depth_ft if spec.drop_ft == DEFAULT_DROP else spec.drop_ft))
     return _shared_map(GridMap(
         width,
         len(lines),

@@ -32,6 +32,10 @@ what the page shows at every event index ``e`` (0 .. len(events) - 1):
   ``rules.odds.attack_odds`` for every defence the target could make (see
   :func:`attack_odds_entry`); absent when ``rules.odds`` cannot be imported
   (``oddsAvailable`` false, and the page says so).
+
+The static header's ``map`` holds the map's ``rows`` of glyphs and their ``legend``:
+``rules.grid.GLYPHS`` as plain data (wall, door, difficult, dark, drop depth), which the
+page reads instead of a glyph table of its own.
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ from env.render import GEOMETRY, PALETTE, TEAM_COLOURS, unit_initials
 from experiments.replay import Replay, ReplayError
 from rules import queries
 from rules.events import Event
+from rules.grid import GLYPHS
 
 try:  # rules.odds is optional for the viewer: without it the page shows no odds
     from rules import odds as rules_odds
@@ -375,6 +380,7 @@ def _header(replay: Replay, battle: rules.Battle, initials: dict[str, str]) -> d
                  "flags": list(UNIT_FLAGS)},
         "map": {"width": battle.grid.width, "height": battle.grid.height,
                 "rows": battle.grid.to_text(drop_depth_ft=depth).splitlines(),
+                "legend": {glyph: spec.to_dict(depth) for glyph, spec in GLYPHS.items()},
                 "dropDepth": depth},
         "teams": teams,
         "units": [{"id": c.id, "team": teams.index(c.team), "name": c.name,

@@ -21,13 +21,14 @@ function frayMap(canvas, M) {
   }
   resize(Math.min(900 / W, 820 / H));
 
+  const LEGEND = D.map.legend;                     // rules.grid.GLYPHS, by glyph
   function terrain(cell, doorState) {
-    const glyph = D.map.rows[Math.floor(cell / W)][cell % W];
-    if (glyph === "#") return P.wall;
+    const glyph = LEGEND[D.map.rows[Math.floor(cell / W)][cell % W]];
+    if (glyph.wall) return P.wall;
     if (cell in doorState) return doorState[cell] ? P.door_open : P.door_closed;
-    if (glyph === "_" || (glyph >= "1" && glyph <= "9")) return P.drop;
-    if (glyph === "~") return P.difficult;
-    if (glyph === ":" || glyph === ";") return P.dark;
+    if (glyph.drop !== null) return P.drop;
+    if (glyph.dark) return P.dark;
+    if (glyph.difficult) return P.difficult;
     return P.floor;
   }
   function drawMap(e) {
@@ -38,9 +39,9 @@ function frayMap(canvas, M) {
     ctx.textAlign = "center";
     ctx.textBaseline = "middle";
     for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) {
-      const cell = y * W + x, glyph = D.map.rows[y][x];
+      const cell = y * W + x, glyph = LEGEND[D.map.rows[y][x]];
       let colour = terrain(cell, doorState);
-      if (lit[cell]) colour = glyph === ";" ? P.difficult : P.floor;   // a torch lights it
+      if (lit[cell]) colour = glyph.difficult ? P.difficult : P.floor;  // a torch lights it
       ctx.fillStyle = colour;
       ctx.fillRect(x * CELL, y * CELL, CELL, CELL);
       if (colour !== P.wall) {
@@ -48,13 +49,13 @@ function frayMap(canvas, M) {
         ctx.fillRect(x * CELL, (y + 1) * CELL - 1, CELL, 1);
         ctx.fillRect((x + 1) * CELL - 1, y * CELL, 1, CELL);
       }
-      if (glyph === ";" && !lit[cell]) {            // dark and difficult: hatch
+      if (glyph.dark && glyph.difficult && !lit[cell]) {  // dark and difficult: hatch
         ctx.fillStyle = P.difficult;
         ctx.fillRect(x * CELL + CELL * 0.3, y * CELL + CELL * 0.3, CELL * 0.4, CELL * 0.4);
       }
       if (colour === P.drop) {                      // a drop: its depth in feet
         ctx.fillStyle = P.floor;
-        const depth = glyph === "_" ? D.map.dropDepth : Number(glyph) * 10;
+        const depth = glyph.drop;
         ctx.fillText(String(depth), (x + 0.5) * CELL, (y + 0.5) * CELL);
       }
     }

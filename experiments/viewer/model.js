@@ -15,8 +15,8 @@ function frayModel(D) {
   const doorsAt = [];                               // per event: {cell: open}
   let doors = {};
   for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) {
-    const glyph = D.map.rows[y][x];
-    if (glyph === "+" || glyph === "'") doors[y * W + x] = glyph === "'";
+    const door = D.map.legend[D.map.rows[y][x]].door;  // rules.grid.GLYPHS
+    if (door) doors[y * W + x] = door === "open";
   }
   for (let e = 0; e < E; e++) {
     if (D.doorDelta[e].length) {

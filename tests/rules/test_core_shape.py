@@ -235,6 +235,29 @@ def test_the_second_list_check_finds_a_second_list(tmp_path: Path) -> None:
     assert hits == {"WALKING_KINDS", "TURN_DESTINATION_KINDS", "missile modes"}
 
 
+# ------------------------------------------------------------------ one glyph table
+def test_one_glyph_table_that_the_legend_and_the_viewer_read() -> None:
+    import re
+
+    from rules.grid import DEFAULT_DROP, GLYPHS, LEGEND, parse_map
+
+    assert {glyph: spec.meaning for glyph, spec in GLYPHS.items()} == LEGEND
+    assert GLYPHS["_"].drop_ft == DEFAULT_DROP and GLYPHS["3"].to_dict(10)["drop"] == 30
+    assert GLYPHS["_"].to_dict(20)["drop"] == 20
+    row = "".join(GLYPHS)
+    grid = parse_map(row, source="test", drop_depth_ft=20)
+    assert grid.to_text(drop_depth_ft=20) == row.replace("2", "_") + "\n"  # the default
+    for x, spec in enumerate(GLYPHS.values()):
+        square = (x, 0)
+        assert grid.is_wall(square) == spec.wall
+        assert grid.is_difficult(square) == spec.difficult and grid.is_dark(square) == spec.dark
+        assert grid.doors.get(square) == (None if spec.door is None else spec.door == "open")
+    viewer = ROOT / "experiments" / "viewer"
+    for script in viewer.glob("*.js"):
+        glyph_tests = re.findall(r"""===\s*["'][#+'~:;_.]["']""", script.read_text())
+        assert glyph_tests == [], script.name  # the page reads D.map.legend instead
+
+
 # ------------------------------------------------------------------ frames, budget
 def test_every_frame_leaves_the_stack_through_one_pop() -> None:
     pops = [(path.name, number) for path in sorted((ROOT / "rules").rglob("*.py"))
