@@ -15,7 +15,8 @@ from collections.abc import Callable
 
 from agents.base import SeededAgent, legal_for
 from agents.spec import Option
-from rules import Action, ActionKind, Battle, Combatant, DecisionKind
+from rules import Action, ActionKind, Battle, Combatant, Decision, DecisionKind
+from rules.actions import default_answer
 from rules.grid import KING_STEPS, GridMap
 
 K = ActionKind
@@ -108,19 +109,31 @@ class Berserker(SeededAgent):
         kinds: dict[ActionKind, list[Action]] = {}
         for a in acts:
             kinds.setdefault(a.kind, []).append(a)
-        if d.kind is DecisionKind.FREE_ATTACK:
-            hits = kinds.get(K.FREE_ATTACK, [])
-            direct = [a for a in hits if a.target == d.source]
-            return (direct or hits or kinds[K.DECLINE])[0]
-        if d.kind is DecisionKind.PARRY:
-            return (kinds.get(K.PARRY) or kinds[K.DECLINE])[0]
-        if d.kind is DecisionKind.DODGE:
-            dodges = kinds.get(K.DODGE, [])
-            to_square = [a for a in dodges if a.square is not None]
-            if to_square:
-                return self.choose(to_square)
-            return (dodges or kinds[K.DECLINE])[0]
-        return self._turn(battle, battle.combatants[d.actor], kinds)
+        if d.kind is DecisionKind.TURN:
+            return self._turn(battle, battle.combatants[d.actor], kinds)
+        reaction = _REACTIONS.get(d.kind)
+        if reaction is None:  # a decision kind it has no rule for
+            return default_answer(acts)
+        return reaction(self, d, kinds)
+
+    # ------------------------------------------------------------ reactions
+    def _free_attack(self, d: Decision, kinds: dict[ActionKind, list[Action]]) -> Action:
+        """Take every Free Attack, on the provoker itself first."""
+        hits = kinds.get(K.FREE_ATTACK, [])
+        direct = [a for a in hits if a.target == d.source]
+        return (direct or hits or kinds[K.DECLINE])[0]
+
+    def _parry(self, d: Decision, kinds: dict[ActionKind, list[Action]]) -> Action:
+        """Parry with the first item that can."""
+        return (kinds.get(K.PARRY) or kinds[K.DECLINE])[0]
+
+    def _dodge(self, d: Decision, kinds: dict[ActionKind, list[Action]]) -> Action:
+        """Dodge, by a Shift to a random open square if there is one."""
+        dodges = kinds.get(K.DODGE, [])
+        to_square = [a for a in dodges if a.square is not None]
+        if to_square:
+            return self.choose(to_square)
+        return (dodges or kinds[K.DECLINE])[0]
 
     # ------------------------------------------------------------ turn
     def _turn(self, b: Battle, c: Combatant, kinds: dict[ActionKind, list[Action]]) -> Action:
@@ -200,3 +213,13 @@ class Berserker(SeededAgent):
     def _best(self, options: list[Action], score: Callable[[Action], float]) -> Action:
         low = min(score(a) for a in options)
         return self.choose([a for a in options if score(a) == low])
+
+
+#: The berserker's answer to each reaction decision it has a rule for (any other is
+#: ``rules.actions.default_answer``).
+_REACTIONS: dict[DecisionKind, Callable[[Berserker, Decision, dict[ActionKind, list[Action]]],
+                                        Action]] = {
+    DecisionKind.FREE_ATTACK: Berserker._free_attack,
+    DecisionKind.PARRY: Berserker._parry,
+    DecisionKind.DODGE: Berserker._dodge,
+}

@@ -23,6 +23,7 @@ from typing import Any
 
 from agents.base import SeededAgent, legal_for
 from rules import Action, ActionKind, Battle, Combatant, DecisionKind, odds
+from rules.actions import DECISION_SPECS, default_answer
 from rules.dice import SuccessLevel, level_probabilities, resistance_chance
 from rules.grid import chebyshev
 from rules.reach import threatened_squares
@@ -199,21 +200,28 @@ def manoeuvre_chance(b: Battle, c: Combatant, action: Action) -> float:
 
 # ------------------------------------------------------------------ reactions
 def react(b: Battle, kinds: Kinds) -> tuple[Action, str]:
-    """The shared answer to a FREE_ATTACK, PARRY or DODGE decision (see module doc)."""
+    """The shared answer to a FREE_ATTACK, PARRY or DODGE decision (see module doc); a
+    decision kind with no rule here gets ``rules.actions.default_answer``."""
     d = b.decision
     if d is None:
         raise ValueError("the battle is over: there is no decision to act on")
     me = b.combatants[d.actor]
-    decline = kinds[K.DECLINE][0]
+    spec = DECISION_SPECS.get(d.kind)
+    defence = spec.defence if spec is not None else None
     if d.kind is DecisionKind.FREE_ATTACK:
+        decline = kinds[K.DECLINE][0]
         best = best_attack(b, kinds.get(K.FREE_ATTACK, []))
         if best is None:
             return decline, "no Free Attack reaches"
         return best.action, focus_reason(best, b, "free attack")
+    if defence not in ("parry", "dodge"):
+        answer = default_answer([action for group in kinds.values() for action in group])
+        return answer, f"no rule for a {d.kind.name} decision: {answer.kind.name}"
+    decline = kinds[K.DECLINE][0]
     hit = odds.pending_attack(b)
     if hit is not None and hit.mode in odds.MANOEUVRES:
         return _defeat_manoeuvre(b, kinds, me, hit.mode)
-    if d.kind is DecisionKind.PARRY:
+    if defence == "parry":
         base = odds.pending_hit_odds(b, "none")
         best_action, best_gain = decline, 0.0
         for a in kinds.get(K.PARRY, []):

@@ -6,8 +6,9 @@ Keys (shapes for a map of ``H`` rows and ``W`` columns and ``N`` units):
   :data:`PLANES`.
 - ``units``: float32 ``(N, len(UNIT_FEATURES))`` in [-1, 1]: one row per combatant slot
   (the scenario's units in file order), features named in :data:`UNIT_FEATURES`.
-- ``decision``: int64 ``(2,)`` from ``MultiDiscrete([5, N + 1])``: the decision kind
-  (:data:`DECISION_KINDS`, 4 = none, the battle is over) and the deciding combatant's slot
+- ``decision``: int64 ``(2,)`` from ``MultiDiscrete([K + 1, N + 1])``: the decision kind
+  (its index in :data:`DECISION_KINDS`, the rows of ``rules.actions.DECISION_SPECS``:
+  today K = 4; K = none, the battle is over) and the deciding combatant's slot
   (``N`` = none).
 - ``globals``: float32 ``(len(GLOBAL_FEATURES),)`` in [0, 1].
 
@@ -30,7 +31,7 @@ from gymnasium import spaces
 
 from rules import Battle, Combatant, DecisionKind
 from rules import queries as q
-from rules.actions import DESTINATION_KINDS
+from rules.actions import DECISION_SPECS, DESTINATION_KINDS
 from rules.budget import can_spend
 from rules.threat_zones import threatened_squares
 
@@ -132,8 +133,8 @@ GLOBAL_FEATURE_SPECS: tuple[tuple[str, Callable[[GlobalView], float]], ...] = (
     ("over", lambda g: float(g.battle.is_over)),
 )
 GLOBAL_FEATURES = tuple(name for name, _ in GLOBAL_FEATURE_SPECS)
-DECISION_KINDS = (DecisionKind.TURN, DecisionKind.FREE_ATTACK, DecisionKind.PARRY,
-                  DecisionKind.DODGE)
+#: The decision kinds by their index in ``decision`` (``DECISION_SPECS``'s row order).
+DECISION_KINDS: tuple[DecisionKind, ...] = tuple(DECISION_SPECS)
 _KIND_INDEX = {k: i for i, k in enumerate(DECISION_KINDS)}
 _P = {name: i for i, name in enumerate(PLANES)}
 (_OPEN_DOOR, _CLOSED_DOOR, _LIT, _ALLY, _ENEMY, _DOWN, _DECIDER, _SELF, _ENEMY_THREAT,

@@ -297,6 +297,41 @@ class DecisionKind(Enum):
 
 
 @dataclass(frozen=True, slots=True)
+class DecisionSpec:
+    """Everything about one decision kind in one row (see ``DECISION_SPECS``).
+
+    ``answers``: the reaction kinds that answer it, DECLINE last (empty for TURN, whose
+    answers are the turn actions of ``ACTION_SPECS``). ``defence``: the defence against a
+    hit already rolled that it chooses (``parry`` or ``dodge``; None otherwise: the hit
+    odds of ``rules.odds.pending_hit_odds`` apply to defences only). ``rules``: the rule
+    IDs it implements. A kind's index in the env's observation is its row's position."""
+
+    answers: tuple[ActionKind, ...]
+    defence: str | None
+    rules: tuple[str, ...]
+
+
+#: One row per decision kind, in the env's index order. An agent that meets a decision
+#: kind it has no rule for answers DECLINE when it is legal (every reaction decision
+#: offers it), else the first legal action.
+DECISION_SPECS: dict[DecisionKind, DecisionSpec] = {
+    DecisionKind.TURN: DecisionSpec((), None, ("S2",)),
+    DecisionKind.FREE_ATTACK: DecisionSpec((K.FREE_ATTACK, K.DECLINE), None, ("S5",)),
+    DecisionKind.PARRY: DecisionSpec((K.PARRY, K.DECLINE), "parry", ("S8", "H9")),
+    DecisionKind.DODGE: DecisionSpec((K.DODGE, K.DECLINE), "dodge", ("S9", "H10")),
+}
+#: The decisions that choose a defence against a hit already rolled (PARRY, DODGE).
+DEFENCE_DECISIONS = frozenset(kind for kind, spec in DECISION_SPECS.items()
+                              if spec.defence is not None)
+
+
+def default_answer(legal: list[Action]) -> Action:
+    """The answer to a decision one has no rule for: DECLINE when it is legal, else the
+    first legal action."""
+    return next((action for action in legal if action.kind is K.DECLINE), legal[0])
+
+
+@dataclass(frozen=True, slots=True)
 class Decision:
     """The decision the battle waits for. ``source`` is the combatant whose action or
     attack caused a reaction (None for TURN decisions)."""

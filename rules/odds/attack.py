@@ -15,10 +15,11 @@ from rules import reactions
 from rules.actions import (
     ATTACK_MODES,
     DAMAGING_ATTACKS,
+    DECISION_SPECS,
+    DEFENCE_DECISIONS,
     MANOEUVRES,
     Action,
     ActionKind,
-    DecisionKind,
     attack_mode,
 )
 from rules.combat import attack_chance  # one formula for the engine and the odds
@@ -332,7 +333,7 @@ def pending_attack(battle: Battle) -> AttackRolled | None:
     """At a PARRY or DODGE decision: the AttackRolled event of the hit reacted to (its
     ``mode`` says whether it is a manoeuvre, H19), else None."""
     d = battle.decision
-    if d is None or d.kind not in (DecisionKind.PARRY, DecisionKind.DODGE):
+    if d is None or d.kind not in DEFENCE_DECISIONS:
         return None
     return _pending(battle)[0]
 
@@ -343,7 +344,7 @@ def pending_hit_odds(battle: Battle, defence: str, parry_item: str | None = None
     decider, for the defence it still has to choose. At a DODGE decision any parry is
     already rolled, so "parry" means "none" and "both" means "dodge"."""
     d = battle.decision
-    if d is None or d.kind not in (DecisionKind.PARRY, DecisionKind.DODGE):
+    if d is None or d.kind not in DEFENCE_DECISIONS:
         raise ValueError(f"pending_hit_odds: expected a PARRY or DODGE decision, got {d}")
     hit, parried = _pending(battle)
     if hit is None:
@@ -354,7 +355,7 @@ def pending_hit_odds(battle: Battle, defence: str, parry_item: str | None = None
     weapon = None if hit.weapon not in battle.content.weapons else hit.weapon
     spec = _Attack(hit.attacker, hit.target, weapon, hit.mode, hit.chance)
     level = SuccessLevel[hit.level]
-    if d.kind is DecisionKind.PARRY:
+    if DECISION_SPECS[d.kind].defence == "parry":
         return _odds_for(battle, spec, defence, parry_item, known_level=level)
     dodge_only = "dodge" if defence in ("dodge", "both") else "none"
     known = None
