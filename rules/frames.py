@@ -45,7 +45,6 @@ from rules.actions import (
 from rules.combatant import Combatant
 from rules.errors import IllegalActionError
 from rules.events import FreeAttackDeclined, Moved, Provoked
-from rules.grid import KING_STEPS_BY_ROW
 
 if TYPE_CHECKING:
     from rules.state import BattleState
@@ -372,14 +371,14 @@ class MoveFrame:
         """End the move. Allies may be passed, not ended on (H13): the bodies of a move
         cut short (the actor, and the mount it set out on, H22; in action or not) that
         still stand on a square somebody else holds go back along the path, together, to
-        the last square they may end on (see ``way_back``)."""
+        the last square they may end on (see ``rules.queries.way_back``)."""
         mover = state.combatants[self.actor]
         walked = self.path[: self.index + 1]
         bodies = tuple(cid for cid in (self.actor, self.mount) if cid is not None
                        and not state.combatants[cid].dead
                        and state.combatants[cid].position == walked[-1])
         if bodies:
-            walked = way_back(state, walked, bodies)
+            walked = q.way_back(state, walked, bodies)
             for cid in bodies:
                 state.combatants[cid].position = walked[-1]
         cost, parity = state.graph.path_cost(walked, self.parity)
@@ -399,38 +398,6 @@ class MoveFrame:
     def copy(self) -> MoveFrame:
         """An independent copy (for ``clone``)."""
         return replace(self, provoked=list(self.provoked), offers=list(self.offers))
-
-
-def way_back(state: BattleState, walked: tuple[Square, ...],
-             bodies: tuple[str, ...]) -> tuple[Square, ...]:
-    """H13: ``walked`` cut back to the last square nobody but ``bodies`` holds (a thrown
-    rider holds the square it landed on). When every square of it is held (a rider
-    thrown onto the start square), ``walked`` goes on to the nearest square nobody holds,
-    one legal king step at a time, drops avoided (S23); with none on the map it stays."""
-    held = q.occupied(state, exclude=bodies)
-    for end in range(len(walked), 0, -1):
-        if walked[end - 1] not in held:
-            return walked[:end]
-    grid = state.grid
-    came_from: dict[Square, Square] = {walked[-1]: walked[-1]}
-    frontier = [walked[-1]]
-    while frontier:
-        following: list[Square] = []
-        for square in frontier:
-            for dx, dy in KING_STEPS_BY_ROW:
-                near = (square[0] + dx, square[1] + dy)
-                if near in came_from or not grid.step_allowed(square, near) \
-                        or grid.drop_depth(near):
-                    continue
-                came_from[near] = square
-                if near not in held:
-                    extra = [near]
-                    while came_from[extra[-1]] != walked[-1]:
-                        extra.append(came_from[extra[-1]])
-                    return walked + tuple(reversed(extra))
-                following.append(near)
-        frontier = following
-    return walked
 
 
 Frame = MoveFrame | ActFrame | RideFrame | OfferFrame | AttackFrame

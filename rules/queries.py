@@ -214,3 +214,35 @@ def ammo_of(combatant: Combatant, ammo: str | None) -> ItemInstance | None:
         if inst.item == ammo and inst.count > 0 and inst.state != "ground":
             return inst
     return None
+
+
+def way_back(state: BattleState, walked: tuple[Square, ...],
+             bodies: tuple[str, ...]) -> tuple[Square, ...]:
+    """H13: ``walked`` cut back to the last square nobody but ``bodies`` holds (a thrown
+    rider holds the square it landed on). When every square of it is held (a rider
+    thrown onto the start square), ``walked`` goes on to the nearest square nobody holds,
+    one legal king step at a time, drops avoided (S23); with none on the map it stays."""
+    held = occupied(state, exclude=bodies)
+    for end in range(len(walked), 0, -1):
+        if walked[end - 1] not in held:
+            return walked[:end]
+    grid = state.grid
+    came_from: dict[Square, Square] = {walked[-1]: walked[-1]}
+    frontier = [walked[-1]]
+    while frontier:
+        following: list[Square] = []
+        for square in frontier:
+            for dx, dy in KING_STEPS_BY_ROW:
+                near = (square[0] + dx, square[1] + dy)
+                if near in came_from or not grid.step_allowed(square, near) \
+                        or grid.drop_depth(near):
+                    continue
+                came_from[near] = square
+                if near not in held:
+                    extra = [near]
+                    while came_from[extra[-1]] != walked[-1]:
+                        extra.append(came_from[extra[-1]])
+                    return walked + tuple(reversed(extra))
+                following.append(near)
+        frontier = following
+    return walked
