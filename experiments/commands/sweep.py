@@ -9,8 +9,8 @@ from pathlib import Path
 from experiments.commands.tournament import add_run_options, check_run_options, run_options
 
 EXAMPLE = """example:
-  fray sweep --set burden.heavy.skill_factor=0.1,0.2,0.5 --agents berserker,random \\
-      --scenario skirmish --battles 20 --out runs/heavy
+  fray sweep --set burden.moderate.skill_factor=0.25,0.5,1.0 --agents berserker \\
+      --scenario skirmish --battles 20 --out runs/moderate  # skirmish wears moderate armour
   fray sweep --set defence.parries_per_round=1,2 --set misc.bleed_per_round=0,1 ...  # a grid
 
 KEY is a dotted path into rules/data/ruleset.toml (or --content-dir's). Writes
