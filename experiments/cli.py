@@ -27,6 +27,7 @@ from importlib.metadata import PackageNotFoundError, version
 import rules
 from experiments import commands
 from experiments.commands.watch import DEFAULT_SCENARIO, play_battle
+from rules.engine import describe as describe_engine
 
 __all__ = ["DEFAULT_SCENARIO", "UsageError", "build_parser", "main", "play_battle"]
 
@@ -66,7 +67,8 @@ def _version() -> str:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="fray", description=USAGE,
                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--version", action="version", version=f"fray {_version()}")
+    parser.add_argument("--version", action="version",
+                        version=f"fray {_version()}, engine: {describe_engine()}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
         if info.name.startswith("_"):

@@ -28,6 +28,7 @@ from rules.combatant import (
     roll_characteristics,
 )
 from rules.content import Content, default_content, load_content
+from rules.engine import resolve as resolve_engine
 from rules.errors import FrayError, IllegalActionError
 from rules.events import (
     BattleEnded,
@@ -74,12 +75,14 @@ class Battle:
         content_dir: str | None = None,
         *,
         force: Sequence[int] = (),
+        engine: str | None = None,
         _restoring: bool = False,
     ) -> None:
         content = content if content is not None else default_content()
         self.content_dir = content_dir
         self.seed = seed
         self.state = BattleState(content, scenario, Roller(seed))
+        self.state.engine = resolve_engine(engine)
         self.dice.force(*force)  # test hook: faces for the very first rolls (initiative)
         self._decision: Decision | None = None
         self._legal: list[Action] | None = None  # this decision's, once asked for
@@ -105,26 +108,30 @@ class Battle:
     @classmethod
     def from_scenario(
         cls, name_or_path: str | Path, seed: int | None = None, content_dir: str | None = None,
-        *, force: Sequence[int] = (),
+        *, force: Sequence[int] = (), engine: str | None = None,
     ) -> Battle:
         """Load a shipped scenario by name (``"duel"``) or a TOML file by path.
 
         ``force`` queues die faces for the first rolls (initiative, in unit order) — the
         same test hook as ``battle.dice.force`` for what happens before the first decision.
+        ``engine`` ("native" or "python"; default ``$FRAY_ENGINE``, else native when
+        built) picks the engine that runs it (``rules.engine.resolve``).
         """
         content = load_content(Path(content_dir)) if content_dir else default_content()
         return cls(load_scenario(name_or_path, content), seed, content, content_dir,
-                   force=force)
+                   force=force, engine=engine)
 
     @classmethod
     def from_toml(
         cls, text: str, seed: int | None = None, source: str = "<string>",
         content_dir: str | None = None, *, force: Sequence[int] = (),
+        engine: str | None = None,
     ) -> Battle:
-        """Build a battle from scenario TOML text (``force`` as in ``from_scenario``)."""
+        """Build a battle from scenario TOML text (``force`` and ``engine`` as in
+        ``from_scenario``)."""
         content = load_content(Path(content_dir)) if content_dir else default_content()
         return cls(parse_scenario(text, source=source, content=content), seed, content,
-                   content_dir, force=force)
+                   content_dir, force=force, engine=engine)
 
     def _build(self, spec: UnitSpec) -> Combatant:
         c = self.content
@@ -206,6 +213,11 @@ class Battle:
     def current_actor(self) -> str | None:
         """The owner of the current turn."""
         return self.state.current_actor
+
+    @property
+    def engine(self) -> str:
+        """Which engine runs this battle: "native" or "python" (``rules.engine``)."""
+        return self.state.engine
 
     @property
     def graph(self) -> ReachGraph:
@@ -433,8 +445,10 @@ class Battle:
         return json.dumps(self.to_dict(), sort_keys=True)
 
     @classmethod
-    def from_json(cls, text: str) -> Battle:
-        """The battle ``to_json`` wrote (the same JSON_VERSION only)."""
+    def from_json(cls, text: str, *, engine: str | None = None) -> Battle:
+        """The battle ``to_json`` wrote (the same JSON_VERSION only), on ``engine`` (as in
+        ``from_scenario``: the JSON does not say which engine wrote it, and either engine
+        continues it identically)."""
         data = json.loads(text)
         if data.get("version") != JSON_VERSION:
             raise FrayError(f"battle JSON: version: expected {JSON_VERSION}, found "
@@ -443,7 +457,7 @@ class Battle:
         content = load_content(Path(cdir)) if cdir else default_content()
         sc = data["scenario"]
         scenario = parse_scenario(sc["text"], source=sc["source"], content=content)
-        battle = cls(scenario, data["seed"], content, cdir, _restoring=True)
+        battle = cls(scenario, data["seed"], content, cdir, engine=engine, _restoring=True)
         battle.dice = Roller.from_state(data["dice"])
         battle.round = data["round"]
         battle.turn_index = data["turn_index"]

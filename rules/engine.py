@@ -76,3 +76,17 @@ def resolve(engine: str | None = None) -> str:
             _log.warning(fallback_message())
         return "python"
     return engine
+
+
+def describe() -> str:
+    """The engine battles run on here, for ``fray --version``: "native", "python (asked
+    for by FRAY_ENGINE)" or "python (the native engine is not built: ...)"; never warns."""
+    asked = os.environ.get(ENVIRONMENT_VARIABLE) or None
+    if asked is not None and asked not in ENGINES:
+        return f"none: {ENVIRONMENT_VARIABLE}={asked!r} is not 'native' or 'python'"
+    if asked == "python":
+        return f"python (asked for by {ENVIRONMENT_VARIABLE})"
+    if not native_available():
+        reason = _missing_reason.get(NATIVE_MODULE, "it was not built")
+        return f"python (the native engine is not available: {reason})"
+    return "native"

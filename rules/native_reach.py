@@ -36,6 +36,10 @@ _EMPTY: frozenset = frozenset()
 #: Compiled maps kept (door states of the maps in use), as rules.state keeps reach graphs.
 _COMPILED_KEPT = 16
 _COMPILED: OrderedDict[tuple, object] = OrderedDict()
+#: Answers kept (as rules.reach.ReachGraph keeps its own): equal queries on one compiled
+#: map give the same NativeReach, whose memo then serves every clone that asks again.
+_ANSWERS_KEPT = 4096
+_ANSWERS: OrderedDict[tuple, NativeReach] = OrderedDict()
 
 
 class NativeReach(Mapping[Square, Route]):
@@ -148,10 +152,21 @@ def reachable(graph: ReachGraph, start: Square, parity: int, budget: int, *,
     if not isinstance(budget, int):
         raise ValueError(f"expected an integer budget, got {budget!r}")
     grid = graph.grid
+    compiled = native_graph(graph)
+    threat_key = (frozenset((square, frozenset(ids)) for square, ids in threats.items() if ids)
+                  if threats else _EMPTY)
+    key = (compiled, start, parity, budget, frozenset(blocked), frozenset(no_end), threat_key)
+    found = _ANSWERS.get(key)
+    if found is not None:
+        _ANSWERS.move_to_end(key)
+        return found
     squares, enemies, ids = compile_threats(grid, threats)
-    return NativeReach(native_graph(graph).reachable(
+    found = _ANSWERS[key] = NativeReach(compiled.reachable(  # type: ignore[attr-defined]
         start, parity, budget, _indices(grid, blocked), _indices(grid, no_end), squares,
         enemies, ids))
+    while len(_ANSWERS) > _ANSWERS_KEPT:
+        _ANSWERS.popitem(last=False)
+    return found
 
 
 def routes(state: BattleState, combatant: Combatant, budget: int,

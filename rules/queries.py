@@ -105,7 +105,12 @@ def mover_of(state: BattleState, combatant: Combatant) -> tuple[Combatant, tuple
 
 
 def routes(state: BattleState, combatant: Combatant, budget: int, provoking: bool) -> Reach:
-    """S17/S18/H13/H14: where ``combatant`` may end a move with ``budget``, by route."""
+    """S17/S18/H13/H14: where ``combatant`` may end a move with ``budget``, by route
+    (searched by ``rules/native/reach.cpp`` when the native engine runs the battle)."""
+    if state.engine == "native":
+        from rules import native_reach  # it imports this module
+
+        return native_reach.routes(state, combatant, budget, provoking)
     blocked, no_end, threats = route_tables(state, combatant, provoking)
     return state.graph.reachable(combatant.position, combatant.diagonal_parity, budget,
                                  blocked=blocked, no_end=no_end, threats=threats)

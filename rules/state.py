@@ -38,6 +38,7 @@ class BattleState:
         "content",
         "dice",
         "end_turn_requested",
+        "engine",
         "events",
         "grid",
         "ground",
@@ -65,6 +66,8 @@ class BattleState:
         self.is_over = False
         self.winner: str | None = None
         self.end_turn_requested = False
+        #: which engine runs this battle: "python" or "native" (rules.engine.resolve)
+        self.engine = "python"
         self._graph: ReachGraph | None = None
         self._graph_grid: GridMap | None = None  # the map object ``_graph`` was found for
 
