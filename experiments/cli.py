@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
 from collections.abc import Sequence
@@ -27,6 +28,7 @@ from importlib.metadata import PackageNotFoundError, version
 import rules
 from experiments import commands
 from experiments.commands.watch import DEFAULT_SCENARIO, play_battle
+from rules.engine import ENGINES, ENVIRONMENT_VARIABLE
 from rules.engine import describe as describe_engine
 
 __all__ = ["DEFAULT_SCENARIO", "UsageError", "build_parser", "main", "play_battle"]
@@ -64,11 +66,27 @@ def _version() -> str:
         return "unknown"
 
 
+class _VersionAction(argparse.Action):
+    """``--version``: fray's version and the engine (after any ``--engine`` before it)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        engine = getattr(namespace, "engine", None)
+        if engine is not None:
+            os.environ[ENVIRONMENT_VARIABLE] = engine
+        print(f"fray {_version()}, engine: {describe_engine()}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="fray", description=USAGE,
                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--version", action="version",
-                        version=f"fray {_version()}, engine: {describe_engine()}")
+    parser.add_argument("--version", action=_VersionAction, nargs=0,
+                        help="print fray's version and the engine battles run on, then exit")
+    parser.add_argument("--engine", choices=ENGINES, default=None,
+                        help="the rules engine battles run on (default: $FRAY_ENGINE, else "
+                        "native when built); sets FRAY_ENGINE for the command and its "
+                        "worker processes")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
         if info.name.startswith("_"):
@@ -84,6 +102,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
     except SystemExit as stop:
         return int(stop.code or 0)
+    if args.engine is not None:
+        os.environ[ENVIRONMENT_VARIABLE] = args.engine
     try:
         return int(args.func(args))
     except (rules.FrayError, UsageError, FileNotFoundError, ValueError) as exc:

@@ -85,7 +85,7 @@ def describe() -> str:
     if asked is not None and asked not in ENGINES:
         return f"none: {ENVIRONMENT_VARIABLE}={asked!r} is not 'native' or 'python'"
     if asked == "python":
-        return f"python (asked for by {ENVIRONMENT_VARIABLE})"
+        return "python (asked for)"
     if not native_available():
         reason = _missing_reason.get(NATIVE_MODULE, "it was not built")
         return f"python (the native engine is not available: {reason})"

@@ -77,15 +77,21 @@ def run_python(code: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_a_process_without_native_prints_one_line_and_plays_on() -> None:
-    """In a fresh process (no logging set up): importing and playing prints nothing; the
-    first request for the native engine prints one line on stderr; later ones none."""
+    """In a fresh process (no logging set up): importing prints nothing; the first battle
+    (native by default) prints one line on stderr and plays on the Python engine; later
+    requests print nothing more."""
+    out = run_python(BLOCK_NATIVE + "import rules, rules.engine\n")
+    assert out.stderr == ""
     out = run_python(
         BLOCK_NATIVE
         + "import rules\n"
         "battle = rules.Battle.from_scenario('duel', seed=1)\n"
         "battle.apply(battle.legal_actions()[0])\n"
-        "print(len(battle.events))\n")
-    assert out.stderr == ""
+        "again = rules.Battle.from_scenario('duel', seed=2, engine='native')\n"
+        "print(battle.engine, again.engine)\n")
+    assert out.stdout.split() == ["python", "python"]
+    lines = out.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("fray: the native engine is not available")
     out = run_python(
         BLOCK_NATIVE
         + "import rules.engine\n"
