@@ -1,13 +1,14 @@
 """``fray bench``: every speed figure in one run, then each speed target next to its
 figure with PASS or MISS, grouped by what it measures (rules core, reach graph, envs,
-learner, big maps). MISS means this run's median falls short of the target on this machine;
-the output says so in one line (:data:`MISS_MEANS`).
+learner, big maps, native engine). MISS means this run's median falls short of the
+target on this machine; the output says so in one line (:data:`MISS_MEANS`).
 
-Sections run in order (headless core, reach graph, envs, learner); each figure is printed
-as soon as it is measured, and with ``--json FILE`` the file is rewritten after every
-figure, so an interrupted run keeps what it measured. The header names the machine (core
-count, load average): on a shared box the min-max ranges show how much the load moved the
-medians.
+Sections run in order (headless core, reach graph, envs, learner, native engine against
+the Python engine); each figure is printed as soon as it is measured, and with ``--json
+FILE`` the file is rewritten after every figure, so an interrupted run keeps what it
+measured. The header names the machine (core count, load average) and the engine the
+other sections run on: on a shared box the min-max ranges show how much the load moved
+the medians.
 """
 
 from __future__ import annotations
@@ -23,14 +24,16 @@ from typing import TextIO
 
 from tqdm import tqdm
 
-from experiments.benchmarks import decisions, env_steps, reach, training
+from experiments.benchmarks import decisions, engines, env_steps, reach, training
 from experiments.benchmarks.measure import Figure, format_number
+from rules import engine as rules_engine
 
 SECTIONS: tuple[tuple[str, Callable[[bool], Iterable[Figure]]], ...] = (
     ("headless rules core (both teams the same agent)", decisions.figures),
     ("reach graph", reach.figures),
     ("envs: random masked actions", env_steps.figures),
     ("learner", training.figures),
+    ("native engine against the Python engine (same run)", engines.figures),
 )
 
 
@@ -58,6 +61,7 @@ def machine() -> dict:
     """What the figures were measured on."""
     load = os.getloadavg() if hasattr(os, "getloadavg") else (float("nan"),) * 3
     return {"cores": os.cpu_count(), "load_average": [round(x, 2) for x in load],
+            "engine": rules_engine.describe(),
             "python": platform.python_version(), "platform": platform.platform(),
             "utc": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M")}
 
@@ -76,8 +80,10 @@ def _ratio(figs: dict[str, Figure], top: str, bottom: str) -> float | None:
 MISS_MEANS = ("MISS: this run's median falls short of the target on this machine (load and "
               "cores move it); a goal not reached yet, not a fault: see docs/performance.md")
 
-RULES, REACH, ENVS, LEARNER, BIG = ("rules core", "reach graph", "envs", "learner",
-                                    "big maps and crowds")
+RULES, REACH, ENVS, LEARNER, BIG, NATIVE = ("rules core", "reach graph", "envs", "learner",
+                                            "big maps and crowds", "native engine")
+#: the differential fuzzing target: decisions played with no difference between engines
+DIFFERENTIAL_DECISIONS = 1_000_000
 
 
 def _check(area: str, label: str, value: float | None, unit: str, goal: str,
@@ -121,6 +127,29 @@ def targets(figs: dict[str, Figure], units: dict[str, int]) -> list[Target]:
                "< 5", lambda v: v < 5),
         _check(BIG, "  the same in CPU time (this process's)", _median(
             figs, "crowd.p99_cpu_ms"), "ms", "< 5", lambda v: v < 5),
+        *native_targets(figs),
+    ]
+
+
+def native_targets(figs: dict[str, Figure]) -> list[Target]:
+    """The native engine's targets (issue 23), each a ratio of two engines in this run."""
+    differences = _median(figs, "engines.differential.differences")
+    fuzzed = _median(figs, "engines.differential.decisions")
+    return [
+        _check(NATIVE, "random skirmish, agents in Python: native / python",
+               _median(figs, "engines.random.skirmish.ratio"), "x", ">= 10",
+               lambda v: v >= 10),
+        *(_check(NATIVE, f"random play {s} ({engines.LOOP_NOTE}): native / python",
+                 _median(figs, f"engines.loop.{s}.ratio"), "x", ">= 100", lambda v: v >= 100)
+          for s in engines.LOOP_SCENARIOS),
+        _check(NATIVE, "clone() mid-skirmish: python / native", _median(
+            figs, "engines.clone.skirmish.ratio"), "x", ">= 10", lambda v: v >= 10),
+        _check(NATIVE, "first decision 300x300: native / python", _median(
+            figs, "engines.map300.first_decision_s.ratio"), "x", "<= 1.0",
+            lambda v: v <= 1.0),
+        _check(NATIVE, "differential fuzzing: decisions with 0 differences", fuzzed, "",
+               f">= {DIFFERENTIAL_DECISIONS:,}",
+               lambda v: v >= DIFFERENTIAL_DECISIONS and differences == 0),
     ]
 
 
@@ -137,13 +166,16 @@ def target_line(t: Target) -> str:
     return f"  {t.label:<56} {value:>10} {t.unit:<4} target {t.goal:<7} {t.verdict}"
 
 
-def run(quick: bool, out: TextIO, json_path: Path | None = None) -> list[Target]:
-    """Measure everything, print as it goes to ``out``; the targets, judged."""
+def run(quick: bool, out: TextIO, json_path: Path | None = None,
+        differential: Path | None = None) -> list[Target]:
+    """Measure everything, print as it goes to ``out``; the targets, judged.
+    ``differential``: a differential fuzzing record (:func:`engines.differential`)."""
     info = machine()
     repeats = 3 if quick else 5
     load = " ".join(f"{x:.1f}" for x in info["load_average"])
     print(f"fray bench{' --quick' if quick else ''}: {info['cores']} cores, load average "
-          f"{load}, Python {info['python']}, {info['utc']} UTC", file=out)
+          f"{load}, Python {info['python']}, {info['utc']} UTC, engine {info['engine']}",
+          file=out)
     print(f"medians over {repeats} repeats (min .. max; the tactician, AsyncVectorEnv and "
           "MaskablePPO rows over fewer); n/a rows could not be measured here and say why",
           file=out)
@@ -156,7 +188,9 @@ def run(quick: bool, out: TextIO, json_path: Path | None = None) -> list[Target]
 
     for title, section in tqdm(SECTIONS, desc="fray bench", unit="section"):
         print(f"== {title} ==", file=out, flush=True)
-        for fig in section(quick):
+        measured = (engines.figures(quick, differential) if section is engines.figures
+                    else section(quick))
+        for fig in measured:
             figs[fig.key] = fig
             record["figures"].append(fig.to_dict())
             print(figure_line(fig), file=out, flush=True)

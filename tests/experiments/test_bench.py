@@ -11,8 +11,9 @@ import pytest
 
 import rules
 from experiments import cli
-from experiments.benchmarks import maps, suite
+from experiments.benchmarks import engines, maps, suite
 from experiments.benchmarks.measure import Figure, format_number
+from rules import engine as rules_engine
 
 SCENARIOS = ("duel", "skirmish", "horde")
 EXPECTED = [
@@ -27,6 +28,20 @@ EXPECTED = [
     "map300.first_decision_s", "map300.first_decision_mib", "crowd.p50_ms", "crowd.p99_ms",
     "crowd.p99_cpu_ms",
 ]
+#: the native engine section: each figure on both engines and their ratio
+ENGINE_FIGURES = [f"engines.{what}.{side}" for what in (
+    "random.skirmish", "loop.skirmish", "loop.horde", "clone.skirmish",
+    "map300.first_decision_s") for side in ("native", "python", "ratio")]
+DIFFERENTIAL = ["engines.differential.decisions", "engines.differential.differences"]
+NATIVE_GOALS = {  # label -> goal of the native engine targets
+    "random skirmish, agents in Python: native / python": ">= 10",
+    "random play skirmish (loop in Python): native / python": ">= 100",
+    "random play horde (loop in Python): native / python": ">= 100",
+    "clone() mid-skirmish: python / native": ">= 10",
+    "first decision 300x300: native / python": "<= 1.0",
+    "differential fuzzing: decisions with 0 differences": ">= 1,000,000",
+}
+TARGETS = 13 + len(NATIVE_GOALS)
 
 
 def test_bench_quick_prints_every_figure_and_target(
@@ -36,21 +51,29 @@ def test_bench_quick_prints_every_figure_and_target(
     out = capsys.readouterr().out
     record = json.loads(out_file.read_text())
     figures = {f["key"]: f for f in record["figures"]}
-    assert set(EXPECTED) <= set(figures)
+    assert set(EXPECTED + ENGINE_FIGURES + DIFFERENTIAL) <= set(figures)
     assert f"{record['machine']['cores']} cores" in out.splitlines()[0]
+    assert f"engine {record['machine']['engine']}" in out.splitlines()[0]
+    for key in ENGINE_FIGURES:  # both engines measured in this run where native is built
+        assert bool(figures[key]["values"]) == rules_engine.native_available()
+        assert all(value > 0 for value in figures[key]["values"])
     for fig in figures.values():
         line = next(line for line in out.splitlines() if line.strip().startswith(fig["label"]))
         if fig["values"]:  # measured: median and range printed
             assert fig["min"] <= fig["median"] <= fig["max"]
             assert format_number(fig["median"]) in line and fig["unit"] in line
+        elif fig["key"] in DIFFERENTIAL:  # no fuzzing record given
+            assert fig["note"].startswith("n/a (no record") and fig["note"] in line
+        elif fig["key"].startswith("engines."):
+            assert fig["note"] == engines.NOT_BUILT and fig["note"] in line
         else:  # only an agent not registered yet may be missing
             assert fig["note"] == "n/a (not registered)" and fig["note"] in line
             assert fig["key"].startswith("headless.tactician.")
-    assert len(record["targets"]) == 13
+    assert len(record["targets"]) == TARGETS
     lines = out.splitlines()
     heading = lines.index(next(line for line in lines if line.startswith("== speed targets")))
     met = sum(t["verdict"] == "PASS" for t in record["targets"])
-    assert lines[heading] == f"== speed targets: {met} of 13 met in this run =="
+    assert lines[heading] == f"== speed targets: {met} of {TARGETS} met in this run =="
     assert lines[heading + 1] == suite.MISS_MEANS  # what a MISS means, in one line
     assert "issue" not in out
     areas = [line.strip() for line in lines[heading:] if line.startswith(" ") and
@@ -62,7 +85,10 @@ def test_bench_quick_prints_every_figure_and_target(
                     and "target" in line)
         assert line.rstrip().endswith(target["verdict"])
         assert target["verdict"] in ("PASS", "MISS") or target["label"].startswith(
-            "headless")
+            ("headless", "differential")) or (target["area"] == "native engine" and not
+                                              rules_engine.native_available())
+    native = {t["label"]: t["goal"] for t in record["targets"] if t["area"] == "native engine"}
+    assert native == NATIVE_GOALS
 
 
 def test_bench_json_into_a_missing_folder_is_a_usage_error(
@@ -97,5 +123,61 @@ def test_targets_judge_medians_and_ratios() -> None:
     assert judged["reach cached query"].verdict == "n/a"  # not measured
     assert "units grow 9x" in " ".join(judged)
     assert {t.area for t in judged.values()} == {"rules core", "reach graph", "envs",
-                                                 "learner", "big maps and crowds"}
+                                                 "learner", "big maps and crowds",
+                                                 "native engine"}
     assert "short of the target on this machine" in suite.MISS_MEANS
+
+
+def test_native_targets_judge_the_ratios_and_the_fuzzing_record(tmp_path: Path) -> None:
+    def fig(key: str, *values: float) -> Figure:
+        return Figure(key, key, "x", list(values))
+
+    figs = {f.key: f for f in (
+        fig("engines.random.skirmish.ratio", 1.2, 1.4, 12), fig("engines.loop.horde.ratio", 150),
+        fig("engines.clone.skirmish.ratio", 10, 11), fig("engines.map300.first_decision_s."
+                                                         "ratio", 0.6, 1.1, 0.9))}
+    record = tmp_path / "fuzz.json"
+    record.write_text(json.dumps({"decisions": 1_200_000, "differences": 0}))
+    assert engines.read_record(record) is None
+    figs.update((f.key, f) for f in engines.differential(record))
+    judged = {t.label: t for t in suite.native_targets(figs)}
+    assert {label: t.goal for label, t in judged.items()} == NATIVE_GOALS
+    assert {t.area for t in judged.values()} == {"native engine"}
+    verdicts = {label: t.verdict for label, t in judged.items()}
+    assert verdicts == {
+        "random skirmish, agents in Python: native / python": "MISS",  # median 1.4x
+        "random play skirmish (loop in Python): native / python": "n/a",
+        "random play horde (loop in Python): native / python": "PASS",
+        "clone() mid-skirmish: python / native": "PASS",  # median 10.5x
+        "first decision 300x300: native / python": "PASS",  # median 0.9x
+        "differential fuzzing: decisions with 0 differences": "PASS",
+    }
+    record.write_text(json.dumps({"decisions": 1_200_000, "differences": 1}))
+    figs.update((f.key, f) for f in engines.differential(record))
+    fuzzing = suite.native_targets(figs)[-1]
+    assert fuzzing.value == 1_200_000 and fuzzing.verdict == "MISS"
+    absent = suite.native_targets({})[-1]
+    assert absent.value is None and absent.verdict == "n/a"
+
+
+def test_engine_section_is_na_without_the_native_engine(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(rules_engine, "native_available", lambda: False)
+    monkeypatch.setattr(rules_engine, "native_module", lambda: None)
+    figs = {f.key: f for f in engines.figures(quick=True)}
+    assert list(figs) == ENGINE_FIGURES + DIFFERENTIAL
+    for key in ENGINE_FIGURES:
+        assert not figs[key].values and figs[key].note == engines.NOT_BUILT
+    assert not figs[DIFFERENTIAL[0]].values
+    judged = suite.native_targets(figs)
+    assert [t.verdict for t in judged] == ["n/a"] * len(NATIVE_GOALS)
+    assert all(suite.target_line(t).rstrip().endswith("n/a") for t in judged)
+
+
+def test_bench_differential_record_that_is_not_one_is_a_usage_error(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    record = tmp_path / "fuzz.json"
+    record.write_text(json.dumps({"decisions": 10}))
+    assert cli.main(["bench", "--differential", str(record)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--differential" in err and "differences" in err
