@@ -117,17 +117,17 @@ class Berserker(SeededAgent):
         return reaction(self, d, kinds)
 
     # ------------------------------------------------------------ reactions
-    def _free_attack(self, d: Decision, kinds: dict[ActionKind, list[Action]]) -> Action:
+    def _free_attack(self, decision: Decision, kinds: dict[ActionKind, list[Action]]) -> Action:
         """Take every Free Attack, on the provoker itself first."""
         hits = kinds.get(K.FREE_ATTACK, [])
-        direct = [a for a in hits if a.target == d.source]
+        direct = [a for a in hits if a.target == decision.source]
         return (direct or hits or kinds[K.DECLINE])[0]
 
-    def _parry(self, d: Decision, kinds: dict[ActionKind, list[Action]]) -> Action:
+    def _parry(self, decision: Decision, kinds: dict[ActionKind, list[Action]]) -> Action:
         """Parry with the first item that can."""
         return (kinds.get(K.PARRY) or kinds[K.DECLINE])[0]
 
-    def _dodge(self, d: Decision, kinds: dict[ActionKind, list[Action]]) -> Action:
+    def _dodge(self, decision: Decision, kinds: dict[ActionKind, list[Action]]) -> Action:
         """Dodge, by a Shift to a random open square if there is one."""
         dodges = kinds.get(K.DODGE, [])
         to_square = [a for a in dodges if a.square is not None]
@@ -136,65 +136,71 @@ class Berserker(SeededAgent):
         return (dodges or kinds[K.DECLINE])[0]
 
     # ------------------------------------------------------------ turn
-    def _turn(self, b: Battle, c: Combatant, kinds: dict[ActionKind, list[Action]]) -> Action:
+    def _turn(
+        self, battle: Battle, combatant: Combatant, kinds: dict[ActionKind, list[Action]]
+    ) -> Action:
         if K.STAND_UP in kinds:
             return kinds[K.STAND_UP][0]
         attacks = kinds.get(K.MELEE_ATTACK, [])
         if attacks:
-            def wound(a: Action) -> tuple[float, int]:
-                t = b.combatants[a.target or ""]
-                return (t.hp / max(1, t.max_hp), attacks.index(a))
+            def wound(action: Action) -> tuple[float, int]:
+                t = battle.combatants[action.target or ""]
+                return (t.hp / max(1, t.max_hp), attacks.index(action))
             return min(attacks, key=wound)
-        if not c.ready_melee():
+        if not combatant.ready_melee():
             ready = [a for a in kinds.get(K.READY_WEAPON, [])
-                     if self._is_melee(b, c, a.item)]
+                     if self._is_melee(battle, combatant, a.item)]
             if ready:
                 return ready[0]
-            drops = [a for a in kinds.get(K.DROP_ITEM, []) if self._is_ready_missile(b, c, a.item)]
-            if drops and self._melee_in_pack(b, c):
+            drops = [
+                a
+                for a in kinds.get(K.DROP_ITEM, [])
+                if self._is_ready_missile(battle, combatant, a.item)
+            ]
+            if drops and self._melee_in_pack(battle, combatant):
                 return drops[0]
-        move = self._approach(b, c, kinds)
+        move = self._approach(battle, combatant, kinds)
         if move is not None:
             return move
         return kinds[K.END_TURN][0]
 
     @staticmethod
-    def _is_melee(b: Battle, c: Combatant, uid: str | None) -> bool:
-        inst = c.item(uid or "")
-        return (inst is not None and inst.item in b.content.weapons
-                and b.content.weapons[inst.item].kind == "melee")
+    def _is_melee(battle: Battle, combatant: Combatant, uid: str | None) -> bool:
+        inst = combatant.item(uid or "")
+        return (inst is not None and inst.item in battle.content.weapons
+                and battle.content.weapons[inst.item].kind == "melee")
 
     @staticmethod
-    def _is_ready_missile(b: Battle, c: Combatant, uid: str | None) -> bool:
-        inst = c.item(uid or "")
-        return (inst is not None and inst.state == "ready" and inst.item in b.content.weapons
-                and b.content.weapons[inst.item].kind == "missile")
+    def _is_ready_missile(battle: Battle, combatant: Combatant, uid: str | None) -> bool:
+        inst = combatant.item(uid or "")
+        return (inst is not None and inst.state == "ready" and inst.item in battle.content.weapons
+                and battle.content.weapons[inst.item].kind == "missile")
 
     @staticmethod
-    def _melee_in_pack(b: Battle, c: Combatant) -> bool:
-        return any(i.state in ("carried", "sheathed", "hidden") and i.item in b.content.weapons
-                   and b.content.weapons[i.item].kind == "melee" for i in c.inventory)
+    def _melee_in_pack(battle: Battle, combatant: Combatant) -> bool:
+        return any(i.state in ("carried", "sheathed", "hidden") and i.item in battle.content.weapons
+                   and battle.content.weapons[i.item].kind == "melee" for i in combatant.inventory)
 
     @staticmethod
-    def _distances(b: Battle, c: Combatant) -> tuple[int, ...]:
+    def _distances(battle: Battle, combatant: Combatant) -> tuple[int, ...]:
         """Distance to the nearest enemy in action, per square index (``distance_map``
         caches it per map and enemy squares)."""
-        return distance_map(b.grid, [o.position for o in b.combatants.values()
-                                     if o.in_action and o.team != c.team])
+        return distance_map(battle.grid, [o.position for o in battle.combatants.values()
+                                     if o.in_action and o.team != combatant.team])
 
-    def _approach(self, b: Battle, c: Combatant,
+    def _approach(self, battle: Battle, combatant: Combatant,
                   kinds: dict[ActionKind, list[Action]]) -> Action | None:
-        dist = self._distances(b, c)
-        w = b.grid.width
-        here = dist[c.position[1] * w + c.position[0]]
-        reach = max(1, c.reach)
+        dist = self._distances(battle, combatant)
+        w = battle.grid.width
+        here = dist[combatant.position[1] * w + combatant.position[0]]
+        reach = max(1, combatant.reach)
 
-        def score(a: Action) -> int:
-            sq = a.square or c.position
+        def score(action: Action) -> int:
+            sq = action.square or combatant.position
             return dist[sq[1] * w + sq[0]]
 
         moves = kinds.get(K.MOVE, [])
-        can_attack_after = c.actions_used == [] and bool(c.ready_melee())
+        can_attack_after = combatant.actions_used == [] and bool(combatant.ready_melee())
         if can_attack_after:
             into_reach = [a for a in moves if score(a) <= reach]
             if into_reach:

@@ -33,72 +33,72 @@ class Defender(ScriptedAgent):
     name = "defender"
     OPTIONS: tuple[Option, ...] = ()
 
-    def turn(self, b: Battle, c: Combatant, kinds: Kinds) -> Choice:
+    def turn(self, battle: Battle, combatant: Combatant, kinds: Kinds) -> Choice:
         """The defender's turn decision (module docstring)."""
         if K.STAND_UP in kinds:
             return kinds[K.STAND_UP][0], "stand up"
-        ward = self.ward(b, c)
+        ward = self.ward(battle, combatant)
         attacks = kinds.get(K.MELEE_ATTACK, [])
         if attacks:
-            def value(a: t.Scored) -> float:
-                foe = b.combatants[a.action.target or ""]
+            def value(scored: t.Scored) -> float:
+                foe = battle.combatants[scored.action.target or ""]
                 guards = ward is not None and chebyshev(foe.position, ward.position) <= 1
-                return a.value + (0.25 if guards else 0.0)
-            best = max((t.score_attack(b, a) for a in attacks), key=value)
-            return best.action, t.focus_reason(best, b, "strike")
-        if not c.ready_melee():
+                return scored.value + (0.25 if guards else 0.0)
+            best = max((t.score_attack(battle, a) for a in attacks), key=value)
+            return best.action, t.focus_reason(best, battle, "strike")
+        if not combatant.ready_melee():
             for a in kinds.get(K.READY_WEAPON, []):
-                inst = c.item(a.item or "")
-                if inst is not None and inst.item in b.content.weapons \
-                        and b.content.weapons[inst.item].kind == "melee":
+                inst = combatant.item(a.item or "")
+                if inst is not None and inst.item in battle.content.weapons \
+                        and battle.content.weapons[inst.item].kind == "melee":
                     return a, f"ready {inst.item}"
-        post = self.post(b, c, ward)
-        if post is not None and post != c.position:
+        post = self.post(battle, combatant, ward)
+        if post is not None and post != combatant.position:
             moves = [a for a in kinds.get(K.MOVE, []) if a.square is not None]
             if moves:
-                costs = t.route_costs(b, c, [a.square for a in moves])
-                best = self.tie(moves, key=lambda a: (costs[a.square][0],
-                                                      chebyshev(a.square, post)))
-                if chebyshev(best.square, post) < chebyshev(c.position, post):
+                costs = t.route_costs(battle, combatant, [a.square for a in moves])
+                best = self.tie(moves, key=lambda action: (costs[action.square][0],
+                                                      chebyshev(action.square, post)))
+                if chebyshev(best.square, post) < chebyshev(combatant.position, post):
                     where = f"guard {ward.id}" if ward is not None else "hold the chokepoint"
                     return best, f"{where}: to {best.square}"
-        where = f"guarding {ward.id}" if ward is not None else f"holding {c.position}"
+        where = f"guarding {ward.id}" if ward is not None else f"holding {combatant.position}"
         return kinds[K.END_TURN][0], f"{where}, ready for Free Attacks"
 
     @staticmethod
-    def ward(b: Battle, c: Combatant) -> Combatant | None:
+    def ward(battle: Battle, combatant: Combatant) -> Combatant | None:
         """The weakest team mate in action (lowest HP share, then max HP, then id)."""
-        mates = t.allies_of(b, c)
+        mates = t.allies_of(battle, combatant)
         if not mates:
             return None
-        return min(mates, key=lambda o: (o.hp / max(1, o.max_hp), o.max_hp, o.id))
+        return min(mates, key=lambda mate: (mate.hp / max(1, mate.max_hp), mate.max_hp, mate.id))
 
-    def post(self, b: Battle, c: Combatant, ward: Combatant | None) -> Square | None:
+    def post(self, battle: Battle, combatant: Combatant, ward: Combatant | None) -> Square | None:
         """Where to stand: beside the ward toward the enemy, or the chokepoint."""
-        foes = t.enemies_of(b, c)
+        foes = t.enemies_of(battle, combatant)
         if ward is not None:
-            around = [sq for sq in b.grid.neighbours(ward.position)
-                      if sq == c.position or not any(
-                          o.position == sq and not o.dead for o in b.combatants.values())]
+            around = [sq for sq in battle.grid.neighbours(ward.position)
+                      if sq == combatant.position or not any(
+                          o.position == sq and not o.dead for o in battle.combatants.values())]
             if not around or not foes:
                 return None
-            enemy = t.nearest(b, ward.position, foes)
+            enemy = t.nearest(battle, ward.position, foes)
             assert enemy is not None
             return min(around, key=lambda sq: (chebyshev(sq, enemy.position), sq))
-        key = f"chokepoint:{c.id}"
+        key = f"chokepoint:{combatant.id}"
         if key not in self.memory:
-            self.memory[key] = self._chokepoint(b, c)
+            self.memory[key] = self._chokepoint(battle, combatant)
         return self.memory[key]
 
     @staticmethod
-    def _chokepoint(b: Battle, c: Combatant) -> Square:
+    def _chokepoint(battle: Battle, combatant: Combatant) -> Square:
         """The narrowest square (fewest open neighbours) within one MOVE, else here."""
         def openness(sq: Square) -> tuple[int, int]:
-            return (len(b.grid.neighbours(sq)), chebyshev(sq, c.position))
+            return (len(battle.grid.neighbours(sq)), chebyshev(sq, combatant.position))
 
-        here = c.position
-        if here in b.grid.doors:
+        here = combatant.position
+        if here in battle.grid.doors:
             return here
-        reach = [sq for sq in b.grid.squares() if not b.grid.blocks_movement(sq)
-                 and chebyshev(sq, here) <= max(1, c.move_squares)]
+        reach = [sq for sq in battle.grid.squares() if not battle.grid.blocks_movement(sq)
+                 and chebyshev(sq, here) <= max(1, combatant.move_squares)]
         return min(reach, key=openness, default=here)

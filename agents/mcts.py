@@ -85,13 +85,13 @@ class Node:
     children: dict[Action, Node] = field(default_factory=dict)
 
 
-def hp_balance(b: Battle, team: str) -> float:
+def hp_balance(battle: Battle, team: str) -> float:
     """Leaf value for ``team``: 1 won, 0 lost, 0.5 drawn; else 0.5 + half the difference
     between the shares of max HP standing (in action) of ``team`` and of its enemies."""
-    if b.is_over:
-        return 0.5 if b.winner is None else (1.0 if b.winner == team else 0.0)
+    if battle.is_over:
+        return 0.5 if battle.winner is None else (1.0 if battle.winner == team else 0.0)
     mine = theirs = mine_max = theirs_max = 0
-    for c in b.combatants.values():
+    for c in battle.combatants.values():
         standing = max(0, c.hp) if c.in_action else 0
         if c.team == team:
             mine, mine_max = mine + standing, mine_max + c.max_hp
@@ -100,9 +100,9 @@ def hp_balance(b: Battle, team: str) -> float:
     return 0.5 + 0.5 * (mine / max(1, mine_max) - theirs / max(1, theirs_max))
 
 
-def candidates(b: Battle, legal: list[Action]) -> list[Action]:
+def candidates(battle: Battle, legal: list[Action]) -> list[Action]:
     """The actions searched at this decision (module docstring: action grouping)."""
-    d = b.decision
+    d = battle.decision
     assert d is not None
     if d.kind is not DecisionKind.TURN:
         if d.kind is not DecisionKind.DODGE:
@@ -111,19 +111,19 @@ def candidates(b: Battle, legal: list[Action]) -> list[Action]:
         rest = [a for a in legal if a.kind is not K.DODGE or a.square is None]
         if len(squares) <= 2 or d.source is None:
             return squares + rest
-        src = b.combatants[d.source].position
-        far = max(squares, key=lambda a: chebyshev(a.square or src, src))
+        src = battle.combatants[d.source].position
+        far = max(squares, key=lambda action: chebyshev(action.square or src, src))
         return [squares[0], *([far] if far != squares[0] else []), *rest]
-    me = b.combatants[d.actor]
+    me = battle.combatants[d.actor]
     out = [a for a in legal if a.kind in SEARCHED_TURN_KINDS]
     kinds = t.group(legal)
-    foes = t.enemies_of(b, me)
+    foes = t.enemies_of(battle, me)
     for kind in MOVE_KINDS:
-        out += _destinations(b, me, kinds.get(kind, []), foes)
+        out += _destinations(battle, me, kinds.get(kind, []), foes)
     return out or legal
 
 
-def _destinations(b: Battle, me: Combatant, moves: list[Action], foes: list[Combatant]
+def _destinations(battle: Battle, me: Combatant, moves: list[Action], foes: list[Combatant]
                   ) -> list[Action]:
     """A few destinations: into reach of each enemy (the nearest such square), and the
     squares nearest to and farthest from the enemies."""
@@ -131,17 +131,17 @@ def _destinations(b: Battle, me: Combatant, moves: list[Action], foes: list[Comb
         return moves[:1]
     picked: list[Action] = []
 
-    def gap(a: Action) -> int:
-        sq = a.square or me.position
+    def gap(action: Action) -> int:
+        sq = action.square or me.position
         return min(chebyshev(sq, e.position) for e in foes)
 
     reach = me.reach
     if reach > 0:
         for e in foes:
-            zone = threatened_squares(b.grid, e.position, reach)  # squares reaching e
+            zone = threatened_squares(battle.grid, e.position, reach)  # squares reaching e
             near = [a for a in moves if a.square in zone]
             if near:
-                picked.append(min(near, key=lambda a: chebyshev(a.square or me.position,
+                picked.append(min(near, key=lambda action: chebyshev(action.square or me.position,
                                                                 me.position)))
     picked += [min(moves, key=gap), max(moves, key=gap)]
     unique: list[Action] = []
@@ -253,7 +253,7 @@ class MCTS(SeededAgent):
         errors of the paired difference over the last phase's fresh samples (both were
         searched under the same dice there), so noise and the winner's curse of the
         earlier phases do not move the search off the prior."""
-        best = max(alive, key=lambda a: (self._mean(root, a), -options.index(a)))
+        best = max(alive, key=lambda action: (self._mean(root, action), -options.index(action)))
         if prior is None or best == prior or prior not in alive:
             return best
         diffs = [x - y for x, y in zip(last_phase[best], last_phase[prior], strict=True)]
@@ -279,8 +279,8 @@ class MCTS(SeededAgent):
     def _halve(self, root: Node, alive: list[Action], prior: Action | None) -> list[Action]:
         """Sequential halving: keep the better half by mean value; the prior's choice
         always stays, so the final pick compares it on the same samples."""
-        ranked = sorted(alive, key=lambda a: -(self._mean(root, a) + (
-            self.prior_bonus if a == prior else 0.0)))
+        ranked = sorted(alive, key=lambda action: -(self._mean(root, action) + (
+            self.prior_bonus if action == prior else 0.0)))
         keep = ranked[:max(1, len(ranked) // 2)]
         if prior in alive and prior not in keep:
             keep.append(prior)
@@ -312,7 +312,7 @@ class MCTS(SeededAgent):
                 b.apply(action)
                 path.append(child)
                 break
-            action = max(options, key=lambda a: self._ucb(node.children[a], maximise))
+            action = max(options, key=lambda action: self._ucb(node.children[action], maximise))
             b.apply(action)
             node = node.children[action]
             path.append(node)
@@ -332,9 +332,9 @@ class MCTS(SeededAgent):
         return mean + self.exploration * math.sqrt(math.log(max(1, child.available))
                                                    / child.visits)
 
-    def _rollout(self, b: Battle, team: str) -> float:
+    def _rollout(self, battle: Battle, team: str) -> float:
         for _ in range(self.rollout_depth):
-            if b.is_over:
+            if battle.is_over:
                 break
-            b.apply(self.rollout_policy.act(b))
-        return hp_balance(b, team)
+            battle.apply(self.rollout_policy.act(battle))
+        return hp_balance(battle, team)

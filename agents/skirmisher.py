@@ -33,81 +33,90 @@ class Skirmisher(Tactician):
 
     name = "skirmisher"
 
-    def turn(self, b: Battle, c: Combatant, kinds: Kinds) -> Choice:
+    def turn(self, battle: Battle, combatant: Combatant, kinds: Kinds) -> Choice:
         """The skirmisher's turn decision (module docstring)."""
-        if not self._has_missile(b, c):
-            return super().turn(b, c, kinds)
+        if not self._has_missile(battle, combatant):
+            return super().turn(battle, combatant, kinds)
         for step in (self.stand, self.prepare, self.escape, self.shoot, self.keep_away):
-            choice = step(b, c, kinds)
+            choice = step(battle, combatant, kinds)
             if choice is not None:
                 return choice
         return kinds[K.END_TURN][0], "hold: nothing to shoot, nowhere better"
 
     @staticmethod
-    def _has_missile(b: Battle, c: Combatant) -> bool:
-        for inst, w in c.ready_weapons():
+    def _has_missile(battle: Battle, combatant: Combatant) -> bool:
+        for inst, w in combatant.ready_weapons():
             if w.kind != "missile":
                 continue
             if w.reload == "nock" and not inst.nocked and not any(
-                    i.item == w.ammo and i.count > 0 for i in c.inventory):
+                    i.item == w.ammo and i.count > 0 for i in combatant.inventory):
                 continue
             return True
         return False
 
-    def escape(self, b: Battle, c: Combatant, kinds: Kinds) -> Choice | None:
+    def escape(self, battle: Battle, combatant: Combatant, kinds: Kinds) -> Choice | None:
         """Out of reach by a Shift, else by Disengage (both never provoke)."""
-        if not t.threatened_by(b, c, c.position):
+        if not t.threatened_by(battle, combatant, combatant.position):
             return None
         shifts = [a for a in kinds.get(K.SHIFT, [])
-                  if not t.threatened_by(b, c, a.square or c.position)]
+                  if not t.threatened_by(battle, combatant, a.square or combatant.position)]
         if shifts:
-            best = self.tie(shifts, key=lambda a: -self._gap(b, c, a.square or c.position))
+            best = self.tie(
+                shifts,
+                key=lambda action: (
+                    -self._gap(battle, combatant, action.square or combatant.position)
+                ),
+            )
             return best, f"shift out of reach to {best.square}"
         options = kinds.get(K.DISENGAGE, [])
         if options:
-            best = self.tie(options, key=lambda a: (
-                len(t.threatened_by(b, c, a.square or c.position)),
-                -self._gap(b, c, a.square or c.position)))
+            best = self.tie(options, key=lambda action: (
+                len(t.threatened_by(battle, combatant, action.square or combatant.position)),
+                -self._gap(battle, combatant, action.square or combatant.position)))
             return best, f"disengage to {best.square}"
         return None
 
-    def shoot(self, b: Battle, c: Combatant, kinds: Kinds) -> Choice | None:
+    def shoot(self, battle: Battle, combatant: Combatant, kinds: Kinds) -> Choice | None:
         """The shot of best value; aimed (Full Attack) when nobody can reach it."""
-        if t.threatened_by(b, c, c.position):
+        if t.threatened_by(battle, combatant, combatant.position):
             return None  # a shot would provoke (S6)
         shots = kinds.get(K.MISSILE_ATTACK, [])
-        aimed = [a for a in kinds.get(K.FULL_ATTACK, []) if not self._is_melee(b, c, a)]
-        best = t.best_attack(b, shots)
-        if aimed and self._gap(b, c, c.position) > self._enemy_reach():
-            best_aimed = t.best_attack(b, aimed)
+        aimed = [
+            a for a in kinds.get(K.FULL_ATTACK, []) if not self._is_melee(battle, combatant, a)
+        ]
+        best = t.best_attack(battle, shots)
+        if aimed and self._gap(battle, combatant, combatant.position) > self._enemy_reach():
+            best_aimed = t.best_attack(battle, aimed)
             if best_aimed is not None and (best is None or best_aimed.value > best.value):
                 best = best_aimed
         if best is None:
             return None
-        return best.action, t.focus_reason(best, b, "shoot the most exposed")
+        return best.action, t.focus_reason(best, battle, "shoot the most exposed")
 
     @staticmethod
     def _enemy_reach() -> int:
         """How far (king steps) an enemy is assumed to come and strike in one turn."""
         return 7
 
-    def _gap(self, b: Battle, c: Combatant, square: tuple[int, int]) -> int:
+    def _gap(self, battle: Battle, combatant: Combatant, square: tuple[int, int]) -> int:
         """Walking distance from ``square`` to the nearest enemy."""
-        foes = [e.position for e in t.enemies_of(b, c)]
+        foes = [e.position for e in t.enemies_of(battle, combatant)]
         if not foes:
             return 10**6
-        dist = distance_map(b.grid, foes)
-        return dist[square[1] * b.grid.width + square[0]]
+        dist = distance_map(battle.grid, foes)
+        return dist[square[1] * battle.grid.width + square[0]]
 
-    def keep_away(self, b: Battle, c: Combatant, kinds: Kinds) -> Choice | None:
+    def keep_away(self, battle: Battle, combatant: Combatant, kinds: Kinds) -> Choice | None:
         """MOVE to keep the most distance while a target stays in range (no provoking)."""
-        foes = t.enemies_of(b, c)
+        foes = t.enemies_of(battle, combatant)
         if not foes:
             return None
         foe_squares = [e.position for e in foes]
-        dist = distance_map(b.grid, foe_squares)
-        w = b.grid.width
-        rng = max((wp.range for _, wp in c.ready_weapons() if wp.kind == "missile"), default=0)
+        dist = distance_map(battle.grid, foe_squares)
+        w = battle.grid.width
+        rng = max(
+            (wp.range for _, wp in combatant.ready_weapons() if wp.kind == "missile"), default=0
+        )
 
         def gap(sq: tuple[int, int]) -> int:
             return dist[sq[1] * w + sq[0]]
@@ -115,19 +124,27 @@ class Skirmisher(Tactician):
         def in_range(sq: tuple[int, int]) -> bool:
             return any(chebyshev(sq, f) <= rng for f in foe_squares)
 
-        here = gap(c.position)
+        here = gap(combatant.position)
         moves = kinds.get(K.MOVE, [])
-        costs = t.route_costs(b, c, [a.square or c.position for a in moves])
-        options = [a for a in moves if not t.threatened_by(b, c, a.square or c.position)
-                   and not costs[a.square or c.position][0]]
+        costs = t.route_costs(battle, combatant, [a.square or combatant.position for a in moves])
+        options = [
+            a
+            for a in moves
+            if not t.threatened_by(battle, combatant, a.square or combatant.position)
+            and not costs[a.square or combatant.position][0]
+        ]
         if not options:
             return None
-        ranged = [a for a in options if in_range(a.square or c.position)]
+        ranged = [a for a in options if in_range(a.square or combatant.position)]
         if ranged:
-            best = self.tie(ranged, key=lambda a: -gap(a.square or c.position))
-            if gap(best.square or c.position) > here or not in_range(c.position):
-                return best, f"keep away: {here} -> {gap(best.square or c.position)} steps"
+            best = self.tie(ranged, key=lambda action: -gap(action.square or combatant.position))
+            if gap(best.square or combatant.position) > here or not in_range(combatant.position):
+                return best, f"keep away: {here} -> {gap(best.square or combatant.position)} steps"
             return None
-        best = self.tie(options, key=lambda a: min(chebyshev(a.square or c.position, f)
-                                                   for f in foe_squares))
+        best = self.tie(
+            options,
+            key=lambda action: min(
+                chebyshev(action.square or combatant.position, f) for f in foe_squares
+            ),
+        )
         return best, "close to shooting range"

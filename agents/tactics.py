@@ -46,24 +46,24 @@ def group(actions: Iterable[Action]) -> Kinds:
     return out
 
 
-def enemies_of(b: Battle, c: Combatant) -> list[Combatant]:
+def enemies_of(battle: Battle, combatant: Combatant) -> list[Combatant]:
     """In-action combatants of other teams, in initiative order."""
-    combatants = b.combatants
-    return [o for o in map(combatants.__getitem__, b.initiative_order)
-            if o.in_action and o.team != c.team]
+    combatants = battle.combatants
+    return [o for o in map(combatants.__getitem__, battle.initiative_order)
+            if o.in_action and o.team != combatant.team]
 
 
-def allies_of(b: Battle, c: Combatant) -> list[Combatant]:
-    """In-action team mates other than ``c``, in initiative order."""
-    combatants = b.combatants
-    return [o for o in map(combatants.__getitem__, b.initiative_order)
-            if o.in_action and o.team == c.team and o.id != c.id]
+def allies_of(battle: Battle, combatant: Combatant) -> list[Combatant]:
+    """In-action team mates other than ``combatant``, in initiative order."""
+    combatants = battle.combatants
+    return [o for o in map(combatants.__getitem__, battle.initiative_order)
+            if o.in_action and o.team == combatant.team and o.id != combatant.id]
 
 
-def value_of(o: odds.AttackOdds, target: Combatant) -> float:
+def value_of(attack_odds: odds.AttackOdds, target: Combatant) -> float:
     """An attack's value: P(drop) + expected damage as a share of the target's HP."""
-    share = min(1.0, float(o.expected_damage) / max(1, target.hp))
-    return DROP_WEIGHT * float(o.drops) + share
+    share = min(1.0, float(attack_odds.expected_damage) / max(1, target.hp))
+    return DROP_WEIGHT * float(attack_odds.drops) + share
 
 
 def likely_defence(target: Combatant) -> str:
@@ -81,96 +81,106 @@ class Scored:
     value: float
 
 
-def score_attack(b: Battle, action: Action, attacker: str | None = None) -> Scored:
+def score_attack(battle: Battle, action: Action, attacker: str | None = None) -> Scored:
     """The exact odds and value of an attack against its target's likely defence."""
-    t = b.combatants[action.target or ""]
-    o = odds.attack_odds(b, action, likely_defence(t), attacker=attacker)
+    t = battle.combatants[action.target or ""]
+    o = odds.attack_odds(battle, action, likely_defence(t), attacker=attacker)
     return Scored(action, o, value_of(o, t))
 
 
-def best_attack(b: Battle, actions: Iterable[Action], attacker: str | None = None
+def best_attack(battle: Battle, actions: Iterable[Action], attacker: str | None = None
                 ) -> Scored | None:
     """The attack of highest value (ties: the first listed)."""
     best: Scored | None = None
     for a in actions:
-        s = score_attack(b, a, attacker)
+        s = score_attack(battle, a, attacker)
         if best is None or s.value > best.value + 1e-12:
             best = s
     return best
 
 
-def hypothetical_melee(b: Battle, c: Combatant, target: Combatant) -> Scored | None:
-    """The best ready-melee attack ``c`` could make on ``target`` if it were in reach."""
+def hypothetical_melee(battle: Battle, combatant: Combatant, target: Combatant) -> Scored | None:
+    """The best ready-melee attack ``combatant`` could make on ``target`` if it were in reach."""
     options = [Action(K.MELEE_ATTACK, target=target.id, item=inst.uid)
-               for inst, _ in c.ready_melee()]
-    return best_attack(b, options, attacker=c.id)
+               for inst, _ in combatant.ready_melee()]
+    return best_attack(battle, options, attacker=combatant.id)
 
 
-def focus_reason(s: Scored, b: Battle, prefix: str = "focus") -> str:
+def focus_reason(scored: Scored, battle: Battle, prefix: str = "focus") -> str:
     """A short reason naming the target, its HP and the odds."""
-    t = b.combatants[s.action.target or ""]
-    return (f"{prefix}: {t.id} at {t.hp} HP, {float(s.odds.expected_damage):.2f} expected "
-            f"damage, {float(s.odds.drops):.0%} to drop")
+    t = battle.combatants[scored.action.target or ""]
+    return (f"{prefix}: {t.id} at {t.hp} HP, {float(scored.odds.expected_damage):.2f} expected "
+            f"damage, {float(scored.odds.drops):.0%} to drop")
 
 
-def reaches(b: Battle, c: Combatant, square: Square, target: Combatant) -> bool:
-    """Whether ``c`` standing on ``square`` reaches ``target`` with a ready melee weapon."""
-    r = c.reach
-    return r > 0 and target.position in threatened_squares(b.grid, square, r)
+def reaches(battle: Battle, combatant: Combatant, square: Square, target: Combatant) -> bool:
+    """Whether ``combatant`` standing on ``square`` reaches ``target`` with a ready melee weapon."""
+    r = combatant.reach
+    return r > 0 and target.position in threatened_squares(battle.grid, square, r)
 
 
-def threatened_by(b: Battle, c: Combatant, square: Square) -> list[Combatant]:
+def threatened_by(battle: Battle, combatant: Combatant, square: Square) -> list[Combatant]:
     """Enemies that threaten ``square`` now (H12)."""
-    return [e for e in enemies_of(b, c) if e.threatens
-            and square in threatened_squares(b.grid, e.position, e.reach)]
+    return [e for e in enemies_of(battle, combatant) if e.threatens
+            and square in threatened_squares(battle.grid, e.position, e.reach)]
 
 
-def incoming(b: Battle, c: Combatant, square: Square | None = None) -> float:
-    """Expected damage to ``c`` if every enemy threatening ``square`` hits it once with
-    its best melee weapon (``c``'s likely defence)."""
+def incoming(battle: Battle, combatant: Combatant, square: Square | None = None) -> float:
+    """Expected damage to ``combatant`` if every enemy threatening ``square`` hits it once with
+    its best melee weapon (``combatant``'s likely defence)."""
     total = 0.0
-    for e in threatened_by(b, c, square or c.position):
+    for e in threatened_by(battle, combatant, square or combatant.position):
         best = 0.0
         for inst, _ in e.ready_melee():
-            o = odds.attack_odds(b, Action(K.MELEE_ATTACK, target=c.id, item=inst.uid),
-                                 likely_defence(c), attacker=e.id)
+            o = odds.attack_odds(battle, Action(K.MELEE_ATTACK, target=combatant.id, item=inst.uid),
+                                 likely_defence(combatant), attacker=e.id)
             best = max(best, float(o.expected_damage))
         total += best
     return total
 
 
-def route_costs(b: Battle, c: Combatant, squares: Iterable[Square], full: bool = False
+def route_costs(battle: Battle, combatant: Combatant, squares: Iterable[Square], full: bool = False
                 ) -> dict[Square, tuple[int, float]]:
-    """Square -> (Free Attacks provoked, their cost as a share of ``c``'s HP plus P(drop))
+    """Square -> (Free Attacks provoked, their cost as a share of ``combatant``'s HP plus P(drop))
     for a move to each of ``squares`` along the engine's route (fewest provokers, H13);
     the routes are searched once."""
     out = {}
-    for square, risk in odds.route_risks(b, c.id, squares, full=full).items():
-        out[square] = (0, 0.0) if not risk.provokers else (
-            len(risk.provokers), float(risk.expected_damage) / max(1, c.hp) + float(risk.drops))
+    for square, risk in odds.route_risks(battle, combatant.id, squares, full=full).items():
+        out[square] = (
+            (0, 0.0)
+            if not risk.provokers
+            else (
+                len(risk.provokers),
+                float(risk.expected_damage) / max(1, combatant.hp) + float(risk.drops),
+            )
+        )
     return out
 
 
-def provoke_cost(b: Battle, c: Combatant) -> float:
-    """What the Free Attacks a provoking action here (S6) are expected to cost ``c``."""
-    risk = odds.action_risk(b, c.id)
-    return float(risk.expected_damage) / max(1, c.hp) + float(risk.drops)
+def provoke_cost(battle: Battle, combatant: Combatant) -> float:
+    """What the Free Attacks a provoking action here (S6) are expected to cost ``combatant``."""
+    risk = odds.action_risk(battle, combatant.id)
+    return float(risk.expected_damage) / max(1, combatant.hp) + float(risk.drops)
 
 
-def my_turn_done(b: Battle, c: Combatant) -> bool:
-    """Whether ``c`` already had its turn this round (it acts before the current owner)."""
-    owner = b.current_actor
-    order = b.initiative_order
-    return owner is not None and c.id != owner and order.index(c.id) < order.index(owner)
+def my_turn_done(battle: Battle, combatant: Combatant) -> bool:
+    """Whether ``combatant`` already had its turn this round (it acts before the current owner)."""
+    owner = battle.current_actor
+    order = battle.initiative_order
+    return (
+        owner is not None
+        and combatant.id != owner
+        and order.index(combatant.id) < order.index(owner)
+    )
 
 
 # ------------------------------------------------------------------ spells, manoeuvres
-def spell_value(b: Battle, caster: Combatant, spell_id: str, target: Combatant) -> float:
+def spell_value(battle: Battle, caster: Combatant, spell_id: str, target: Combatant) -> float:
     """Approximate value of a damage or heal spell: P(cast) x mean effect (H18)."""
-    sp = b.content.spells[spell_id]
+    sp = battle.content.spells[spell_id]
     if sp.dice is None:
         return 0.0
-    levels = level_probabilities(caster.skill("cast", b.round), b.content.ruleset.success,
+    levels = level_probabilities(caster.skill("cast", battle.round), battle.content.ruleset.success,
                                  caster.magic_fumble)
     mean = (sp.dice.maximum + sp.dice.minimum) / 2
     hit = float(sum((p for lv, p in levels.items() if lv.succeeded), Fraction(0)))
@@ -182,73 +192,80 @@ def spell_value(b: Battle, caster: Combatant, spell_id: str, target: Combatant) 
     return min(1.0, damage / max(1, target.hp)) + hit * drop * 0.5
 
 
-def manoeuvre_chance(b: Battle, c: Combatant, action: Action) -> float:
+def manoeuvre_chance(battle: Battle, combatant: Combatant, action: Action) -> float:
     """P(a trip or grapple works) if undefended: hit roll x resistance roll (H8, H19)."""
-    t = b.combatants[action.target or ""]
+    t = battle.combatants[action.target or ""]
     skill = "grapple" if action.kind is K.GRAPPLE else "brawl"
-    mods = b.content.ruleset.modifiers
+    mods = battle.content.ruleset.modifiers
     points = mods.prone_target_melee if t.prone else 0
-    levels = level_probabilities(c.skill(skill, b.round, 1.0, points), b.content.ruleset.success)
+    levels = level_probabilities(
+        combatant.skill(skill, battle.round, 1.0, points), battle.content.ruleset.success
+    )
     hit = sum((p for lv, p in levels.items() if lv.succeeded), Fraction(0))
     passive = t.char("dex") if action.kind is K.TRIP else t.char("str")
-    r = b.content.ruleset.resistance
-    resist = level_probabilities(resistance_chance(c.char("str"), passive, r.base, r.step),
-                                 b.content.ruleset.success)
+    r = battle.content.ruleset.resistance
+    resist = level_probabilities(resistance_chance(combatant.char("str"), passive, r.base, r.step),
+                                 battle.content.ruleset.success)
     wins = sum((p for lv, p in resist.items() if lv.succeeded), Fraction(0))
     return float(hit * wins)
 
 
 # ------------------------------------------------------------------ reactions
-def react(b: Battle, kinds: Kinds) -> tuple[Action, str]:
+def react(battle: Battle, kinds: Kinds) -> tuple[Action, str]:
     """The shared answer to a FREE_ATTACK, PARRY or DODGE decision (see module doc); a
     decision kind with no rule here gets ``rules.actions.default_answer``."""
-    d = b.decision
+    d = battle.decision
     if d is None:
         raise ValueError("the battle is over: there is no decision to act on")
-    me = b.combatants[d.actor]
+    me = battle.combatants[d.actor]
     spec = DECISION_SPECS.get(d.kind)
     defence = spec.defence if spec is not None else None
     if d.kind is DecisionKind.FREE_ATTACK:
         decline = kinds[K.DECLINE][0]
-        best = best_attack(b, kinds.get(K.FREE_ATTACK, []))
+        best = best_attack(battle, kinds.get(K.FREE_ATTACK, []))
         if best is None:
             return decline, "no Free Attack reaches"
-        return best.action, focus_reason(best, b, "free attack")
+        return best.action, focus_reason(best, battle, "free attack")
     if defence not in ("parry", "dodge"):
         answer = default_answer([action for group in kinds.values() for action in group])
         return answer, f"no rule for a {d.kind.name} decision: {answer.kind.name}"
     decline = kinds[K.DECLINE][0]
-    hit = odds.pending_attack(b)
+    hit = odds.pending_attack(battle)
     if hit is not None and hit.mode in odds.MANOEUVRES:
-        return _defeat_manoeuvre(b, kinds, me, hit.mode)
+        return _defeat_manoeuvre(battle, kinds, me, hit.mode)
     if defence == "parry":
-        base = odds.pending_hit_odds(b, "none")
+        base = odds.pending_hit_odds(battle, "none")
         best_action, best_gain = decline, 0.0
         for a in kinds.get(K.PARRY, []):
-            o = odds.pending_hit_odds(b, "parry", a.item)
+            o = odds.pending_hit_odds(battle, "parry", a.item)
             gain = _harm(base, me) - _harm(o, me)
             if gain > best_gain + 1e-12:
                 best_action, best_gain = a, gain
         if best_action is decline:
             return decline, "parry would not help"
         return best_action, f"parry: saves {best_gain:.2f} of my HP share"
-    base = odds.pending_hit_odds(b, "none")
-    dodged = odds.pending_hit_odds(b, "dodge")
+    base = odds.pending_hit_odds(battle, "none")
+    dodged = odds.pending_hit_odds(battle, "dodge")
     gain = _harm(base, me) - _harm(dodged, me)
     dodges = kinds.get(K.DODGE, [])
     squares = [a for a in dodges if a.square is not None]
     if squares:
-        done = my_turn_done(b, me)
-        foes = enemies_of(b, me)
+        done = my_turn_done(battle, me)
+        foes = enemies_of(battle, me)
 
-        def keeps_reach(a: Action) -> bool:
-            return any(reaches(b, me, a.square or me.position, e) for e in foes)
+        def keeps_reach(action: Action) -> bool:
+            return any(reaches(battle, me, action.square or me.position, e) for e in foes)
 
         # before its own turn a dodger wants a square from which it still strikes
         # (after a Shift it may not move this round, S7)
-        choice = min(squares, key=lambda a: (not done and not keeps_reach(a),
-                                             len(threatened_by(b, me, a.square or me.position)),
-                                             dodges.index(a)))
+        choice = min(
+            squares,
+            key=lambda action: (
+                not done and not keeps_reach(action),
+                len(threatened_by(battle, me, action.square or me.position)),
+                dodges.index(action),
+            ),
+        )
         price = SHIFT_PRICE_LATE if done or keeps_reach(choice) else SHIFT_PRICE
     elif dodges:  # falling prone, or no disadvantage at all under Fight Defensively (S10)
         price = 0.0 if getattr(me, "dodge_waived", False) else PRONE_PRICE
@@ -261,14 +278,14 @@ def react(b: Battle, kinds: Kinds) -> tuple[Action, str]:
     return decline, f"dodge not worth it: gain {gain:.2f} <= price {price:.2f}"
 
 
-def _defeat_manoeuvre(b: Battle, kinds: Kinds, me: Combatant, mode: str) -> tuple[Action, str]:
+def _defeat_manoeuvre(battle: Battle, kinds: Kinds, me: Combatant, mode: str) -> tuple[Action, str]:
     """H19: any successful parry or dodge defeats a grapple, trip or disarm: parry with
     the item of best chance; dodge only by a Shift (falling prone to escape a trip or a
     hold is no escape)."""
     parries = kinds.get(K.PARRY, [])
     if parries:
-        options = odds.parry_options(b, me, False)
-        best = max(parries, key=lambda a: options.get(a.item or "", (0, 0))[0])
+        options = odds.parry_options(battle, me, False)
+        best = max(parries, key=lambda action: options.get(action.item or "", (0, 0))[0])
         return best, f"parry the {mode}"
     shifts = [a for a in kinds.get(K.DODGE, []) if a.square is not None]
     if shifts:
@@ -276,9 +293,9 @@ def _defeat_manoeuvre(b: Battle, kinds: Kinds, me: Combatant, mode: str) -> tupl
     return kinds[K.DECLINE][0], f"no cheap defence against the {mode}"
 
 
-def _harm(o: odds.AttackOdds, me: Combatant) -> float:
+def _harm(attack_odds: odds.AttackOdds, me: Combatant) -> float:
     """What a hit costs me: P(drop) + expected damage as a share of my HP."""
-    return value_of(o, me)
+    return value_of(attack_odds, me)
 
 
 # ------------------------------------------------------------------ agent base
@@ -310,7 +327,7 @@ class ScriptedAgent(SeededAgent):
         """Reactions: the shared rules of :func:`react`."""
         return react(battle, kinds)
 
-    def turn(self, b: Battle, c: Combatant, kinds: Kinds) -> tuple[Action, str]:
+    def turn(self, battle: Battle, combatant: Combatant, kinds: Kinds) -> tuple[Action, str]:
         raise NotImplementedError  # pragma: no cover - abstract
 
     def tie(self, options: list[Action], key: Any) -> Action:
@@ -319,7 +336,7 @@ class ScriptedAgent(SeededAgent):
         return self.choose([a for a in options if key(a) == low])
 
 
-def nearest(b: Battle, square: Square, others: Iterable[Combatant]) -> Combatant | None:
+def nearest(battle: Battle, square: Square, others: Iterable[Combatant]) -> Combatant | None:
     """The combatant closest to ``square`` (king steps; ties: first listed)."""
     best = None
     for o in others:

@@ -66,28 +66,28 @@ def check_illegal_mode(mode: str) -> None:
         raise ValueError(f"illegal_action must be one of {ILLEGAL_MODES}, got {mode!r}")
 
 
-def standing_teams(b: Battle) -> set[str]:
-    return {c.team for c in b.combatants.values() if c.in_action}
+def standing_teams(battle: Battle) -> set[str]:
+    return {c.team for c in battle.combatants.values() if c.in_action}
 
 
-def ended_by_round_limit(b: Battle) -> bool:
+def ended_by_round_limit(battle: Battle) -> bool:
     """H25: the battle ended at the round limit (several teams still standing)."""
-    return b.is_over and len(standing_teams(b)) > 1
+    return battle.is_over and len(standing_teams(battle)) > 1
 
 
-def outcome_reward(b: Battle, team: str) -> float:
+def outcome_reward(battle: Battle, team: str) -> float:
     """+1 win, -1 loss, 0 draw (or not over)."""
-    if not b.is_over or b.winner is None:
+    if not battle.is_over or battle.winner is None:
         return 0.0
-    return 1.0 if b.winner == team else -1.0
+    return 1.0 if battle.winner == team else -1.0
 
 
-def team_health(b: Battle) -> dict[str, float]:
+def team_health(battle: Battle) -> dict[str, float]:
     """Each team's HP left as a fraction of its max HP (each unit's HP clipped to
     [0, max])."""
     hp: dict[str, float] = {}
     mx: dict[str, float] = {}
-    for c in b.combatants.values():
+    for c in battle.combatants.values():
         hp[c.team] = hp.get(c.team, 0.0) + min(max(c.hp, 0), c.max_hp)
         mx[c.team] = mx.get(c.team, 0.0) + c.max_hp
     return {t: hp[t] / max(1.0, mx[t]) for t in hp}
@@ -101,21 +101,21 @@ def shaping(before: dict[str, float], after: dict[str, float], team: str) -> flo
     return enemy - own
 
 
-def default_action(b: Battle) -> Action:
+def default_action(battle: Battle) -> Action:
     """What a combatant nobody commands does: end its turn, decline every reaction."""
-    d = b.decision
+    d = battle.decision
     if d is None:
         raise IllegalActionError("the battle is over")
     return Action(ActionKind.END_TURN if d.kind is DecisionKind.TURN else ActionKind.DECLINE)
 
 
-def illegal_message(setup: ScenarioSetup, b: Battle, index: int) -> str:
+def illegal_message(setup: ScenarioSetup, battle: Battle, index: int) -> str:
     """One line: the in-space index that is not legal now, what it names, the legal kinds."""
-    d = b.decision
-    kinds = sorted({a.kind.name for a in b.legal_actions()})
+    d = battle.decision
+    kinds = sorted({a.kind.name for a in battle.legal_actions()})
     what = f"action index {index!r}"
     if d is not None:
-        act = setup.codec.decode(b, d.actor, index)
+        act = setup.codec.decode(battle, d.actor, index)
         what += f" ({act if act is not None else setup.codec.describe(index) + ', off the map'})"
     return f"{what} is not legal for {d}; legal kinds: {', '.join(kinds)}"
 

@@ -55,58 +55,81 @@ class UnitView:
             setattr(self, name, value)
 
 
-def _missile_ready(c: Combatant, unit: UnitView) -> bool:
+def _missile_ready(combatant: Combatant, unit: UnitView) -> bool:
     """A ready missile weapon that needs no reload, or is nocked or loaded (H16)."""
     return any(weapon.kind == "missile" and (weapon.reload == "none" or inst.nocked
                                             or inst.loaded) for inst, weapon in unit.ready)
 
 
-def _power_points(c: Combatant, unit: UnitView) -> float:
+def _power_points(combatant: Combatant, unit: UnitView) -> float:
     """Power points left as a fraction of the maximum (0 without any)."""
-    return max(0.0, min(1.0, c.power_points / c.max_power_points)) \
-        if c.max_power_points > 0 else 0.0
+    return max(0.0, min(1.0, combatant.power_points / combatant.max_power_points)) \
+        if combatant.max_power_points > 0 else 0.0
 
 
 #: Each ``units`` column: its name and its value (the column is the pair's position).
 UNIT_FEATURE_SPECS: tuple[tuple[str, Callable[[Combatant, UnitView], float]], ...] = (
-    ("in_action", lambda c, u: c.in_action),
-    ("out_of_action", lambda c, u: c.status == "out"),
-    ("dead", lambda c, u: c.status == "dead"),
-    ("ally", lambda c, u: c.team == u.team),
-    ("self", lambda c, u: c.id == u.self_id),
-    ("deciding", lambda c, u: c.id == u.decider),
-    ("turn_owner", lambda c, u: c.id == u.owner),
-    ("source", lambda c, u: c.id == u.source),
-    ("hp_fraction", lambda c, u: max(-1.0, min(1.0, c.hp / max(1, c.max_hp)))),
-    ("max_hp", lambda c, u: min(1.0, c.max_hp / 30)),
-    ("x", lambda c, u: c.position[0] / max(1, u.width - 1)),
-    ("y", lambda c, u: c.position[1] / max(1, u.height - 1)),
-    ("prone", lambda c, u: c.prone),
-    ("threatens", lambda c, u: u.threatens),  # H12: Combatant.threatens
-    ("reach", lambda c, u: min(1.0, u.reach / 2)),
+    ("in_action", lambda combatant, unit: combatant.in_action),
+    ("out_of_action", lambda combatant, unit: combatant.status == "out"),
+    ("dead", lambda combatant, unit: combatant.status == "dead"),
+    ("ally", lambda combatant, unit: combatant.team == unit.team),
+    ("self", lambda combatant, unit: combatant.id == unit.self_id),
+    ("deciding", lambda combatant, unit: combatant.id == unit.decider),
+    ("turn_owner", lambda combatant, unit: combatant.id == unit.owner),
+    ("source", lambda combatant, unit: combatant.id == unit.source),
+    (
+        "hp_fraction",
+        lambda combatant, unit: max(-1.0, min(1.0, combatant.hp / max(1, combatant.max_hp))),
+    ),
+    ("max_hp", lambda combatant, unit: min(1.0, combatant.max_hp / 30)),
+    ("x", lambda combatant, unit: combatant.position[0] / max(1, unit.width - 1)),
+    ("y", lambda combatant, unit: combatant.position[1] / max(1, unit.height - 1)),
+    ("prone", lambda combatant, unit: combatant.prone),
+    ("threatens", lambda combatant, unit: unit.threatens),  # H12: Combatant.threatens
+    ("reach", lambda combatant, unit: min(1.0, unit.reach / 2)),
     ("missile_ready", _missile_ready),
-    ("move_left", lambda c, u: c.id == u.owner and can_spend(c, "move")),
-    ("attack_left", lambda c, u: c.id == u.owner and can_spend(c, "attack")),
-    ("full_left", lambda c, u: c.id == u.owner and can_spend(c, "full")),
-    ("moved_this_round", lambda c, u: c.moved_this_round),
-    ("shifted_this_round", lambda c, u: c.shifted_this_round),
-    ("free_attack_used", lambda c, u: c.free_attack_used),
-    ("parries_left", lambda c, u: max(0.0, min(1.0, (u.allowed_parries + c.extra_parries
-                                                   - c.parries_used) / 2))),
-    ("bleeding", lambda c, u: c.bleeding),
-    ("grappled", lambda c, u: c.grappled_by is not None),
-    ("mounted", lambda c, u: c.riding is not None or c.ridden_by is not None),
-    ("casting", lambda c, u: c.casting is not None),
+    (
+        "move_left",
+        lambda combatant, unit: combatant.id == unit.owner and can_spend(combatant, "move"),
+    ),
+    (
+        "attack_left",
+        lambda combatant, unit: combatant.id == unit.owner and can_spend(combatant, "attack"),
+    ),
+    (
+        "full_left",
+        lambda combatant, unit: combatant.id == unit.owner and can_spend(combatant, "full"),
+    ),
+    ("moved_this_round", lambda combatant, unit: combatant.moved_this_round),
+    ("shifted_this_round", lambda combatant, unit: combatant.shifted_this_round),
+    ("free_attack_used", lambda combatant, unit: combatant.free_attack_used),
+    (
+        "parries_left",
+        lambda combatant, unit: max(
+            0.0,
+            min(1.0, (unit.allowed_parries + combatant.extra_parries - combatant.parries_used) / 2),
+        ),
+    ),
+    ("bleeding", lambda combatant, unit: combatant.bleeding),
+    ("grappled", lambda combatant, unit: combatant.grappled_by is not None),
+    (
+        "mounted",
+        lambda combatant, unit: combatant.riding is not None or combatant.ridden_by is not None,
+    ),
+    ("casting", lambda combatant, unit: combatant.casting is not None),
     ("power_points", _power_points),
-    ("mov", lambda c, u: u.derived[0]),
-    ("encumbered", lambda c, u: u.derived[1]),
-    ("fatigue", lambda c, u: c.fatigue_level / 2),
-    ("dodge", lambda c, u: u.derived[2]),
-    ("weapon_skill", lambda c, u: u.derived[3]),
-    ("armour_points", lambda c, u: u.derived[4]),
-    ("initiative_rank", lambda c, u: u.rank.get(c.id, 0) / max(1, u.n_units - 1)),
-    ("components_ready", lambda c, u: c.components_ready),
-    ("in_dark", lambda c, u: 1.0 - u.lit),
+    ("mov", lambda combatant, unit: unit.derived[0]),
+    ("encumbered", lambda combatant, unit: unit.derived[1]),
+    ("fatigue", lambda combatant, unit: combatant.fatigue_level / 2),
+    ("dodge", lambda combatant, unit: unit.derived[2]),
+    ("weapon_skill", lambda combatant, unit: unit.derived[3]),
+    ("armour_points", lambda combatant, unit: unit.derived[4]),
+    (
+        "initiative_rank",
+        lambda combatant, unit: unit.rank.get(combatant.id, 0) / max(1, unit.n_units - 1),
+    ),
+    ("components_ready", lambda combatant, unit: combatant.components_ready),
+    ("in_dark", lambda combatant, unit: 1.0 - unit.lit),
 )
 UNIT_FEATURES = tuple(name for name, _ in UNIT_FEATURE_SPECS)
 _UNIT_VALUES = tuple(value for _, value in UNIT_FEATURE_SPECS)
@@ -125,12 +148,12 @@ class GlobalView:
 
 #: Each ``globals`` entry: its name and its value.
 GLOBAL_FEATURE_SPECS: tuple[tuple[str, Callable[[GlobalView], float]], ...] = (
-    ("round_fraction", lambda g: min(1.0, g.battle.round / g.max_rounds)),
-    ("own_turn", lambda g: float(g.owner is not None and g.decision is not None
-                                 and g.battle.combatants[g.owner].team == g.team)),
-    ("allies_in_action", lambda g: g.allies / max(1, g.ally_total)),
-    ("enemies_in_action", lambda g: g.enemies / max(1, g.enemy_total)),
-    ("over", lambda g: float(g.battle.is_over)),
+    ("round_fraction", lambda view: min(1.0, view.battle.round / view.max_rounds)),
+    ("own_turn", lambda view: float(view.owner is not None and view.decision is not None
+                                 and view.battle.combatants[view.owner].team == view.team)),
+    ("allies_in_action", lambda view: view.allies / max(1, view.ally_total)),
+    ("enemies_in_action", lambda view: view.enemies / max(1, view.enemy_total)),
+    ("over", lambda view: float(view.battle.is_over)),
 )
 GLOBAL_FEATURES = tuple(name for name, _ in GLOBAL_FEATURE_SPECS)
 #: The decision kinds by their index in ``decision`` (``DECISION_SPECS``'s row order).
@@ -152,21 +175,23 @@ _ZONES_KEPT = 4096
 _DOOR_STATES_KEPT = 64
 
 
-def _unit_key(c: Combatant, current_round: int, team: str, self_id: str | None,
+def _unit_key(combatant: Combatant, current_round: int, team: str, self_id: str | None,
               decider: str | None, source: str | None, owner: str | None, rank: int,
               lit: float) -> tuple:
     """Everything a ``units`` row reads (every feature of ``UNIT_FEATURE_SPECS``, the
     observer's view of the unit, and what ``_derived`` keys on): equal keys, equal rows."""
-    cid = c.id
-    buffs = c.buffs
+    cid = combatant.id
+    buffs = combatant.buffs
     return (
-        cid, c.status, c.team, c.team == team, cid == self_id, cid == decider,
-        cid == source, cid == owner, c.hp, c.max_hp, c.position, c.prone,
-        c.moved_this_round, c.shifted_this_round, c.free_attack_used, c.extra_parries,
-        c.parries_used, c.bleeding, c.grappled_by, c.riding, c.ridden_by,
-        c.casting is not None, c.power_points, c.max_power_points, c.fatigue_level,
-        c.components_ready, c.armour, tuple(map(_GEAR, c.inventory)), tuple(buffs),
-        current_round if buffs else 0, tuple(c.actions_used) if cid == owner else None,
+        cid, combatant.status, combatant.team, combatant.team == team, cid == self_id,
+        cid == decider, cid == source, cid == owner, combatant.hp, combatant.max_hp,
+        combatant.position, combatant.prone, combatant.moved_this_round,
+        combatant.shifted_this_round, combatant.free_attack_used, combatant.extra_parries,
+        combatant.parries_used, combatant.bleeding, combatant.grappled_by, combatant.riding,
+        combatant.ridden_by, combatant.casting is not None, combatant.power_points,
+        combatant.max_power_points, combatant.fatigue_level, combatant.components_ready,
+        combatant.armour, tuple(map(_GEAR, combatant.inventory)), tuple(buffs),
+        current_round if buffs else 0, tuple(combatant.actions_used) if cid == owner else None,
         rank, lit,
     )
 
@@ -213,7 +238,7 @@ class ObservationBuilder:
         }
 
     # ------------------------------------------------------------ build
-    def build(self, b: Battle, team: str, self_id: str | None = None,
+    def build(self, battle: Battle, team: str, self_id: str | None = None,
               show_reachable: bool = True) -> dict[str, np.ndarray]:
         """The observation of ``team`` (``self_id``: the observing combatant, if any).
 
@@ -225,16 +250,16 @@ class ObservationBuilder:
         row from a table keyed on everything the row's features read (``_unit_key``),
         and the threat marks from a table keyed on the threatening units' squares.
         """
-        d = b.decision
+        d = battle.decision
         decider = d.actor if d is not None else None
         source = d.source if d is not None else None
-        grid = b.grid
+        grid = battle.grid
         planes = self._base(grid).copy()
-        lit = self._lit(b)
+        lit = self._lit(battle)
         if lit is not self._lit_default:
             planes[_LIT] = lit
-        owner = b.current_actor
-        rank = {cid: i for i, cid in enumerate(b.initiative_order)}
+        owner = battle.current_actor
+        rank = {cid: i for i, cid in enumerate(battle.initiative_order)}
         allies = enemies = ally_total = 0
         view: UnitView | None = None
         rows_cache = self._row_cache
@@ -244,7 +269,7 @@ class ObservationBuilder:
         xs: list[int] = []
         rows = []
         zones = []  # (ally, square, reach) of each threatening unit in action
-        combatants = b.combatants
+        combatants = battle.combatants
         for cid in self.unit_ids:
             c = combatants[cid]
             x, y = position = c.position
@@ -252,7 +277,7 @@ class ObservationBuilder:
             ally_total += ally
             # a Python float (lit is 0 or 1): numpy scalars make the row slow to convert
             lit_here = float(lit[y, x])
-            key = _unit_key(c, b.round, team, self_id, decider, source, owner,
+            key = _unit_key(c, battle.round, team, self_id, decider, source, owner,
                             rank.get(cid, 0), lit_here)
             hit = rows_cache.get(key)
             if hit is None:
@@ -267,7 +292,7 @@ class ObservationBuilder:
                 threatens = c.threatens
                 view.ready, view.reach, view.threatens = ready, reach_sq, threatens
                 view.lit = lit_here
-                view.derived = self._derived(b, c)
+                view.derived = self._derived(battle, c)
                 hit = (tuple([value(c, view) for value in _UNIT_VALUES]), reach_sq, threatens)
                 if len(rows_cache) > _ROWS_KEPT:
                     rows_cache.clear()
@@ -293,15 +318,15 @@ class ObservationBuilder:
                 ys.append(y)
                 xs.append(x)
         if zones:
-            zone_channels, zone_ys, zone_xs = self._zones(b, tuple(zones))
+            zone_channels, zone_ys, zone_xs = self._zones(battle, tuple(zones))
             planes[zone_channels, zone_ys, zone_xs] = 1
-        for inst in b.ground:
+        for inst in battle.ground:
             if inst.square is not None:
                 channels.append(_GROUND_ITEM)
                 ys.append(inst.square[1])
                 xs.append(inst.square[0])
         if show_reachable and d is not None:
-            squares = [a.square for a in b.legal_actions()
+            squares = [a.square for a in battle.legal_actions()
                        if a.square is not None and a.kind in DESTINATION_KINDS]
             channels += [_REACHABLE] * len(squares)
             ys += [square[1] for square in squares]
@@ -312,7 +337,7 @@ class ObservationBuilder:
         decision = np.array(
             [len(DECISION_KINDS), self.n_units] if d is None
             else [_KIND_INDEX[d.kind], self.slot_of[d.actor]], dtype=np.int64)
-        global_view = GlobalView(battle=b, team=team, owner=owner, decision=d, allies=allies,
+        global_view = GlobalView(battle=battle, team=team, owner=owner, decision=d, allies=allies,
                                  ally_total=ally_total, enemies=enemies,
                                  enemy_total=enemy_total, max_rounds=self.max_rounds)
         glob = np.array([value(global_view) for _, value in GLOBAL_FEATURE_SPECS],
@@ -335,16 +360,16 @@ class ObservationBuilder:
         self._base_cache[id(grid)] = (grid, planes)  # the map held: its id stays its own
         return planes
 
-    def _zones(self, b: Battle, zones: tuple[tuple[bool, Any, int], ...],
+    def _zones(self, battle: Battle, zones: tuple[tuple[bool, Any, int], ...],
                ) -> tuple[np.ndarray, ...]:
         """(channel, y, x) index arrays of the ally/enemy threat marks of ``zones``
         ((ally, square, reach) per threatening unit), kept per map and zones."""
-        key = (b.grid, zones)
+        key = (battle.grid, zones)
         hit = self._zone_cache.get(key)
         if hit is None:
             parts = []
             for ally, square, reach in zones:
-                zone_xs, zone_ys = self._threat(b.grid, square, reach)
+                zone_xs, zone_ys = self._threat(battle.grid, square, reach)
                 parts.append((np.full(len(zone_xs), _ALLY_THREAT if ally else _ENEMY_THREAT,
                                       dtype=np.intp), zone_ys, zone_xs))
             hit = tuple(np.concatenate(column) for column in zip(*parts, strict=True))
@@ -367,36 +392,40 @@ class ObservationBuilder:
             self._threat_cache[key] = hit
         return hit
 
-    def _derived(self, b: Battle, c: Combatant) -> tuple[float, ...]:
+    def _derived(self, battle: Battle, combatant: Combatant) -> tuple[float, ...]:
         """Skill-derived features, recomputed only when what they depend on changes
         (inventory, fatigue, buffs)."""
-        key = (c.id, c.fatigue_level, c.armour,
-               tuple((i.uid, i.item, i.state, i.count) for i in c.inventory),
-               tuple(c.buffs), b.round if c.buffs else 0)
+        key = (combatant.id, combatant.fatigue_level, combatant.armour,
+               tuple((i.uid, i.item, i.state, i.count) for i in combatant.inventory),
+               tuple(combatant.buffs), battle.round if combatant.buffs else 0)
         hit = self._derived_cache.get(key)
         if hit is None:
-            ready = c.ready_weapons()
+            ready = combatant.ready_weapons()
             hit = (
-                min(1.0, c.mov / 12),
-                float(c.encumbered),
-                min(1.0, c.skill("dodge", b.round) / 100),
-                min(1.0, max((c.skill(w.skill, b.round) for _, w in ready), default=0) / 100),
-                min(1.0, c.armour_points / 10),
+                min(1.0, combatant.mov / 12),
+                float(combatant.encumbered),
+                min(1.0, combatant.skill("dodge", battle.round) / 100),
+                min(
+                    1.0,
+                    max((combatant.skill(w.skill, battle.round) for _, w in ready), default=0)
+                    / 100,
+                ),
+                min(1.0, combatant.armour_points / 10),
             )
             if len(self._derived_cache) > 4096:
                 self._derived_cache.clear()
             self._derived_cache[key] = hit
         return hit
 
-    def _lit(self, b: Battle) -> np.ndarray:
+    def _lit(self, battle: Battle) -> np.ndarray:
         """The lit plane: the default one itself (read-only) unless a torch burns."""
         if not self._dark:
             return self._lit_default
-        torches = any(i.lit for c in b.combatants.values() for i in c.inventory) or any(
-            i.lit for i in b.ground)
+        torches = any(i.lit for c in battle.combatants.values() for i in c.inventory) or any(
+            i.lit for i in battle.ground)
         if not torches:
             return self._lit_default
         lit = self._lit_default.copy()
         for x, y in self._dark:
-            lit[y, x] = float(q.is_lit(b, (x, y)))
+            lit[y, x] = float(q.is_lit(battle, (x, y)))
         return lit

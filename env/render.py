@@ -112,7 +112,7 @@ def map_cells(battle: Battle) -> list[list[str]]:
         if item.square is not None:
             cells[item.square[1]][item.square[0]] = "*"
     sym = unit_symbols(battle)
-    for c in sorted(battle.combatants.values(), key=lambda c: c.in_action):
+    for c in sorted(battle.combatants.values(), key=lambda combatant: combatant.in_action):
         x, y = c.position
         cells[y][x] = sym[c.id] if c.in_action else "%"
     return cells
@@ -154,7 +154,7 @@ def render_rgb(battle: Battle, cell: int = 24) -> np.ndarray:
     owner = battle.current_actor if not battle.is_over else None
     # the fallen first, then mounts, then riders and everyone else on top
     order = sorted(battle.combatants.values(),
-                   key=lambda c: (c.in_action, c.ridden_by is None))
+                   key=lambda combatant: (combatant.in_action, combatant.ridden_by is None))
     for c in order:
         _draw_unit(draw, battle, c, cell, initials[c.id], c.id == owner)
     return np.asarray(image, dtype=np.uint8).copy()
@@ -201,22 +201,22 @@ def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size=size)
 
 
-def _draw_unit(draw: ImageDraw.ImageDraw, battle: Battle, c: Combatant, cell: int,
+def _draw_unit(draw: ImageDraw.ImageDraw, battle: Battle, combatant: Combatant, cell: int,
                initials: str, acting: bool) -> None:
     """One combatant on its square (see :func:`render_rgb` for the marks)."""
-    x0, y0 = c.position[0] * cell, c.position[1] * cell
+    x0, y0 = combatant.position[0] * cell, combatant.position[1] * cell
     cx, cy = x0 + cell / 2, y0 + cell / 2
-    colour = team_colour(battle, c.team) if c.in_action else PALETTE["down"]
+    colour = team_colour(battle, combatant.team) if combatant.in_action else PALETTE["down"]
     if acting:
         width = max(2, cell // 12)
         draw.rectangle((x0, y0, x0 + cell - 2, y0 + cell - 2), outline=PALETTE["decider"],
                        width=width)
-    if c.dead:
+    if combatant.dead:
         _cross(draw, cx, cy, cell * GEOMETRY["unit_radius"], max(1, cell // 10))
         return
     radius = cell * GEOMETRY["unit_radius"]
-    mount = c.ridden_by is not None and c.in_action
-    rider = c.riding is not None
+    mount = combatant.ridden_by is not None and combatant.in_action
+    rider = combatant.riding is not None
     if mount:
         inset = cell * GEOMETRY["mount_inset"]
         draw.rounded_rectangle((x0 + inset, y0 + inset, x0 + cell - 1 - inset,
@@ -224,31 +224,31 @@ def _draw_unit(draw: ImageDraw.ImageDraw, battle: Battle, c: Combatant, cell: in
     else:
         if rider:
             radius = cell * GEOMETRY["rider_radius"]
-        squash = 0.55 if c.prone else 1.0
-        top = cy - radius * squash + (radius * (1 - squash) if c.prone else 0)
+        squash = 0.55 if combatant.prone else 1.0
+        top = cy - radius * squash + (radius * (1 - squash) if combatant.prone else 0)
         ring = (PALETTE["initials"], max(1, cell // 16)) if rider else (None, 0)
         draw.ellipse((cx - radius, top, cx + radius, top + 2 * radius * squash), fill=colour,
                      outline=ring[0], width=ring[1])
         size = max(6, round(cell * GEOMETRY["font"]))
-        draw.text((cx, cy + (radius * 0.3 if c.prone else 0)), initials,
+        draw.text((cx, cy + (radius * 0.3 if combatant.prone else 0)), initials,
                   fill=PALETTE["initials"], font=_font(size), anchor="mm")
-    if not c.in_action:
+    if not combatant.in_action:
         _cross(draw, cx, cy, radius, max(1, cell // 12))
-    _hp_bar(draw, c, x0, y0 + (cell * (1 - GEOMETRY["hp_bar_height"]) - 1 if mount else 0),
+    _hp_bar(draw, combatant, x0, y0 + (cell * (1 - GEOMETRY["hp_bar_height"]) - 1 if mount else 0),
             cell)
-    if c.bleeding:
+    if combatant.bleeding:
         r = cell * GEOMETRY["mark_radius"]
         mx, my = x0 + cell - 2 * r, y0 + cell * GEOMETRY["hp_bar_height"] + 2 * r
         draw.ellipse((mx - r, my - r, mx + r, my + r), fill=PALETTE["bleeding"])
 
 
-def _hp_bar(draw: ImageDraw.ImageDraw, c: Combatant, x0: float, top: float,
+def _hp_bar(draw: ImageDraw.ImageDraw, combatant: Combatant, x0: float, top: float,
             cell: int) -> None:
     """HP left as a bar across the square."""
     inset = cell * GEOMETRY["hp_bar_inset"]
     width = cell - 2 * inset
     height = max(2.0, cell * GEOMETRY["hp_bar_height"])
-    fraction = max(0.0, min(1.0, c.hp / max(1, c.max_hp)))
+    fraction = max(0.0, min(1.0, combatant.hp / max(1, combatant.max_hp)))
     draw.rectangle((x0 + inset, top, x0 + inset + width - 1, top + height - 1),
                    fill=PALETTE["hp_bad"])
     if fraction > 0:
@@ -256,7 +256,11 @@ def _hp_bar(draw: ImageDraw.ImageDraw, c: Combatant, x0: float, top: float,
                         top + height - 1), fill=PALETTE["hp_good"])
 
 
-def _cross(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, width: int) -> None:
+def _cross(draw: ImageDraw.ImageDraw, cx: float, cy: float, radius: float, width: int) -> None:
     """An X over a fallen unit."""
-    draw.line((cx - r, cy - r, cx + r, cy + r), fill=PALETTE["wall"], width=width)
-    draw.line((cx - r, cy + r, cx + r, cy - r), fill=PALETTE["wall"], width=width)
+    draw.line(
+        (cx - radius, cy - radius, cx + radius, cy + radius), fill=PALETTE["wall"], width=width
+    )
+    draw.line(
+        (cx - radius, cy + radius, cx + radius, cy - radius), fill=PALETTE["wall"], width=width
+    )

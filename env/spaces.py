@@ -232,22 +232,22 @@ class ActionCodec:
                 tuple(f for f in ("target", "square", "item") if f not in carried))
 
     # ------------------------------------------------------------ squares
-    def _radii(self, r: int) -> tuple[int, int]:
-        return min(r, self.width - 1), min(r, self.height - 1)
+    def _radii(self, radius: int) -> tuple[int, int]:
+        return min(radius, self.width - 1), min(radius, self.height - 1)
 
-    def _window_size(self, r: int) -> int:
-        rx, ry = self._radii(r)
+    def _window_size(self, radius: int) -> int:
+        rx, ry = self._radii(radius)
         return (2 * rx + 1) * (2 * ry + 1)
 
-    def _window_table(self, r: int) -> dict[tuple[int, int], int]:
-        """(dx, dy) -> index in the square window of radius ``r`` (clipped to the map)."""
-        rx, ry = self._radii(r)
+    def _window_table(self, radius: int) -> dict[tuple[int, int], int]:
+        """(dx, dy) -> index in the square window of ``radius`` (clipped to the map)."""
+        rx, ry = self._radii(radius)
         return {(dx, dy): (dy + ry) * (2 * rx + 1) + (dx + rx)
                 for dy in range(-ry, ry + 1) for dx in range(-rx, rx + 1)}
 
-    def _dec_square(self, r: int, actor: Square, i: int) -> Square | None:
-        rx, ry = self._radii(r)
-        dy, dx = divmod(i, 2 * rx + 1)
+    def _dec_square(self, radius: int, actor: Square, index: int) -> Square | None:
+        rx, ry = self._radii(radius)
+        dy, dx = divmod(index, 2 * rx + 1)
         sq = (actor[0] + dx - rx, actor[1] + dy - ry)
         if not (0 <= sq[0] < self.width and 0 <= sq[1] < self.height):
             return None
@@ -277,42 +277,51 @@ class ActionCodec:
         for that actor, or None if the action has none."""
         slot_of, n_units = self.slot_of, self.n_units
 
-        def target(c: Combatant, a: Action, ctx: _Context) -> int | None:
-            return slot_of.get(a.target) if a.target is not None else None
+        def target(combatant: Combatant, action: Action, ctx: _Context) -> int | None:
+            return slot_of.get(action.target) if action.target is not None else None
 
-        def target_or_none(c: Combatant, a: Action, ctx: _Context) -> int | None:
-            return n_units if a.target is None else slot_of.get(a.target)
+        def target_or_none(combatant: Combatant, action: Action, ctx: _Context) -> int | None:
+            return n_units if action.target is None else slot_of.get(action.target)
 
-        def adjacent(c: Combatant, a: Action, ctx: _Context) -> int | None:
-            if a.square is None:
+        def adjacent(combatant: Combatant, action: Action, ctx: _Context) -> int | None:
+            if action.square is None:
                 return None
-            return _KING_INDEX.get((a.square[0] - c.position[0], a.square[1] - c.position[1]))
+            return _KING_INDEX.get(
+                (action.square[0] - combatant.position[0], action.square[1] - combatant.position[1])
+            )
 
-        def dodge(c: Combatant, a: Action, ctx: _Context) -> int | None:
-            if a.square is None:
+        def dodge(combatant: Combatant, action: Action, ctx: _Context) -> int | None:
+            if action.square is None:
                 return 8
-            return _KING_INDEX.get((a.square[0] - c.position[0], a.square[1] - c.position[1]))
+            return _KING_INDEX.get(
+                (action.square[0] - combatant.position[0], action.square[1] - combatant.position[1])
+            )
 
-        def window(r: int) -> _Encoder:
-            table = self._windows[r]
+        def window(radius: int) -> _Encoder:
+            table = self._windows[radius]
 
-            def square(c: Combatant, a: Action, ctx: _Context) -> int | None:
-                if a.square is None:
+            def square(combatant: Combatant, action: Action, ctx: _Context) -> int | None:
+                if action.square is None:
                     return None
-                return table.get((a.square[0] - c.position[0], a.square[1] - c.position[1]))
+                return table.get(
+                    (
+                        action.square[0] - combatant.position[0],
+                        action.square[1] - combatant.position[1],
+                    )
+                )
 
             return square
 
-        def spell(c: Combatant, a: Action, ctx: _Context) -> int | None:
-            return self._spell_index.get(c.id, {}).get(a.item)
+        def spell(combatant: Combatant, action: Action, ctx: _Context) -> int | None:
+            return self._spell_index.get(combatant.id, {}).get(action.item)
 
         def item(cat: str) -> _Encoder:
             index, overflow = self._item_index[cat], self._overflow_index[cat]
 
-            def encode(c: Combatant, a: Action, ctx: _Context) -> int | None:
-                i = index[c.id].get(a.item or "")
-                if i is None and a.item is not None:
-                    split = ctx.splits().get(a.item)
+            def encode(combatant: Combatant, action: Action, ctx: _Context) -> int | None:
+                i = index[combatant.id].get(action.item or "")
+                if i is None and action.item is not None:
+                    split = ctx.splits().get(action.item)
                     if split is not None:
                         i = overflow.get(split)
                 return i
@@ -324,28 +333,30 @@ class ActionCodec:
                 "spell": spell,
                 **{f"item:{cat}": item(cat) for cat in ITEM_CATEGORIES}}
 
-    def _dec_param(self, p: str, c: Combatant, i: int, ctx: _Context) -> dict[str, Any] | None:
-        if p == "target":
-            return {"target": self.unit_ids[i]}
-        if p == "target|none":
-            return {"target": None if i == self.n_units else self.unit_ids[i]}
-        if p in ("adjacent", "dodge"):
-            if i == 8:
+    def _dec_param(
+        self, parameter: str, combatant: Combatant, index: int, ctx: _Context
+    ) -> dict[str, Any] | None:
+        if parameter == "target":
+            return {"target": self.unit_ids[index]}
+        if parameter == "target|none":
+            return {"target": None if index == self.n_units else self.unit_ids[index]}
+        if parameter in ("adjacent", "dodge"):
+            if index == 8:
                 return {"square": None}
-            sq = (c.position[0] + KING[i][0], c.position[1] + KING[i][1])
+            sq = (combatant.position[0] + KING[index][0], combatant.position[1] + KING[index][1])
             ok = 0 <= sq[0] < self.width and 0 <= sq[1] < self.height
             return {"square": sq} if ok else None
-        if p in ("square:move", "square:full"):
-            sq = self._dec_square(self._square_radius[p], c.position, i)
+        if parameter in ("square:move", "square:full"):
+            sq = self._dec_square(self._square_radius[parameter], combatant.position, index)
             return None if sq is None else {"square": sq}
-        if p == "spell":
-            spells = self.spells_of.get(c.id, ())
-            return {"item": spells[i]} if i < len(spells) else None
-        cat = p.split(":", 1)[1]
-        static = self._item_list[cat][c.id]
-        if i < len(static):
-            return {"item": static[i]}
-        want = self._overflow[cat][i - len(static)]
+        if parameter == "spell":
+            spells = self.spells_of.get(combatant.id, ())
+            return {"item": spells[index]} if index < len(spells) else None
+        cat = parameter.split(":", 1)[1]
+        static = self._item_list[cat][combatant.id]
+        if index < len(static):
+            return {"item": static[index]}
+        want = self._overflow[cat][index - len(static)]
         for uid, split in ctx.splits().items():
             if split == want:
                 return {"item": uid}
@@ -356,7 +367,7 @@ class ActionCodec:
         """The index of ``action`` for ``actor``, or None if it has none."""
         return self._encode(battle.combatants[actor], action, _Context(self, battle))
 
-    def _encode(self, c: Combatant, action: Action, ctx: _Context) -> int | None:
+    def _encode(self, combatant: Combatant, action: Action, ctx: _Context) -> int | None:
         offset, params, absent = self._enc_plan[action.kind]
         # Parameters the layout does not carry must be absent, or the index would not
         # stand for exactly this action.
@@ -365,7 +376,7 @@ class ActionCodec:
                 return None
         index = 0
         for encoder, size in params:
-            i = encoder(c, action, ctx)
+            i = encoder(combatant, action, ctx)
             if i is None:
                 return None
             index = index * size + i
@@ -450,13 +461,13 @@ class ActionCodec:
             out[i] = a
         return out
 
-    def _known_indices(self, c: Combatant) -> dict[int, tuple[Action, int]]:
-        """The indices found so far for ``c`` on its square, by the id of the action
+    def _known_indices(self, combatant: Combatant) -> dict[int, tuple[Action, int]]:
+        """The indices found so far for ``combatant`` on its square, by the id of the action
         object (legal actions are shared objects, rules.legal): an index depends only on
         the action, the actor and the actor's square (static item and spell slots aside
         from split-off items, which are not kept). Each entry holds its action, so its id
         is not reused while the entry lives; the least recently used squares go first."""
-        key = (c.id, c.position)
+        key = (combatant.id, combatant.position)
         known = self._known.get(key)
         if known is None:
             if len(self._known) >= _KNOWN_SQUARES:
@@ -513,9 +524,9 @@ def _no_index(battle: Battle, actor: str, action: Action) -> EncodingError:
                          f"(scenario {battle.scenario.name!r})")
 
 
-def _all_items(b: Battle) -> list[Any]:
-    out = list(b.ground)
-    for c in b.combatants.values():
+def _all_items(battle: Battle) -> list[Any]:
+    out = list(battle.ground)
+    for c in battle.combatants.values():
         out += c.inventory
     return out
 

@@ -88,7 +88,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "native when built); sets FRAY_ENGINE for the command and its "
                         "worker processes")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
+    for info in sorted(
+        pkgutil.iter_modules(commands.__path__), key=lambda module_info: module_info.name
+    ):
         if info.name.startswith("_"):
             continue
         module = importlib.import_module(f"experiments.commands.{info.name}")

@@ -165,19 +165,21 @@ class GridMap:
         """True for walls, closed doors and squares off the map (H16)."""
         return self.blocks_movement(sq)
 
-    def step_allowed(self, a: Square, b: Square) -> bool:
-        """Whether one king step from ``a`` to adjacent ``b`` is legal on the bare map (H13).
+    def step_allowed(self, origin: Square, destination: Square) -> bool:
+        """Whether one king step from ``origin`` to adjacent ``destination`` is legal on the
+        bare map (H13).
 
-        ``b`` must not block movement and a diagonal step must not cut a corner: both
+        ``destination`` must not block movement and a diagonal step must not cut a corner: both
         squares it passes orthogonally must be open too.
         """
-        x, y = b  # blocks_movement(b), inline: every neighbour of every node asks this
-        if not (0 <= x < self.width and 0 <= y < self.height) or b in self._blocking:
+        x, y = destination  # blocks_movement(b), inline: every neighbour of every node asks this
+        if not (0 <= x < self.width and 0 <= y < self.height) or destination in self._blocking:
             return False
-        dx, dy = x - a[0], y - a[1]
+        dx, dy = x - origin[0], y - origin[1]
         if dx and dy:
             return not (
-                self.blocks_movement((a[0] + dx, a[1])) or self.blocks_movement((a[0], a[1] + dy))
+                self.blocks_movement((origin[0] + dx, origin[1]))
+                or self.blocks_movement((origin[0], origin[1] + dy))
             )
         return True
 
@@ -328,29 +330,29 @@ def _shared_map(grid: GridMap) -> GridMap:
     return found
 
 
-def chebyshev(a: Square, b: Square) -> int:
+def chebyshev(first: Square, second: Square) -> int:
     """King-move distance between two squares."""
-    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+    return max(abs(first[0] - second[0]), abs(first[1] - second[1]))
 
 
-def line_of_sight(grid: GridMap, a: Square, b: Square) -> bool:
-    """Whether ``a`` sees ``b`` (H16).
+def line_of_sight(grid: GridMap, viewer: Square, seen: Square) -> bool:
+    """Whether ``viewer`` sees ``seen`` (H16).
 
     The line runs between the two square centres; every square it passes through (a
-    supercover line, exact integer arithmetic) other than ``a`` and ``b`` must not block
+    supercover line, exact integer arithmetic) other than ``viewer`` and ``seen`` must not block
     sight. Where the line passes exactly through a grid corner it touches the two squares
     beside that corner only at a point: it is blocked there only if **both** of them block
     sight (one pillar does not hide a target seen along its diagonal; two walls meeting
     corner to corner do). This is more permissive than movement, which may not cut any
     corner (H13).
     """
-    if a == b:
+    if viewer == seen:
         return True
-    dx, dy = b[0] - a[0], b[1] - a[1]
+    dx, dy = seen[0] - viewer[0], seen[1] - viewer[1]
     nx, ny = abs(dx), abs(dy)
     sx = 1 if dx > 0 else -1
     sy = 1 if dy > 0 else -1
-    x, y = a
+    x, y = viewer
     ix = iy = 0
     while ix < nx or iy < ny:
         # Compare where the line crosses the next vertical (x) and horizontal (y) grid lines:
@@ -369,6 +371,6 @@ def line_of_sight(grid: GridMap, a: Square, b: Square) -> bool:
         else:
             y += sy
             iy += 1
-        if (x, y) != b and grid.blocks_sight((x, y)):
+        if (x, y) != seen and grid.blocks_sight((x, y)):
             return False
     return True

@@ -220,7 +220,7 @@ def fall(state: BattleState, combatant: Combatant, depth_ft: int) -> None:
     if combatant.in_action:
         if roll_skill(state, combatant, "dodge", "falling").succeeded:
             reduced += state.dice.roll(fr.skill_reduction)[0]
-        best = max(fr.reduction_skills, key=lambda s: combatant.skill(s, state.round))
+        best = max(fr.reduction_skills, key=lambda skill: combatant.skill(skill, state.round))
         if roll_skill(state, combatant, best, "falling").succeeded:
             reduced += state.dice.roll(fr.skill_reduction)[0]
     damage = max(0, rolled - reduced)

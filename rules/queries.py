@@ -183,9 +183,9 @@ def is_lit(state: BattleState, square: Square) -> bool:
                for inst in state.ground)
 
 
-def _within(a: Square, b: Square, r: int) -> bool:
+def _within(first: Square, second: Square, radius: int) -> bool:
     """Euclidean radius in squares (documented choice for H23)."""
-    return math.hypot(a[0] - b[0], a[1] - b[1]) <= r + 1e-9
+    return math.hypot(first[0] - second[0], first[1] - second[1]) <= radius + 1e-9
 
 
 def in_range(state: BattleState, shooter: Combatant, target: Combatant,

@@ -128,7 +128,7 @@ class ReachGraph:
         self._square_of: list[Square] | dict[int, Square] = (
             [((i >> 1) % width, (i >> 1) // width) for i in range(self._size)]
             if self._size <= _LIST_NODES
-            else _Lazy(lambda i: ((i >> 1) % width, (i >> 1) // width)))
+            else _Lazy(lambda node_index: ((node_index >> 1) % width, (node_index >> 1) // width)))
         self._adj: list[tuple[tuple[int, int], ...] | None] = [None] * self._size
         self._onward: list[tuple[tuple[int, int], ...] | None] = [None] * self._size
         dc = self.diagonal_costs
@@ -152,25 +152,27 @@ class ReachGraph:
             node, difficult=self.grid.is_difficult(sq), drop_ft=self.grid.drop_depth(sq)
         )
 
-    def _edges(self, i: int) -> tuple[tuple[int, int], ...]:
-        """Node ``i``'s out-edges as ``(target, cost)``, expanding the node if needed."""
-        out = self._adj[i]
+    def _edges(self, node_index: int) -> tuple[tuple[int, int], ...]:
+        """Node ``node_index``'s out-edges as ``(target, cost)``, expanding the node if needed."""
+        out = self._adj[node_index]
         if out is None:
-            out = self._adj[i] = self._expand(i)
-            self._onward[i] = () if self.grid.drop_depth(self._square_of[i]) else out
+            out = self._adj[node_index] = self._expand(node_index)
+            self._onward[node_index] = (
+                () if self.grid.drop_depth(self._square_of[node_index]) else out
+            )
         return out
 
-    def _onward_of(self, i: int) -> tuple[tuple[int, int], ...]:
-        """What a search passing through node ``i`` may take (none out of a drop)."""
-        self._edges(i)
-        return self._onward[i]  # type: ignore[return-value]
+    def _onward_of(self, node_index: int) -> tuple[tuple[int, int], ...]:
+        """What a search passing through node ``node_index`` may take (none out of a drop)."""
+        self._edges(node_index)
+        return self._onward[node_index]  # type: ignore[return-value]
 
-    def _expand(self, i: int) -> tuple[tuple[int, int], ...]:
-        """Add node ``i``'s out-edges to the networkx graph; their compiled ``(target,
+    def _expand(self, node_index: int) -> tuple[tuple[int, int], ...]:
+        """Add node ``node_index``'s out-edges to the networkx graph; their compiled ``(target,
         cost)`` tuple in graph (KING_STEPS) order."""
         grid, graph = self.grid, self._graph
-        x, y = self._square_of[i]
-        parity = i & 1
+        x, y = self._square_of[node_index]
+        parity = node_index & 1
         node = (x, y, parity)
         if node not in graph:
             self._add_node(node)
@@ -226,14 +228,19 @@ class ReachGraph:
         return self.with_grid(self.grid.with_door(square, open))
 
     # ------------------------------------------------------------ single steps
-    def step(self, a: Square, b: Square, parity: int) -> tuple[int, int] | None:
-        """``(cost, parity after)`` of one step from ``a`` to ``b``, or None if illegal."""
-        if not self.grid.in_bounds(a) or self.grid.blocks_movement(a) or parity not in (0, 1):
+    def step(self, origin: Square, destination: Square, parity: int) -> tuple[int, int] | None:
+        """``(cost, parity after)`` of one step from ``origin`` to ``destination``, or None if
+        illegal."""
+        if (
+            not self.grid.in_bounds(origin)
+            or self.grid.blocks_movement(origin)
+            or parity not in (0, 1)
+        ):
             return None
-        edges = self._edges(self.index((*a, parity)))  # the node's edges in the graph
-        if not self.grid.in_bounds(b):
+        edges = self._edges(self.index((*origin, parity)))  # the node's edges in the graph
+        if not self.grid.in_bounds(destination):
             return None
-        square = self.index((*b, 0))
+        square = self.index((*destination, 0))
         for after in (1 - parity, parity):  # a diagonal flips the parity, a straight step not
             for target, cost in edges:
                 if target == square + after:

@@ -138,17 +138,17 @@ def _bool(data: dict[str, Any], key: str, src: str, fld: str) -> bool:
     return v
 
 
-def _int_table(v: Any, src: str, fld: str) -> tuple[tuple[str, int], ...]:
-    _need(isinstance(v, dict), src, fld, "a table of name = integer", v)
-    for k, x in v.items():
+def _int_table(value: Any, src: str, fld: str) -> tuple[tuple[str, int], ...]:
+    _need(isinstance(value, dict), src, fld, "a table of name = integer", value)
+    for k, x in value.items():
         _need(isinstance(x, int) and not isinstance(x, bool), src, f"{fld}.{k}", "an integer", x)
-    return tuple(v.items())
+    return tuple(value.items())
 
 
-def _equipment(v: Any, src: str, fld: str, content: Content) -> tuple[EquipmentEntry, ...]:
-    _need(isinstance(v, list), src, fld, "an array of item ids or {item, state, count}", v)
+def _equipment(value: Any, src: str, fld: str, content: Content) -> tuple[EquipmentEntry, ...]:
+    _need(isinstance(value, list), src, fld, "an array of item ids or {item, state, count}", value)
     out = []
-    for i, e in enumerate(v):
+    for i, e in enumerate(value):
         f = f"{fld}[{i}]"
         if isinstance(e, str):
             e = {"item": e}
@@ -172,8 +172,8 @@ def _equipment(v: Any, src: str, fld: str, content: Content) -> tuple[EquipmentE
     return tuple(out)
 
 
-def _unit(raw: Any, i: int, src: str, content: Content, grid: GridMap) -> UnitSpec:
-    fld = f"units[{i}]"
+def _unit(raw: Any, index: int, src: str, content: Content, grid: GridMap) -> UnitSpec:
+    fld = f"units[{index}]"
     _need(isinstance(raw, dict), src, fld, "a table", raw)
     unknown = set(raw) - _UNIT_KEYS
     _need(not unknown, src, f"{fld}.{min(unknown) if unknown else ''}",
@@ -181,7 +181,7 @@ def _unit(raw: Any, i: int, src: str, content: Content, grid: GridMap) -> UnitSp
     for key in ("id", "team", "creature", "at"):
         _need(key in raw, src, f"{fld}.{key}", "a value", "<missing>")
     uid = _str(raw, "id", src, f"{fld}.id")
-    fld = f"units[{i}] ({uid})"
+    fld = f"units[{index}] ({uid})"
     team = _str(raw, "team", src, f"{fld}.team")
     creature = _str(raw, "creature", src, f"{fld}.creature")
     _need(creature in content.creatures, src, f"{fld}.creature",

@@ -89,3 +89,27 @@ def test_importing_rules_loads_no_forbidden_module() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=ROOT, check=True)
     assert out.stdout.strip() == ""
+
+
+def single_letter_parameters(path: Path) -> list[str]:
+    """``file:line:function:parameter`` for each one-letter parameter (other than ``_``) of
+    a function, method or lambda in ``path``."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            arguments = node.args
+            parameters = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
+                          *(extra for extra in (arguments.vararg, arguments.kwarg) if extra)]
+            name = getattr(node, "name", "<lambda>")
+            found += [f"{path.relative_to(ROOT).as_posix()}:{node.lineno}:{name}:{parameter.arg}"
+                      for parameter in parameters
+                      if len(parameter.arg) == 1 and parameter.arg != "_"]
+    return found
+
+
+def test_no_single_letter_parameter_in_any_signature() -> None:
+    """Issue 22: full words in every signature (``battle``, not ``b``) in the four packages."""
+    found = [entry for package in ("rules", "env", "agents", "experiments")
+             for path in sorted((ROOT / package).rglob("*.py"))
+             for entry in single_letter_parameters(path)]
+    assert not found, "single-letter parameters:\n" + "\n".join(found)

@@ -49,19 +49,19 @@ def gym_steps(make: Callable[[], gymnasium.Env], steps: int, seed: int) -> float
     return steps / seconds
 
 
-def aec_steps(e: AECEnv, steps: int, seed: int) -> float:
+def aec_steps(env: AECEnv, steps: int, seed: int) -> float:
     """Steps/s of ``steps`` AEC steps, every agent random among its mask (resets included;
     a finished agent's ``step(None)`` counts as a step, as PettingZoo's loop makes it)."""
     rng = np.random.default_rng(seed)
-    e.reset(seed=seed)
+    env.reset(seed=seed)
     done = 0
     start = time.perf_counter()
     while done < steps:
-        if not e.agents:
-            e.reset()
+        if not env.agents:
+            env.reset()
             continue
-        obs, _, terminated, truncated, _ = e.last()
-        e.step(None if terminated or truncated else masked_choice(rng, obs["action_mask"]))
+        obs, _, terminated, truncated, _ = env.last()
+        env.step(None if terminated or truncated else masked_choice(rng, obs["action_mask"]))
         done += 1
     return steps / (time.perf_counter() - start)
 
@@ -70,8 +70,14 @@ def gym_figures(steps: int, repeats: int) -> Iterator[Figure]:
     """Gymnasium env steps/s per scenario and opponent."""
     for scenario in SCENARIOS:
         for opponent in OPPONENTS:
-            values = [gym_steps(lambda s=scenario, o=opponent: skirmish_env(s, o), steps, r)
-                      for r in range(repeats)]
+            values = [
+                gym_steps(
+                    lambda scenario=scenario, opponent=opponent: skirmish_env(scenario, opponent),
+                    steps,
+                    r,
+                )
+                for r in range(repeats)
+            ]
             yield Figure(f"gym.{scenario}.{opponent}",
                          f"gym env {scenario} vs {opponent}: steps/s", "/s", values)
 

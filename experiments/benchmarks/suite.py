@@ -99,34 +99,34 @@ def targets(figs: dict[str, Figure], units: dict[str, int]) -> list[Target]:
     return [
         _check(RULES, "headless random skirmish: battles/s", _median(
             figs, "headless.random.skirmish.battles_per_s"), "/s", ">= 50",
-            lambda v: v >= 50),
+            lambda value: value >= 50),
         _check(RULES, "  the same per CPU-second (this process's CPU time)", _median(
             figs, "headless.random.skirmish.battles_per_cpu_s"), "/s", ">= 50",
-            lambda v: v >= 50),
+            lambda value: value >= 50),
         _check(RULES, "clone() skirmish", _median(figs, "clone.skirmish"), "µs", "< 100",
-               lambda v: v < 100),
+               lambda value: value < 100),
         _check(RULES, f"decisions/s duel / horde (units grow {growth:.0f}x)", slowdown, "x",
-               f"< {growth:.0f}", lambda v: v < growth),
+               f"< {growth:.0f}", lambda value: value < growth),
         _check(REACH, "reach cached query", _median(figs, "reach.cached_us"), "µs", "< 20",
-               lambda v: v < 20),
+               lambda value: value < 20),
         _check(REACH, "reach cold query / scipy dijkstra", _ratio(
-            figs, "reach.cold_us", "reach.scipy_us"), "x", "<= 5", lambda v: v <= 5),
+            figs, "reach.cold_us", "reach.scipy_us"), "x", "<= 5", lambda value: value <= 5),
         _check(ENVS, "gym env skirmish (berserker) / connect_four_v3", _ratio(
             figs, "gym.skirmish.berserker", "aec.connect_four"), "x", ">= 1.0",
-            lambda v: v >= 1.0),
+            lambda value: value >= 1.0),
         _check(ENVS, "AsyncVectorEnv 2 workers / 1 worker", _ratio(
-            figs, "vector.2", "vector.1"), "x", ">= 1.7", lambda v: v >= 1.7),
+            figs, "vector.2", "vector.1"), "x", ">= 1.7", lambda value: value >= 1.7),
         _check(LEARNER, "MaskablePPO skirmish / InvalidActionEnvDiscrete", _ratio(
             figs, "ppo.skirmish", "ppo.invalid_action_env"), "x", ">= 0.7",
-            lambda v: v >= 0.7),
+            lambda value: value >= 0.7),
         _check(BIG, "first decision 300x300: time", _median(figs, "map300.first_decision_s"),
-               "s", "< 2", lambda v: v < 2),
+               "s", "< 2", lambda value: value < 2),
         _check(BIG, "first decision 300x300: memory", _median(
-            figs, "map300.first_decision_mib"), "MiB", "< 200", lambda v: v < 200),
+            figs, "map300.first_decision_mib"), "MiB", "< 200", lambda value: value < 200),
         _check(BIG, "20v20 on 40x40: p99 decision", _median(figs, "crowd.p99_ms"), "ms",
-               "< 5", lambda v: v < 5),
+               "< 5", lambda value: value < 5),
         _check(BIG, "  the same in CPU time (this process's)", _median(
-            figs, "crowd.p99_cpu_ms"), "ms", "< 5", lambda v: v < 5),
+            figs, "crowd.p99_cpu_ms"), "ms", "< 5", lambda value: value < 5),
         *native_targets(figs),
     ]
 
@@ -138,18 +138,18 @@ def native_targets(figs: dict[str, Figure]) -> list[Target]:
     return [
         _check(NATIVE, "random skirmish, agents in Python: native / python",
                _median(figs, "engines.random.skirmish.ratio"), "x", ">= 10",
-               lambda v: v >= 10),
+               lambda value: value >= 10),
         *(_check(NATIVE, f"random play {s} ({engines.LOOP_NOTE}): native / python",
-                 _median(figs, f"engines.loop.{s}.ratio"), "x", ">= 100", lambda v: v >= 100)
+                 _median(figs, f"engines.loop.{s}.ratio"), "x", ">= 100", lambda value: value >= 100)
           for s in engines.LOOP_SCENARIOS),
         _check(NATIVE, "clone() mid-skirmish: python / native", _median(
-            figs, "engines.clone.skirmish.ratio"), "x", ">= 10", lambda v: v >= 10),
+            figs, "engines.clone.skirmish.ratio"), "x", ">= 10", lambda value: value >= 10),
         _check(NATIVE, "first decision 300x300: native / python", _median(
             figs, "engines.map300.first_decision_s.ratio"), "x", "<= 1.0",
-            lambda v: v <= 1.0),
+            lambda value: value <= 1.0),
         _check(NATIVE, "differential fuzzing: decisions with 0 differences", fuzzed, "",
                f">= {DIFFERENTIAL_DECISIONS:,}",
-               lambda v: v >= DIFFERENTIAL_DECISIONS and differences == 0),
+               lambda value: value >= DIFFERENTIAL_DECISIONS and differences == 0),
     ]
 
 
@@ -161,9 +161,10 @@ def figure_line(fig: Figure) -> str:
     return f"  {fig.label:<56} {format_number(fig.median):>10} {spread:<24} {fig.unit}"
 
 
-def target_line(t: Target) -> str:
-    value = "n/a" if t.value is None else format_number(t.value)
-    return f"  {t.label:<56} {value:>10} {t.unit:<4} target {t.goal:<7} {t.verdict}"
+def target_line(target: Target) -> str:
+    value = "n/a" if target.value is None else format_number(target.value)
+    return (f"  {target.label:<56} {value:>10} {target.unit:<4} "
+            f"target {target.goal:<7} {target.verdict}")
 
 
 def run(quick: bool, out: TextIO, json_path: Path | None = None,

@@ -66,19 +66,19 @@ class Comparison:
         return None
 
 
-def pair_specs(a: AgentSpec, b: AgentSpec, scenario: str, index: int, seed: int,
+def pair_specs(agent: AgentSpec, opponent: AgentSpec, scenario: str, index: int, seed: int,
                content_dir: str | None) -> tuple[BattleSpec, BattleSpec]:
     """Pair ``index``: one seed, A on the first team and then on the second."""
     from experiments.comparison.runner import BattleSpec
     from experiments.comparison.tournament import battle_seed, scenario_teams, slug
 
     first, second = scenario_teams(scenario, content_dir)
-    battle = battle_seed(seed, scenario, a.label, b.label, index)
-    meta = (("pairing", [a.label, b.label]), ("index", index))
+    battle = battle_seed(seed, scenario, agent.label, opponent.label, index)
+    meta = (("pairing", [agent.label, opponent.label]), ("index", index))
     return tuple(  # type: ignore[return-value]
         BattleSpec(f"{slug(scenario)}.{slug(one.label)}-v-{slug(two.label)}.{index:04d}",
                    scenario, ((first, one), (second, two)), battle, content_dir, meta)
-        for one, two in ((a, b), (b, a)))
+        for one, two in ((agent, opponent), (opponent, agent)))
 
 
 def score_of(record: dict[str, Any], agent: str) -> float:
@@ -109,7 +109,7 @@ def make_tests(args: argparse.Namespace) -> dict[str, Sprt]:
             "worse": Sprt(0, -args.margin, args.alpha, args.beta)}
 
 
-def compare(a: AgentSpec, b: AgentSpec, scenario: str, tests: dict[str, Sprt], *,
+def compare(agent: AgentSpec, opponent: AgentSpec, scenario: str, tests: dict[str, Sprt], *,
             max_battles: int, seed: int = 0, content_dir: str | None = None,
             out: Path | None = None, batch: int = 4, progress: bool = True,
             **run: Any) -> Comparison:
@@ -125,12 +125,12 @@ def compare(a: AgentSpec, b: AgentSpec, scenario: str, tests: dict[str, Sprt], *
         out.mkdir(parents=True, exist_ok=True)
         handle = (out / BATTLES_FILE).open("w", encoding="utf-8")
     index = 0
-    with tqdm(total=max_battles, desc=f"{a.label} v {b.label}", unit="battle",
+    with tqdm(total=max_battles, desc=f"{agent.label} v {opponent.label}", unit="battle",
               disable=not progress, dynamic_ncols=True) as bar:
         while state.verdict is None and state.battles + 2 <= max_battles:
             count = min(batch, (max_battles - state.battles) // 2)
             specs = [s for i in range(index, index + count)
-                     for s in pair_specs(a, b, scenario, i, seed, content_dir)]
+                     for s in pair_specs(agent, opponent, scenario, i, seed, content_dir)]
             index += count
             records = {}
             for result in run_battles(specs, **run):
@@ -139,25 +139,29 @@ def compare(a: AgentSpec, b: AgentSpec, scenario: str, tests: dict[str, Sprt], *
             for first, second in zip(specs[::2], specs[1::2], strict=True):
                 if state.verdict is not None:
                     break
-                state.add_pair((score_of(records[first.id], a.label),
-                                score_of(records[second.id], a.label)))
+                state.add_pair((score_of(records[first.id], agent.label),
+                                score_of(records[second.id], agent.label)))
                 bar.update(2)
     if handle is not None:
         handle.close()
     return state
 
 
-def verdict_text(a: str, b: str, state: Comparison, args: argparse.Namespace) -> str:
+def verdict_text(agent: str, opponent: str, state: Comparison, args: argparse.Namespace) -> str:
     """The result lines: the verdict, the battles it took, the Elo estimate, W/D/L."""
     test = next(iter(state.tests.values()))
     elo, (low, high) = test.elo_estimate()
-    words = {"better": f"{a} is BETTER than {b} (H1 +{args.margin:g} Elo accepted over H0 0)",
-             "worse": f"{a} is WORSE than {b} (H1 -{args.margin:g} Elo accepted over H0 0)",
-             "equal": f"{a} and {b} are EQUAL within {args.margin:g} Elo (both H0 accepted)",
-             "H1": f"H1 accepted: {a} is {args.elo1:g} Elo or more stronger than {b}"
-             if args.elo1 is not None else "",
-             "H0": f"H0 accepted: {a} is at most {args.elo0:g} Elo stronger than {b}"
-             if args.elo0 is not None else ""}
+    words = {
+        "better": f"{agent} is BETTER than {opponent} (H1 +{args.margin:g} Elo accepted over H0 0)",
+        "worse": f"{agent} is WORSE than {opponent} (H1 -{args.margin:g} Elo accepted over H0 0)",
+        "equal": f"{agent} and {opponent} are EQUAL within {args.margin:g} Elo (both H0 accepted)",
+        "H1": f"H1 accepted: {agent} is {args.elo1:g} Elo or more stronger than {opponent}"
+        if args.elo1 is not None
+        else "",
+        "H0": f"H0 accepted: {agent} is at most {args.elo0:g} Elo stronger than {opponent}"
+        if args.elo0 is not None
+        else "",
+    }
     verdict = state.verdict
     head = (words[verdict] if verdict else
             f"UNDECIDED after --max-battles {args.max_battles}: no test reached its bound")
@@ -167,7 +171,7 @@ def verdict_text(a: str, b: str, state: Comparison, args: argparse.Namespace) ->
         f"{head}",
         f"after {state.battles} battles ({state.battles // 2} pairs with sides swapped) "
         f"on {args.scenario}",
-        f"{a}: {state.wins} wins, {state.draws} draws, {state.losses} losses; Elo estimate "
+        f"{agent}: {state.wins} wins, {state.draws} draws, {state.losses} losses; Elo estimate "
         f"{elo:+.0f} [{low:+.0f}, {high:+.0f}] (95%)",
         f"{llrs}; bounds [{lower:.2f}, {upper:.2f}] (alpha {args.alpha}, beta {args.beta})",
     ])

@@ -142,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"replacing the previous demo in {out}/ (it was played with other settings)")
     records = run_tournament(config, out, resume=True, **run_options(args))
     summary = write_report(out, config, records, title=f"fray demo ({SCENARIO})")
-    ranked = [row.agent for row in sorted(summary.overall(), key=lambda r: -(r.rating_mu or 0))]
+    ranked = [row.agent for row in sorted(summary.overall(), key=lambda row: -(row.rating_mu or 0))]
     replay = save_full_replay(out, records, ranked)
     page = write_battle_page(out, {"replay": replay.name}, PAGE_FILE)
     print()

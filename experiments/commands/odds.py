@@ -11,8 +11,8 @@ from rules import Action, ActionKind, odds
 K = ActionKind
 
 
-def _pct(p: Fraction) -> str:
-    return f"{float(p) * 100:5.1f}%"
+def _pct(probability: Fraction) -> str:
+    return f"{float(probability) * 100:5.1f}%"
 
 
 def attack_options(battle: rules.Battle, attacker: str, target: str) -> list[Action]:

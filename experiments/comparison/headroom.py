@@ -113,7 +113,7 @@ def decision_row(battle: Battle, index: int, decision: int, choice: Action,
              for a in options}
     if bar is not None:
         bar.update(len(options) * screen)
-    best = max(options, key=lambda a: (means[a], a == choice))
+    best = max(options, key=lambda action: (means[action], action == choice))
     gap = error = 0.0
     if best != choice and confirm > 0:
         diffs = [outcome(battle, best, s, team, rollout) - outcome(battle, choice, s, team,

@@ -56,7 +56,7 @@ def matchup_heatmap(agents: Sequence[str], matrix: Sequence[Sequence[float | Non
 
 def ratings_plot(ratings: Sequence[Rating], path: Path, title: str = "Ratings") -> Path:
     """Plackett-Luce mu per agent (strongest on top) with its 95% bootstrap interval."""
-    ordered = sorted(ratings, key=lambda r: r.mu)
+    ordered = sorted(ratings, key=lambda rating: rating.mu)
     figure, axes = plt.subplots(figsize=(6.5, 1.2 + 0.5 * len(ordered)))
     mus = np.array([r.mu for r in ordered])
     errors = np.array([[r.mu - r.low for r in ordered], [r.high - r.mu for r in ordered]])

@@ -61,46 +61,53 @@ def legend_text(battle: rules.Battle) -> str:
     return "\n".join(lines)
 
 
-def _weapon_line(c: rules.Combatant, inst: rules.ItemInstance) -> str:
-    content = c.c
+def _weapon_line(combatant: rules.Combatant, inst: rules.ItemInstance) -> str:
+    content = combatant.c
     w = content.weapons[inst.item]
     reach = f"reach {w.reach} ({content.ruleset.misc.reach_squares[w.reach]} sq)"
     if w.kind == "missile":
         longest = w.range * content.ruleset.modifiers.long_range_factor
         reach = f"range {w.range} sq, up to {longest} sq at long range"
-    return (f"    {w.name:<16} {inst.state:<9} {w.skill} {c.skill(w.skill)}%  damage "
+    return (f"    {w.name:<16} {inst.state:<9} {w.skill} {combatant.skill(w.skill)}%  damage "
             f"{w.damage}  {reach}" + ("  (natural)" if w.natural else ""))
 
 
-def combatant_details(c: rules.Combatant) -> str:
+def combatant_details(combatant: rules.Combatant) -> str:
     """One combatant's derived values: MOV, capacity, load, skills after burden, HP,
     weapons with reach and range (S17, S19-S21, H3, H5, H12, H16)."""
-    enc = "encumbered" if c.encumbered else "not encumbered"
+    enc = "encumbered" if combatant.encumbered else "not encumbered"
     lines = [
-        f"{c.id} ({c.team}): {c.name}, race {c.race}",
-        f"  HP {c.hp}/{c.max_hp}  power points {c.power_points}/{c.max_power_points}  "
-        f"status {c.status}{', prone' if c.prone else ''}  fatigue {c.fatigue}",
-        f"  MOV {c.mov} squares per round, {c.move_squares} per MOVE action",
-        f"  capacity {c.capacity_stones:.2f} stones, load {c.load_stones:.2f} stones, {enc}; "
-        f"armour {c.armour or 'none'} (AP {c.armour_points}, burden {c.burden}, "
-        f"trained {c.armour_training})",
+        f"{combatant.id} ({combatant.team}): {combatant.name}, race {combatant.race}",
+        f"  HP {combatant.hp}/{combatant.max_hp}  "
+        f"power points {combatant.power_points}/{combatant.max_power_points}  "
+        f"status {combatant.status}{', prone' if combatant.prone else ''}  "
+        f"fatigue {combatant.fatigue}",
+        f"  MOV {combatant.mov} squares per round, {combatant.move_squares} per MOVE action",
+        f"  capacity {combatant.capacity_stones:.2f} stones, "
+        f"load {combatant.load_stones:.2f} stones, {enc}; "
+        f"armour {combatant.armour or 'none'} (AP {combatant.armour_points}, "
+        f"burden {combatant.burden}, trained {combatant.armour_training})",
     ]
-    names = sorted(set(c.base_skills) | {"dodge"})
-    skills = [f"{n} {c.base_skill(n)}->{c.skill(n)}" if c.base_skill(n) != c.skill(n)
-              else f"{n} {c.skill(n)}" for n in names]
+    names = sorted(set(combatant.base_skills) | {"dodge"})
+    skills = [
+        f"{n} {combatant.base_skill(n)}->{combatant.skill(n)}"
+        if combatant.base_skill(n) != combatant.skill(n)
+        else f"{n} {combatant.skill(n)}"
+        for n in names
+    ]
     lines.append("  skills (base->after burden, encumbrance, fatigue, gear): "
                  + ", ".join(skills))
-    weapons = [i for i in c.inventory if i.item in c.c.weapons]
+    weapons = [i for i in combatant.inventory if i.item in combatant.c.weapons]
     lines.append("  weapons:" if weapons else "  weapons: none")
-    lines += [_weapon_line(c, inst) for inst in weapons]
+    lines += [_weapon_line(combatant, inst) for inst in weapons]
     others = [f"{i.item} ({i.state}{f' x{i.count}' if i.count > 1 else ''})"
-              for i in c.inventory if i.item not in c.c.weapons]
+              for i in combatant.inventory if i.item not in combatant.c.weapons]
     if others:
         lines.append("  other gear: " + ", ".join(others))
-    if c.spells:
-        lines.append("  spells: " + ", ".join(c.spells))
-    if c.riding:
-        lines.append(f"  rides {c.riding}")
+    if combatant.spells:
+        lines.append("  spells: " + ", ".join(combatant.spells))
+    if combatant.riding:
+        lines.append(f"  rides {combatant.riding}")
     return "\n".join(lines)
 
 

@@ -174,12 +174,14 @@ def _max_entropy(matrix: np.ndarray, start: np.ndarray) -> np.ndarray:
     n = matrix.shape[0]
     tolerance = 1e-9
 
-    def negative_entropy(p: np.ndarray) -> float:
-        q = np.clip(p, 1e-12, 1)
+    def negative_entropy(probabilities: np.ndarray) -> float:
+        q = np.clip(probabilities, 1e-12, 1)
         return float(np.sum(q * np.log(q)))
 
-    constraints = [{"type": "eq", "fun": lambda p: np.sum(p) - 1.0},
-                   {"type": "ineq", "fun": lambda p: p @ matrix + tolerance}]
+    constraints = [
+        {"type": "eq", "fun": lambda probabilities: np.sum(probabilities) - 1.0},
+        {"type": "ineq", "fun": lambda probabilities: probabilities @ matrix + tolerance},
+    ]
     result = optimize.minimize(negative_entropy, start, method="SLSQP",
                                bounds=[(0, 1)] * n, constraints=constraints,
                                options={"ftol": 1e-12, "maxiter": 500})

@@ -198,7 +198,7 @@ def percent(rate: float, low: float, high: float) -> str:
 
 def table_text(summary: Summary) -> str:
     """The printed results table (pooled over scenarios), strongest rating first."""
-    rows = sorted(summary.overall(), key=lambda r: -(r.rating_mu or 0.0))
+    rows = sorted(summary.overall(), key=lambda row: -(row.rating_mu or 0.0))
     width = max([len("agent"), *(len(r.agent) for r in rows)])
     head = (f"{'agent':<{width}}  {'battles':>7}  {'win [95% CI]':<14} {'draw [95% CI]':<14} "
             f"{'loss [95% CI]':<14} {'rating [95% CI]':<18} {'nash':>6}  {'rounds':>6}  "

@@ -71,10 +71,10 @@ class TournamentConfig:
             return [(self.agents[0], self.agents[0])]
         return [(a, b) for i, a in enumerate(self.agents) for b in self.agents[i + 1:]]
 
-    def battles_for(self, a: AgentSpec, b: AgentSpec) -> int:
+    def battles_for(self, agent: AgentSpec, opponent: AgentSpec) -> int:
         """Battles per side for the pairing (``battles``, or less by a cap)."""
         caps = dict(self.caps)
-        return min([self.battles] + [caps[x.label] for x in (a, b) if x.label in caps])
+        return min([self.battles] + [caps[x.label] for x in (agent, opponent) if x.label in caps])
 
 
 def slug(text: str) -> str:
@@ -83,9 +83,10 @@ def slug(text: str) -> str:
                   else text)
 
 
-def battle_seed(seed: int, scenario: str, a: str, b: str, index: int) -> int:
-    """The seed of battle ``index`` of pairing (a, b) on ``scenario`` (63 bits, sha256)."""
-    key = f"{seed}|{scenario}|{a}|{b}|{index}".encode()
+def battle_seed(seed: int, scenario: str, agent: str, opponent: str, index: int) -> int:
+    """The seed of battle ``index`` of pairing (``agent``, ``opponent``) on ``scenario``
+    (63 bits, sha256)."""
+    key = f"{seed}|{scenario}|{agent}|{opponent}|{index}".encode()
     return int.from_bytes(hashlib.sha256(key).digest()[:8], "big") >> 1
 
 

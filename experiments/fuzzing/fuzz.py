@@ -165,44 +165,44 @@ class Checker:
         self.shadows: list[tuple[str, Battle, int]] = []  # (what, copy, actions left)
         self.step = 0
 
-    def start(self, b: Battle) -> None:
+    def start(self, battle: Battle) -> None:
         """Check the state before the first action, and watch every event from now on
         (``Checks.every_event``)."""
-        self.limits.feed(b.events)
+        self.limits.feed(battle.events)
         if self.checks.every_event:
-            b.state.events = EventWatch(b.state.events, lambda event: check_bodies(
-                b, event.actor if isinstance(event, Moved) else None))
-        self._state(b)
+            battle.state.events = EventWatch(battle.state.events, lambda event: check_bodies(
+                battle, event.actor if isinstance(event, Moved) else None))
+        self._state(battle)
 
-    def _state(self, b: Battle) -> None:
-        check_state(b)
+    def _state(self, battle: Battle) -> None:
+        check_state(battle)
         for extra in self.checks.extra:
-            extra(b)
+            extra(battle)
         if self.mask is not None:
-            self.mask.check(b)
-        if b.is_over:
+            self.mask.check(battle)
+        if battle.is_over:
             return
         every = self.checks.clone_every
         if every and self.step % every == 0:
-            clone = b.clone()
-            need(clone.legal_actions() == b.legal_actions(), "clone",
+            clone = battle.clone()
+            need(clone.legal_actions() == battle.legal_actions(), "clone",
                   "the clone lists other legal actions")
             self.shadows.append(("clone", clone, self.checks.copies_span))
         every = self.checks.json_every
         if every and self.step % every == every // 2:
-            text = b.to_json()
+            text = battle.to_json()
             restored = Battle.from_json(text)
             need(restored.to_json() == text, "json-roundtrip",
                   "from_json(to_json()) has a different JSON")
-            need(restored.decision == b.decision, "json-roundtrip",
-                  f"restored decision {restored.decision} vs {b.decision}")
-            need(restored.legal_actions() == b.legal_actions(), "json-copy",
+            need(restored.decision == battle.decision, "json-roundtrip",
+                  f"restored decision {restored.decision} vs {battle.decision}")
+            need(restored.legal_actions() == battle.legal_actions(), "json-copy",
                   "the JSON copy lists other legal actions")
             self.shadows.append(("json-copy", restored, self.checks.copies_span))
 
-    def apply(self, b: Battle, action: Action, reason: str | None = None) -> list[rules.Event]:
+    def apply(self, battle: Battle, action: Action, reason: str | None = None) -> list[rules.Event]:
         """Apply ``action`` to the battle and its copies, then check everything."""
-        events = b.apply(action, reason=reason)
+        events = battle.apply(action, reason=reason)
         self.step += 1
         self.limits.feed(events)
         kept = []
@@ -216,13 +216,13 @@ class Checker:
                 raise InvariantViolation(name, f"{action} gave other events on the copy: "
                                          f"{[str(e) for e in got][:3]} vs "
                                          f"{[str(e) for e in events][:3]}")
-            if left <= 1 or b.is_over:
-                need(state_key(copy_) == state_key(b), name,
+            if left <= 1 or battle.is_over:
+                need(state_key(copy_) == state_key(battle), name,
                       f"the copy's state differs after {self.checks.copies_span} actions")
             else:
                 kept.append((name, copy_, left - 1))
         self.shadows = kept
-        self._state(b)
+        self._state(battle)
         return events
 
 
@@ -237,11 +237,11 @@ def agent_chooser(battle: Battle, agent_names: Mapping[str, str], seed: int) -> 
     players = {team: agents.make(agent_names.get(team, "random"), seed=seed + i)
                for i, team in enumerate(battle.scenario.teams)}
 
-    def choose(b: Battle, acts: list[Action]) -> tuple[int, str | None]:
-        decision = b.decision
+    def choose(battle: Battle, acts: list[Action]) -> tuple[int, str | None]:
+        decision = battle.decision
         assert decision is not None  # called only while the battle runs
-        agent = players[b.combatants[decision.actor].team]
-        action = agent.act(b)
+        agent = players[battle.combatants[decision.actor].team]
+        action = agent.act(battle)
         return acts.index(action), getattr(agent, "reason", None)
 
     return choose
@@ -251,7 +251,7 @@ def choice_chooser(choices: Sequence[int]) -> Chooser:
     """Replay a list of choices (each modulo the number of legal actions); then stop."""
     position = iter(range(len(choices)))
 
-    def choose(b: Battle, acts: list[Action]) -> tuple[int, str | None] | None:
+    def choose(battle: Battle, acts: list[Action]) -> tuple[int, str | None] | None:
         i = next(position, None)
         return None if i is None else (choices[i] % len(acts), None)
 
@@ -358,7 +358,7 @@ def action_chooser(actions: Sequence[Mapping[str, Any]]) -> Chooser:
     wanted = [Action.from_dict(dict(a)) for a in actions]
     position = iter(range(len(wanted)))
 
-    def choose(b: Battle, acts: list[Action]) -> tuple[int, str | None] | None:
+    def choose(battle: Battle, acts: list[Action]) -> tuple[int, str | None] | None:
         i = next(position, None)
         if i is None:
             return None

@@ -40,23 +40,23 @@ _FLOOR_GLYPHS = ".'~:;"  # squares a unit may start on
 
 
 # ---------------------------------------------------------------- TOML writing
-def _value(v: Any) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, (int, float)):
-        return repr(v)
-    if isinstance(v, str):
-        return json.dumps(v)  # JSON string escapes are valid TOML basic-string escapes
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(_value(x) for x in v) + "]"
-    if isinstance(v, dict):
-        return "{ " + ", ".join(f"{_key(k)} = {_value(x)}" for k, x in v.items()) + " }"
-    raise TypeError(f"cannot write {type(v).__name__} {v!r} as TOML")
+def _value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value)  # JSON string escapes are valid TOML basic-string escapes
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_value(x) for x in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{_key(k)} = {_value(x)}" for k, x in value.items()) + " }"
+    raise TypeError(f"cannot write {type(value).__name__} {value!r} as TOML")
 
 
-def _key(k: str) -> str:
-    bare = k.replace("_", "").replace("-", "").isalnum() and k.isascii()
-    return k if bare else json.dumps(k)
+def _key(key: str) -> str:
+    bare = key.replace("_", "").replace("-", "").isalnum() and key.isascii()
+    return key if bare else json.dumps(key)
 
 
 def scenario_toml(data: Data) -> str:

@@ -66,15 +66,15 @@ def need(condition: bool, name: str, message: str) -> None:
 
 
 # ---------------------------------------------------------------- state invariants
-def check_state(b: Battle) -> None:
+def check_state(battle: Battle) -> None:
     """Every invariant of one battle state (see the module docstring).
 
     Messages are built only on failure: this runs after every action of a fuzz run."""
-    grid = b.grid
-    threshold = b.content.ruleset.hit_points.out_of_action_at
-    decision = b.decision
-    check_bodies(b)
-    for c in b.combatants.values():
+    grid = battle.grid
+    threshold = battle.content.ruleset.hit_points.out_of_action_at
+    decision = battle.decision
+    check_bodies(battle)
+    for c in battle.combatants.values():
         if c.actions_used not in ALLOWED_BUDGETS:
             raise InvariantViolation("budget", f"{c.id} spent {c.actions_used} this round"
                                                " (S2)")
@@ -92,7 +92,7 @@ def check_state(b: Battle) -> None:
         elif not (c.prone or c.dead):
             raise InvariantViolation("out-of-action", f"{c.id} is {c.status} but standing")
         if c.riding is not None:
-            mount = b.combatants[c.riding]
+            mount = battle.combatants[c.riding]
             if mount.ridden_by != c.id or mount.position != c.position:
                 raise InvariantViolation("mount", f"{c.id} rides {mount.id} (ridden_by="
                                          f"{mount.ridden_by}) at {c.position} vs "
@@ -103,41 +103,41 @@ def check_state(b: Battle) -> None:
         if len(set(c.free_used)) != len(c.free_used):
             raise InvariantViolation("free-actions", f"{c.id} used {c.free_used} this turn"
                                                      " (H25)")
-    acts = b.legal_actions()
-    if b.is_over:
+    acts = battle.legal_actions()
+    if battle.is_over:
         need(decision is None and acts == [], "over",
              f"the battle is over but decision={decision}, {len(acts)} legal actions")
         return
     if decision is None:
         raise InvariantViolation("decision", "the battle is running with no decision")
-    if not b.combatants[decision.actor].in_action:
+    if not battle.combatants[decision.actor].in_action:
         raise InvariantViolation("actor-in-action", f"{decision.actor} decides "
                                  f"{decision.kind.name} while out of action (H5)")
     if not acts:
         raise InvariantViolation("legal-non-empty", f"no legal action for {decision}")
     if len(set(acts)) != len(acts):
         raise InvariantViolation("legal-distinct", f"duplicate legal actions: {acts}")
-    if b.round > b.scenario.max_rounds:
-        raise InvariantViolation("round-limit", f"round {b.round} past the limit "
-                                 f"{b.scenario.max_rounds} (H25)")
-    if decision.kind is DecisionKind.TURN and decision.actor != b.current_actor:
+    if battle.round > battle.scenario.max_rounds:
+        raise InvariantViolation("round-limit", f"round {battle.round} past the limit "
+                                 f"{battle.scenario.max_rounds} (H25)")
+    if decision.kind is DecisionKind.TURN and decision.actor != battle.current_actor:
         raise InvariantViolation("turn-owner", f"{decision.actor} decides a turn of "
-                                 f"{b.current_actor}")
+                                 f"{battle.current_actor}")
     if decision.kind is DecisionKind.DODGE and decision.source is not None:
-        check_dodge_choices(b, b.combatants[decision.actor],
-                            b.combatants[decision.source], acts)
+        check_dodge_choices(battle, battle.combatants[decision.actor],
+                            battle.combatants[decision.source], acts)
 
 
-def check_bodies(b: Battle, finished: str | None = None) -> None:
+def check_bodies(battle: Battle, finished: str | None = None) -> None:
     """H13/H22: no two bodies in action share a square, except a rider and its own mount.
 
     The bodies of a move under way (a move frame on the stack: its actor, and the mount
     it rides or set out on) may stand on an ally's square they are passing; ``finished``
     names the actor of a move that has just ended (its Moved event), whose bodies count
     again. Cheap enough to run after every event (:class:`experiments.fuzzing.fuzz.Checker`)."""
-    combatants = b.combatants
+    combatants = battle.combatants
     passing: set[str] = set()
-    for frame in b.stack:
+    for frame in battle.stack:
         if frame.type == "move" and frame.actor != finished:
             passing.add(frame.actor)
             for mount in (combatants[frame.actor].riding, getattr(frame, "mount", None)):
@@ -158,7 +158,7 @@ def check_bodies(b: Battle, finished: str | None = None) -> None:
         held[c.position] = c.id
 
 
-def check_dodge_choices(b: Battle, defender: rules.Combatant, attacker: rules.Combatant,
+def check_dodge_choices(battle: Battle, defender: rules.Combatant, attacker: rules.Combatant,
                         acts: Sequence[rules.Action]) -> None:
     """H10/S10: each DODGE square is a free neighbour not closer to the attacker, offered
     only with the Shift unspent (standing, not moved this round, no free dodge pending);
@@ -176,7 +176,7 @@ def check_dodge_choices(b: Battle, defender: rules.Combatant, attacker: rules.Co
     if falls and not defender.dodge_waived and defender.prone:
         raise InvariantViolation("dodge-choices", f"{defender.id} may fall prone while "
                                                   "prone (H10)")
-    taken = {c.position for c in b.combatants.values()
+    taken = {c.position for c in battle.combatants.values()
              if not c.dead and c.id not in (defender.id, defender.riding)}
     here = chebyshev(defender.position, attacker.position)
     for sq in squares:
@@ -186,10 +186,10 @@ def check_dodge_choices(b: Battle, defender: rules.Combatant, attacker: rules.Co
                                      "not a free neighbour no closer to the attacker (H10)")
 
 
-def pays_shift(e: DodgeRolled) -> bool:
+def pays_shift(event: DodgeRolled) -> bool:
     """H10: whether a dodge was paid with the Shift (not a fall, a throw from the saddle,
     or Fight Defensively's free dodge)."""
-    return e.disadvantage == "shift"
+    return event.disadvantage == "shift"
 
 
 class EventLimits:
@@ -229,20 +229,20 @@ class EventLimits:
             elif isinstance(e, DodgeRolled) and pays_shift(e):
                 self._shift((e.round, e.defender), "dodge-shifts")  # H10: uses the Shift
 
-    def _action(self, e: ActionTaken) -> None:
-        kind = e.action.split(" ", 1)[0]
-        key = (e.round, e.actor)
+    def _action(self, event: ActionTaken) -> None:
+        kind = event.action.split(" ", 1)[0]
+        key = (event.round, event.actor)
         if kind == "FIGHT_DEFENSIVELY":
             # S10: the extra parry lasts until the fighter's next turn
             self.defensive.add(key)
-            self.defensive.add((e.round + 1, e.actor))
+            self.defensive.add((event.round + 1, event.actor))
         elif kind == K.SHIFT.name:
             self._shift(key, "shifts")
         elif kind in _WALKING_NAMES:
             self.moved.add(key)
             if self.shifts[key]:
-                raise InvariantViolation("shift", f"{e.actor} moves ({kind}) after a Shift "
-                                         f"in round {e.round} (S7)")
+                raise InvariantViolation("shift", f"{event.actor} moves ({kind}) after a Shift "
+                                         f"in round {event.round} (S7)")
 
     def _shift(self, key: tuple[int, str], what: str) -> None:
         self.shifts[key] += 1
@@ -252,10 +252,10 @@ class EventLimits:
                                      "H10: one Shift a round, not with a move)")
 
 
-def check_round_limits(b: Battle) -> None:
+def check_round_limits(battle: Battle) -> None:
     """:class:`EventLimits` over a whole battle's events (for tests that check at the
     end)."""
-    EventLimits(b).feed(b.events)
+    EventLimits(battle).feed(battle.events)
 
 
 class MaskCheck:
@@ -271,18 +271,18 @@ class MaskCheck:
         self.sweep_every = sweep_every  # every so many checks, decode every index
         self.checks = 0
 
-    def check(self, b: Battle) -> None:
+    def check(self, battle: Battle) -> None:
         """The mask has one 1 per legal action (raises for a missing or shared index);
         sampled legal actions decode back from their index, sampled masked-off indices
         decode to no legal action."""
         from env.spaces import EncodingError
 
-        d = b.decision
+        d = battle.decision
         if d is None:
             return
-        acts = b.legal_actions()
+        acts = battle.legal_actions()
         try:
-            mask = self.codec.mask(b)
+            mask = self.codec.mask(battle)
         except EncodingError as exc:
             raise InvariantViolation("mask", str(exc)) from None
         ones = int(np.count_nonzero(mask))
@@ -292,21 +292,21 @@ class MaskCheck:
         codec, draw = self.codec, self.rng.randrange
         for _ in range(min(self.samples, len(acts))):
             a = acts[draw(len(acts))]
-            i = codec.encode(b, d.actor, a)
-            back = None if i is None else codec.decode(b, d.actor, i)
+            i = codec.encode(battle, d.actor, a)
+            back = None if i is None else codec.decode(battle, d.actor, i)
             if i is None or not mask[i] or back != a:
                 raise InvariantViolation("mask", f"{a} has index {i} (mask "
                                          f"{None if i is None else mask[i]}), which decodes"
                                          f" to {back}")
         self.checks += 1
         if self.sweep_every and (self.checks - 1) % self.sweep_every == 0:
-            self._sweep(b, d.actor, mask, acts)
+            self._sweep(battle, d.actor, mask, acts)
         legal: set[rules.Action] | None = None
         for _ in range(self.samples):
             i = draw(codec.n)
             if mask[i]:
                 continue
-            back = codec.decode(b, d.actor, i)
+            back = codec.decode(battle, d.actor, i)
             if back is None:
                 continue
             legal = set(acts) if legal is None else legal
@@ -315,13 +315,13 @@ class MaskCheck:
                                          f"the legal {back}")
 
 
-    def _sweep(self, b: Battle, actor: str, mask: np.ndarray,
+    def _sweep(self, battle: Battle, actor: str, mask: np.ndarray,
                acts: list[rules.Action]) -> None:
         """Decode every index: exactly the masked-on ones are legal actions, each once."""
         legal = set(acts)
         decoded = []
         for i in range(self.codec.n):
-            back = self.codec.decode(b, actor, i)
+            back = self.codec.decode(battle, actor, i)
             if (back in legal) != bool(mask[i]):
                 raise InvariantViolation("mask", f"index {i} decodes to {back}, legal="
                                          f"{back in legal}, mask={int(mask[i])}")
@@ -332,13 +332,23 @@ class MaskCheck:
                                      f"{len(set(decoded))} of {len(acts)} legal actions")
 
 
-def state_key(b: Battle) -> tuple[Any, ...]:
+def state_key(battle: Battle) -> tuple[Any, ...]:
     """The battle's state without its event log (cheaper than ``to_json`` late in a
     battle; the events are compared as they come)."""
-    return (b.round, b.current_actor, tuple(b.initiative_order), b.decision, b.is_over,
-            b.winner, repr(b.dice.state()), len(b.events), b.legal_actions(),
-            [c.to_dict() for c in b.combatants.values()],
-            sorted(repr(vars(i)) for i in b.ground), b.grid)
+    return (
+        battle.round,
+        battle.current_actor,
+        tuple(battle.initiative_order),
+        battle.decision,
+        battle.is_over,
+        battle.winner,
+        repr(battle.dice.state()),
+        len(battle.events),
+        battle.legal_actions(),
+        [c.to_dict() for c in battle.combatants.values()],
+        sorted(repr(vars(i)) for i in battle.ground),
+        battle.grid,
+    )
 
 
 def check_replay(replay: Replay) -> None:

@@ -237,10 +237,10 @@ def _cropped(data: dict[str, Any], side: str) -> dict[str, Any] | None:
     if (side in ("top", "bottom") and height <= 1) or (side in ("left", "right")
                                                         and width <= 1):
         return None
-    edge = {"top": (1, 0, lambda x, y: y == 0),
-            "bottom": (0, 0, lambda x, y: y == height - 1),
-            "left": (0, 1, lambda x, y: x == 0),
-            "right": (0, 0, lambda x, y: x == width - 1)}
+    edge = {"top": (1, 0, lambda column, row: row == 0),
+            "bottom": (0, 0, lambda column, row: row == height - 1),
+            "left": (0, 1, lambda column, row: column == 0),
+            "right": (0, 0, lambda column, row: column == width - 1)}
     shift_y, shift_x, on_edge = edge[side]
     if any(on_edge(*u["at"]) for u in data["units"]):
         return None

@@ -70,16 +70,21 @@ _STATUS_FLAGS = {  # StatusChanged.status -> (flag, on)
 }
 
 
-def unit_state(c: rules.Combatant) -> list[int]:
+def unit_state(combatant: rules.Combatant) -> list[int]:
     """``[x, y, hp, flags]`` of one combatant."""
     flags = 0
-    for name, on in (("prone", c.prone), ("bleeding", c.bleeding),
-                     ("riding", c.riding is not None), ("ridden", c.ridden_by is not None),
-                     ("out", c.status == "out"), ("dead", c.dead),
-                     ("grappled", c.grappled_by is not None)):
+    for name, on in (
+        ("prone", combatant.prone),
+        ("bleeding", combatant.bleeding),
+        ("riding", combatant.riding is not None),
+        ("ridden", combatant.ridden_by is not None),
+        ("out", combatant.status == "out"),
+        ("dead", combatant.dead),
+        ("grappled", combatant.grappled_by is not None),
+    ):
         if on:
             flags |= _BIT[name]
-    return [c.position[0], c.position[1], c.hp, flags]
+    return [combatant.position[0], combatant.position[1], combatant.hp, flags]
 
 
 def run_length(cells: Iterable[int]) -> list[int]:
@@ -125,12 +130,12 @@ class _Sets:
         return index
 
 
-def zones(battle: rules.Battle, c: rules.Combatant, sets: _Sets) -> tuple[int, int]:
-    """The interned threatened and reachable square sets of ``c`` now (module docstring)."""
-    if not c.in_action:
+def zones(battle: rules.Battle, combatant: rules.Combatant, sets: _Sets) -> tuple[int, int]:
+    """The interned threatened and reachable square sets of ``combatant`` now (module docstring)."""
+    if not combatant.in_action:
         return -1, -1
-    threat = queries.threat_squares(battle, c) if c.threatens else frozenset()
-    reach = queries.routes(battle, c, queries.move_budget(battle, c, full=True),
+    threat = queries.threat_squares(battle, combatant) if combatant.threatens else frozenset()
+    reach = queries.routes(battle, combatant, queries.move_budget(battle, combatant, full=True),
                            provoking=False)
     return sets.add(threat), sets.add(reach)
 

@@ -43,9 +43,9 @@ def replay_frames(replay: Replay, cell: int = 16, max_frames: int = 120,
         raise ValueError(f"max_frames: expected at least 2, got {max_frames}")
     battle = replay.new_battle()
 
-    def shown(b: rules.Battle) -> tuple:
-        return (tuple(tuple(unit_state(c)) for c in b.combatants.values()),
-                tuple(sorted(b.grid.doors.items())))
+    def shown(battle: rules.Battle) -> tuple:
+        return (tuple(tuple(unit_state(c)) for c in battle.combatants.values()),
+                tuple(sorted(battle.grid.doors.items())))
 
     frames = [_frame(battle, cell, caption)]
     last = shown(battle)

@@ -323,91 +323,95 @@ def _exact_keys(keys: Iterable[str], wanted: Iterable[str], file: str, path: str
             raise ContentError(file, _join(path, key), "a value", MISSING)
 
 
-def _check_ruleset(r: s.Ruleset) -> None:
+def _check_ruleset(ruleset: s.Ruleset) -> None:
     f = "ruleset.toml"
-    _exact_keys(r.burden, ("none", "light", "moderate", "heavy"), f, "burden")  # S20
-    _exact_keys(r.misc.reach_squares, ("S", "M", "L"), f, "misc.reach_squares")  # H12
-    for i, key in enumerate(r.misc.damage_bonus_applies_to):  # H6
+    _exact_keys(ruleset.burden, ("none", "light", "moderate", "heavy"), f, "burden")  # S20
+    _exact_keys(ruleset.misc.reach_squares, ("S", "M", "L"), f, "misc.reach_squares")  # H12
+    for i, key in enumerate(ruleset.misc.damage_bonus_applies_to):  # H6
         if key not in ("melee", "thrown", "missile"):
             where = f"misc.damage_bonus_applies_to[{i}]"
             raise ContentError(f, where, "one of 'melee', 'thrown', 'missile'", key)
-    names = r.characteristics.names  # H1
+    names = ruleset.characteristics.names  # H1
     if not names:
         raise ContentError(f, "characteristics.names", "a non-empty array", names)
     for i, name in enumerate(names):
         if name in names[:i]:
             raise ContentError(f, f"characteristics.names[{i}]", "a name not yet listed", name)
-    if not r.movement.diagonal_costs:  # S18
+    if not ruleset.movement.diagonal_costs:  # S18
         raise ContentError(f, "movement.diagonal_costs", "a non-empty array", [])
-    for i, cost in enumerate(r.movement.diagonal_costs):
+    for i, cost in enumerate(ruleset.movement.diagonal_costs):
         if cost < 1:
             raise ContentError(f, f"movement.diagonal_costs[{i}]", "an integer >= 1", cost)
-    table = r.damage_bonus.table  # H6
+    table = ruleset.damage_bonus.table  # H6
     if not table:
         raise ContentError(f, "damage_bonus.table", "a non-empty array", [])
     for i in range(1, len(table)):
         if table[i].max <= table[i - 1].max:
             where = f"damage_bonus.table[{i}].max"
             raise ContentError(f, where, f"an integer > {table[i - 1].max}", table[i].max)
-    if r.success.auto_fail_min <= r.success.auto_success_max:  # H2
-        expected = f"an integer > auto_success_max ({r.success.auto_success_max})"
-        raise ContentError(f, "success.auto_fail_min", expected, r.success.auto_fail_min)
-    turn = r.fatigue.rounds_per_check * r.time.seconds_per_round  # S22
-    if turn != r.time.exploration_turn_seconds:
-        expected = (f"fatigue.rounds_per_check x time.seconds_per_round "
-                    f"({r.fatigue.rounds_per_check} x {r.time.seconds_per_round} = {turn})")
+    if ruleset.success.auto_fail_min <= ruleset.success.auto_success_max:  # H2
+        expected = f"an integer > auto_success_max ({ruleset.success.auto_success_max})"
+        raise ContentError(f, "success.auto_fail_min", expected, ruleset.success.auto_fail_min)
+    turn = ruleset.fatigue.rounds_per_check * ruleset.time.seconds_per_round  # S22
+    if turn != ruleset.time.exploration_turn_seconds:
+        expected = (
+            f"fatigue.rounds_per_check x time.seconds_per_round "
+            f"({ruleset.fatigue.rounds_per_check} x {ruleset.time.seconds_per_round} = {turn})"
+        )
         raise ContentError(f, "time.exploration_turn_seconds", expected,
-                           r.time.exploration_turn_seconds)
-    for i, skill in enumerate(r.falling.reduction_skills):  # S23
-        _need_skill(r, skill, f, f"falling.reduction_skills[{i}]")
+                           ruleset.time.exploration_turn_seconds)
+    for i, skill in enumerate(ruleset.falling.reduction_skills):  # S23
+        _need_skill(ruleset, skill, f, f"falling.reduction_skills[{i}]")
 
 
-def _need_skill(r: s.Ruleset, skill: str, file: str, path: str) -> None:
-    if skill not in r.skills:
+def _need_skill(ruleset: s.Ruleset, skill: str, file: str, path: str) -> None:
+    if skill not in ruleset.skills:
         raise ContentError(file, path, "a skill defined in ruleset.toml [skills]", skill)
 
 
-def _check_weapons(c: s.Content) -> None:
+def _check_weapons(content: s.Content) -> None:
     f = "weapons.toml"
-    for wid, w in c.weapons.items():
-        _need_skill(c.ruleset, w.skill, f, f"{wid}.skill")
+    for wid, w in content.weapons.items():
+        _need_skill(content.ruleset, w.skill, f, f"{wid}.skill")
         if w.kind == "missile" and w.range < 1:  # H16
             raise ContentError(f, f"{wid}.range", "an integer >= 1 for a missile", w.range)
         if w.thrown and w.kind != "missile":
             raise ContentError(f, f"{wid}.kind", "'missile' for a thrown weapon", w.kind)
-        if w.ammo is not None and (w.ammo not in c.items or c.items[w.ammo].kind != "ammo"):
+        if w.ammo is not None and (
+            w.ammo not in content.items or content.items[w.ammo].kind != "ammo"
+        ):
             raise ContentError(f, f"{wid}.ammo", "an ammo id from items.toml", w.ammo)
         if w.reload in ("nock", "wind") and w.ammo is None:  # H16
             raise ContentError(f, f"{wid}.ammo", f"an ammo id for reload {w.reload!r}", MISSING)
 
 
-def _check_armour(c: s.Content) -> None:
+def _check_armour(content: s.Content) -> None:
     f = "armour.toml"
-    for aid, a in c.armour.items():
+    for aid, a in content.armour.items():
         if a.slot == "shield" and a.skill is None:  # H9
             raise ContentError(f, f"{aid}.skill", "a parry skill for a shield", MISSING)
         if a.skill is not None:
-            _need_skill(c.ruleset, a.skill, f, f"{aid}.skill")
+            _need_skill(content.ruleset, a.skill, f, f"{aid}.skill")
         for i, skill in enumerate(a.impossible):  # S20
-            _need_skill(c.ruleset, skill, f, f"{aid}.impossible[{i}]")
+            _need_skill(content.ruleset, skill, f, f"{aid}.impossible[{i}]")
         for skill in a.skill_factors:  # S20
-            _need_skill(c.ruleset, skill, f, f"{aid}.skill_factors.{skill}")
+            _need_skill(content.ruleset, skill, f, f"{aid}.skill_factors.{skill}")
         if a.slot != "body" and a.burden != "none":
             expected = "'none' for armour not worn on the body"
             raise ContentError(f, f"{aid}.burden", expected, a.burden)
 
 
-def _check_items(c: s.Content) -> None:
+def _check_items(content: s.Content) -> None:
     f = "items.toml"
-    for iid, it in c.items.items():
+    for iid, it in content.items.items():
         if it.kind == "potion" and it.heal is None:
             raise ContentError(f, f"{iid}.heal", "healing dice for a potion", MISSING)
         if it.kind == "scroll" and it.spell is None:
             raise ContentError(f, f"{iid}.spell", "a spell id for a scroll", MISSING)
-        if it.spell is not None and it.spell not in c.spells:
+        if it.spell is not None and it.spell not in content.spells:
             raise ContentError(f, f"{iid}.spell", "a spell defined in spells.toml", it.spell)
-    seen = {"weapons.toml": c.weapons, "armour.toml": c.armour}
-    for file, table in (("armour.toml", c.armour), ("items.toml", c.items)):
+    seen = {"weapons.toml": content.weapons, "armour.toml": content.armour}
+    for file, table in (("armour.toml", content.armour), ("items.toml", content.items)):
         for key in table:
             for other, other_table in seen.items():
                 if other != file and key in other_table:
@@ -415,20 +419,20 @@ def _check_items(c: s.Content) -> None:
                     raise ContentError(file, key, expected, key)
 
 
-def _check_spells(c: s.Content) -> None:
+def _check_spells(content: s.Content) -> None:
     f = "spells.toml"
-    for sid, sp in c.spells.items():
+    for sid, sp in content.spells.items():
         if sp.effect in ("damage", "heal") and sp.dice is None:  # H18
             raise ContentError(f, f"{sid}.dice", f"dice for a {sp.effect} spell", MISSING)
         if sp.effect == "buff" and sp.duration < 1:
             raise ContentError(f, f"{sid}.duration", "an integer >= 1 for a buff", sp.duration)
 
 
-def _check_creatures(c: s.Content) -> None:
+def _check_creatures(content: s.Content) -> None:
     f = "creatures.toml"
-    r = c.ruleset
-    for cid, cr in c.creatures.items():
-        if cr.race not in c.races:
+    r = content.ruleset
+    for cid, cr in content.creatures.items():
+        if cr.race not in content.races:
             raise ContentError(f, f"{cid}.race", "a race defined in races.toml", cr.race)
         _exact_keys(cr.characteristics, r.characteristics.names, f, f"{cid}.characteristics")
         for name, value in cr.characteristics.items():
@@ -439,23 +443,23 @@ def _check_creatures(c: s.Content) -> None:
             if value < 0:
                 raise ContentError(f, f"{cid}.skills.{skill}", "an integer >= 0", value)
         for i, entry in enumerate(cr.equipment):
-            if c.kind_of(entry.item) is None:
+            if content.kind_of(entry.item) is None:
                 expected = "an id from weapons.toml, armour.toml or items.toml"
                 raise ContentError(f, f"{cid}.equipment[{i}].item", expected, entry.item)
-        check_equipment(c, cr.equipment, f, f"{cid}.equipment")
+        check_equipment(content, cr.equipment, f, f"{cid}.equipment")
         if cr.armour is not None and (
-            cr.armour not in c.armour or c.armour[cr.armour].slot != "body"
+            cr.armour not in content.armour or content.armour[cr.armour].slot != "body"
         ):
             expected = "a body armour id from armour.toml"
             raise ContentError(f, f"{cid}.armour", expected, cr.armour)
         for i, spell in enumerate(cr.spells):
-            if spell not in c.spells:
+            if spell not in content.spells:
                 expected = "a spell defined in spells.toml"
                 raise ContentError(f, f"{cid}.spells[{i}]", expected, spell)
 
 
 def check_equipment(
-    c: s.Content,
+    content: s.Content,
     entries: Sequence[s.EquipmentEntry],
     file: str,
     path: str,
@@ -466,12 +470,12 @@ def check_equipment(
     ready crossbow loaded and a ready torch lit. Entries' item ids must exist."""
     for i, entry in enumerate(entries):
         where = f"{path}[{i}]"
-        armour = c.armour.get(entry.item)
+        armour = content.armour.get(entry.item)
         if armour is not None and armour.slot == "body":
             expected = "a weapon, shield, helmet, gauntlets or item (body armour goes in armour)"
             raise error(file, f"{where}.item", expected, entry.item)
-        weapon = c.weapons.get(entry.item)
-        item = c.items.get(entry.item)
+        weapon = content.weapons.get(entry.item)
+        item = content.items.get(entry.item)
         flags = (
             ("nocked", weapon is not None and weapon.reload == "nock", "bow or sling"),
             ("loaded", weapon is not None and weapon.reload == "wind", "crossbow"),
@@ -481,7 +485,7 @@ def check_equipment(
             if getattr(entry, flag) and not (fits and entry.state == "ready"):
                 raise error(file, f"{where}.{flag}", f"true only on a ready {what}",
                             f"<{entry.item}, {entry.state}>")
-    ready = [(e.item, c.hands_of(e.item)) for e in entries if e.state == "ready"]
+    ready = [(e.item, content.hands_of(e.item)) for e in entries if e.state == "ready"]
     hands = sum(n for _, n in ready)
     if hands > HANDS:
         listed = ", ".join(f"{item} ({n})" for item, n in ready if n)
@@ -489,11 +493,11 @@ def check_equipment(
                     f"<{listed}: {hands} hands>")
 
 
-def check_content(c: s.Content) -> None:
-    """Cross-check the tables of ``c`` against each other; raise ContentError."""
-    _check_ruleset(c.ruleset)
-    _check_weapons(c)
-    _check_armour(c)
-    _check_spells(c)
-    _check_items(c)
-    _check_creatures(c)
+def check_content(content: s.Content) -> None:
+    """Cross-check the tables of ``content`` against each other; raise ContentError."""
+    _check_ruleset(content.ruleset)
+    _check_weapons(content)
+    _check_armour(content)
+    _check_spells(content)
+    _check_items(content)
+    _check_creatures(content)

@@ -90,53 +90,55 @@ class _Attack:
     chance: int
 
 
-def _attack_of(b: Battle, action: Action, attacker: str | None = None) -> _Attack:
+def _attack_of(battle: Battle, action: Action, attacker: str | None = None) -> _Attack:
     """The attacker, target, weapon, mode and chance the engine would use."""
     if action.kind not in ATTACK_KINDS:
         raise ValueError(f"attack_odds: expected one of "
                          f"{', '.join(sorted(k.name for k in ATTACK_KINDS))}, got {action}")
     if attacker is None:
-        if b.decision is None:
+        if battle.decision is None:
             raise ValueError("attack_odds: the battle is over and no attacker was named")
-        attacker = b.decision.actor
-    c = b.combatants[attacker]
-    t = b.combatants[action.target or ""]
+        attacker = battle.decision.actor
+    c = battle.combatants[attacker]
+    t = battle.combatants[action.target or ""]
     if action.kind is K.UNARMED_ATTACK:
         return _Attack(c.id, t.id, None, attack_mode(action.kind),
-                       attack_chance(b, c, t, "brawl", False, 0))
+                       attack_chance(battle, c, t, "brawl", False, 0))
     inst = c.item(action.item or "")
-    if inst is None or inst.item not in b.content.weapons:
+    if inst is None or inst.item not in battle.content.weapons:
         raise ValueError(f"attack_odds: {c.id} holds no weapon {action.item!r}")
-    w = b.content.weapons[inst.item]
+    w = battle.content.weapons[inst.item]
     missile = w.kind == "missile"
     points = 0
     if action.kind is K.FULL_ATTACK:
-        points += b.content.ruleset.modifiers.full_attack
+        points += battle.content.ruleset.modifiers.full_attack
     if missile:
-        points += q.in_range(b, c, t, w.range) or 0  # H16 (0 when out of range: see doc)
+        points += q.in_range(battle, c, t, w.range) or 0  # H16 (0 when out of range: see doc)
     mode = attack_mode(action.kind, w.kind)
-    return _Attack(c.id, t.id, inst.item, mode, attack_chance(b, c, t, w.skill, missile, points))
+    return _Attack(
+        c.id, t.id, inst.item, mode, attack_chance(battle, c, t, w.skill, missile, points)
+    )
 
 
-def parry_options(b: Battle, defender: Combatant, missile: bool) -> dict[str, tuple[int, int]]:
+def parry_options(battle: Battle, defender: Combatant, missile: bool) -> dict[str, tuple[int, int]]:
     """S8/S10/H9: item uid -> (parry chance, AP) for the parries ``defender`` may make now
     (none once its parry for the round is spent, unless Fight Defensively gave another;
     only shields parry missiles)."""
-    if not reactions.can_parry(b, defender, missile):
+    if not reactions.can_parry(battle, defender, missile):
         return {}
-    content = b.content
+    content = battle.content
     out = {}
-    for uid in reactions.parry_items(b, defender, missile):
+    for uid in reactions.parry_items(battle, defender, missile):
         inst = defender.item(uid)
         if inst is None:  # unreachable: parry_items lists held items
             continue
         skill = (content.armour[inst.item].skill if inst.item in content.armour
                  else content.weapons[inst.item].skill)
-        out[uid] = (defender.skill(skill or "shield", b.round), inst.ap or 0)
+        out[uid] = (defender.skill(skill or "shield", battle.round), inst.ap or 0)
     return out
 
 
-def dodge_chance(b: Battle, defender: Combatant) -> int | None:
+def dodge_chance(battle: Battle, defender: Combatant) -> int | None:
     """S9/H10/S10: the dodge skill if ``defender`` may dodge now (one attempt per hit,
     with a disadvantage open: a Shift back or falling prone, or waived by Fight
     Defensively), else None. A shift square is assumed open when it may still shift."""
@@ -146,17 +148,17 @@ def dodge_chance(b: Battle, defender: Combatant) -> int | None:
     if not waived and defender.prone:
         return None  # H10/H15: no fall left and no shift before standing up
     if not waived and (defender.riding is not None or defender.ridden_by is not None):
-        rider = defender if defender.riding is not None else b.combatants[
+        rider = defender if defender.riding is not None else battle.combatants[
             defender.ridden_by or ""]
-        if not q.free_adjacent(b, rider):
+        if not q.free_adjacent(battle, rider):
             return None  # H22: a rider falls from the saddle into a free square
-    return defender.skill("dodge", b.round)
+    return defender.skill("dodge", battle.round)
 
 
-def _blow(b: Battle, attacker: Combatant, target: Combatant, weapon_id: str | None,
+def _blow(battle: Battle, attacker: Combatant, target: Combatant, weapon_id: str | None,
           mode: str) -> _Blow:
-    rs = b.content.ruleset
-    w = b.content.weapons.get(weapon_id or "")
+    rs = battle.content.ruleset
+    w = battle.content.weapons.get(weapon_id or "")
     kind = "thrown" if (w is not None and w.thrown) else (
         "missile" if ATTACK_MODES[mode].missile else "melee")
     bonus = attacker.damage_bonus_dice() if kind in rs.misc.damage_bonus_applies_to else Dice()
@@ -191,8 +193,8 @@ class _Rules:
     dodge_cuts: tuple[int, int]
 
 
-def _rules_of(b: Battle) -> _Rules:
-    rs = b.content.ruleset
+def _rules_of(battle: Battle) -> _Rules:
+    rs = battle.content.ruleset
     d = rs.defence
     return _Rules(rs.success, d.parry_special_factor,
                   (d.dodge_success_reduction, d.dodge_special_reduction))
@@ -207,15 +209,15 @@ class _Defences:
     parries: tuple[tuple[int, int], ...]
 
 
-def _defences(b: Battle, target: Combatant, missile: bool, defence: str,
+def _defences(battle: Battle, target: Combatant, missile: bool, defence: str,
               parry_item: str | None) -> _Defences:
     """What ``defence`` lets the target do now; ``parry_item`` limits the parry to it."""
     if defence not in DEFENCES:
         raise ValueError(f"defence: expected one of {', '.join(DEFENCES)}, got {defence!r}")
-    dodge = dodge_chance(b, target) if defence in ("dodge", "both") else None
+    dodge = dodge_chance(battle, target) if defence in ("dodge", "both") else None
     if defence not in ("parry", "both"):
         return _Defences(dodge, ())
-    options = parry_options(b, target, missile)
+    options = parry_options(battle, target, missile)
     if parry_item is not None:
         options = {parry_item: options[parry_item]} if parry_item in options else {}
     return _Defences(dodge, tuple(options.values()))
@@ -280,16 +282,16 @@ def attack_odds(battle: Battle, action: Action, defence: str = "none",
     return _odds_for(battle, _attack_of(battle, action, attacker), defence, parry_item)
 
 
-def _odds_for(b: Battle, spec: _Attack, defence: str, parry_item: str | None,
+def _odds_for(battle: Battle, spec: _Attack, defence: str, parry_item: str | None,
               known_level: SuccessLevel | None = None,
               known_parry: tuple[SuccessLevel, int] | None = None) -> AttackOdds:
     """The odds of ``spec``; ``known_level``: the attack roll is already made;
     ``known_parry``: so is the parry (its level and the item's AP)."""
-    attacker, target = b.combatants[spec.attacker], b.combatants[spec.target]
+    attacker, target = battle.combatants[spec.attacker], battle.combatants[spec.target]
     missile = ATTACK_MODES[spec.mode].missile
-    blow = _blow(b, attacker, target, spec.weapon_id, spec.mode)
-    defences = _defences(b, target, missile, defence, parry_item)
-    return _pure_odds(_rules_of(b), blow, spec.chance, defences, known_level, known_parry)
+    blow = _blow(battle, attacker, target, spec.weapon_id, spec.mode)
+    defences = _defences(battle, target, missile, defence, parry_item)
+    return _pure_odds(_rules_of(battle), blow, spec.chance, defences, known_level, known_parry)
 
 
 @lru_cache(maxsize=65536)

@@ -19,10 +19,10 @@ ONE = Fraction(1)
 Dist = dict[int, Fraction]
 
 
-def _convolve(a: Dist, b: Dist) -> Dist:
+def _convolve(first: Dist, second: Dist) -> Dist:
     out: Dist = {}
-    for x, p in a.items():
-        for y, r in b.items():
+    for x, p in first.items():
+        for y, r in second.items():
             out[x + y] = out.get(x + y, Fraction(0)) + p * r
     return out
 

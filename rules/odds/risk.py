@@ -90,18 +90,18 @@ def _combined_risk(provokers: tuple[str, ...],
                 sum((p for (_, s), p in states.items() if s), Fraction(0)))
 
 
-def _best_free_attack(b: Battle, enemy: Combatant, mover: Combatant, defence: str
+def _best_free_attack(battle: Battle, enemy: Combatant, mover: Combatant, defence: str
                       ) -> tuple[tuple[tuple[int, bool], Fraction], ...] | None:
     """(hp lost, knocked prone) -> probability for ``enemy``'s Free Attack with the ready
     melee weapon reaching ``mover`` that does most damage on average."""
-    rules = _rules_of(b)
-    defences = _defences(b, mover, False, defence, None)
+    rules = _rules_of(battle)
+    defences = _defences(battle, mover, False, defence, None)
     best: tuple[Fraction, tuple[tuple[tuple[int, bool], Fraction], ...]] | None = None
     for inst, w in enemy.ready_melee():
-        if not q.weapon_reaches(b, enemy, w.reach, mover.position):
+        if not q.weapon_reaches(battle, enemy, w.reach, mover.position):
             continue
-        chance = attack_chance(b, enemy, mover, w.skill, False, 0)
-        blow = _blow(b, enemy, mover, inst.item, "free")
+        chance = attack_chance(battle, enemy, mover, w.skill, False, 0)
+        blow = _blow(battle, enemy, mover, inst.item, "free")
         mean, out = _free_attack_outcomes(rules, blow, chance, defences)
         if best is None or mean > best[0]:
             best = (mean, out)
