@@ -140,7 +140,8 @@ def native_targets(figs: dict[str, Figure]) -> list[Target]:
                _median(figs, "engines.random.skirmish.ratio"), "x", ">= 10",
                lambda value: value >= 10),
         *(_check(NATIVE, f"random play {s} ({engines.LOOP_NOTE}): native / python",
-                 _median(figs, f"engines.loop.{s}.ratio"), "x", ">= 100", lambda value: value >= 100)
+                 _median(figs, f"engines.loop.{s}.ratio"), "x", ">= 100",
+                 lambda value: value >= 100)
           for s in engines.LOOP_SCENARIOS),
         _check(NATIVE, "clone() mid-skirmish: python / native", _median(
             figs, "engines.clone.skirmish.ratio"), "x", ">= 10", lambda value: value >= 10),
