@@ -1,5 +1,5 @@
 // The Python face of the native engine: the module rules._native (nanobind).
-// Everything here converts between Python objects and the engine's types; the rules
+// Everything here (and in bindings_state*.cpp, which this registers) converts between Python objects and the engine's types; the rules
 // themselves live in the other files of rules/native/, one per Python rules module.
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
@@ -11,6 +11,7 @@
 #include <tuple>
 #include <vector>
 
+#include "bindings_state.hpp"
 #include "dice.hpp"
 #include "reach.hpp"
 
@@ -231,6 +232,10 @@ fray::reach::Query query_from(nb::handle start, int parity, std::int64_t budget,
 
 NB_MODULE(_native, module) {
   module.doc() = "fray's native engine (issue 23): rules/native/*.cpp; see docs/architecture.md";
+
+  // rules/content/ and rules/combatant.py: compiled content and combatants with their
+  // derived values (bindings_state.cpp, bindings_state_read.cpp).
+  fray::bindings::bind_state(module);
 
   // rules/reach.py (S17, S18, H12-H14, S23) over compiled tables; rules/native_reach.py
   // compiles them from a GridMap, the occupancy and the threat zones.

@@ -1,0 +1,65 @@
+// rules/content/schema.py: the compiled tables (see content.hpp).
+#include "content.hpp"
+
+#include <stdexcept>
+
+namespace fray::content {
+
+int Names::intern(std::string_view name) {
+  const auto found = ids_.find(name);
+  if (found != ids_.end()) return found->second;
+  const int id = size();
+  names_.emplace_back(name);
+  ids_.emplace(names_.back(), id);
+  return id;
+}
+
+int Names::find(std::string_view name) const {
+  const auto found = ids_.find(name);
+  return found == ids_.end() ? kNone : found->second;
+}
+
+std::optional<Burden> burden_from(std::string_view name) {
+  const auto index = index_in(kBurdenNames, name);
+  if (!index) return std::nullopt;
+  return static_cast<Burden>(*index);
+}
+
+int Content::hands_of(int equipment_id) const {
+  // Content.hands_of: weapons first (natural ones take no hands, H12/H21), then armour,
+  // then items.
+  const Equipment& entry = equipment_of(equipment_id);
+  if (entry.weapon != kNone) {
+    const Weapon& weapon = weapons[static_cast<std::size_t>(entry.weapon)];
+    return weapon.natural ? 0 : weapon.hands;
+  }
+  if (entry.armour != kNone) return armour[static_cast<std::size_t>(entry.armour)].hands;
+  if (entry.item != kNone) return items[static_cast<std::size_t>(entry.item)].hands;
+  throw std::out_of_range("hands_of: " + equipment_names.name(equipment_id) +
+                          " is in no equipment table");
+}
+
+void Content::finish() {
+  equipment.assign(static_cast<std::size_t>(equipment_names.size()), Equipment{});
+  for (std::size_t i = 0; i < weapons.size(); ++i) {
+    Weapon& weapon = weapons[i];
+    equipment.at(static_cast<std::size_t>(weapon.equipment)).weapon = static_cast<int>(i);
+    // H12: squares threatened, from ruleset.misc.reach_squares by the weapon's letter
+    if (weapon.reach == kNone || weapon.reach >= static_cast<int>(ruleset.reach_squares.size())) {
+      throw std::out_of_range("weapon " + weapon_names.name(static_cast<int>(i)) +
+                              ": its reach letter is not in ruleset.misc.reach_squares");
+    }
+    weapon.reach_squares = ruleset.reach_squares[static_cast<std::size_t>(weapon.reach)];
+  }
+  for (std::size_t i = 0; i < armour.size(); ++i) {
+    equipment.at(static_cast<std::size_t>(armour[i].equipment)).armour = static_cast<int>(i);
+  }
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    equipment.at(static_cast<std::size_t>(items[i].equipment)).item = static_cast<int>(i);
+  }
+  strength = characteristic_names.find("str");
+  size = characteristic_names.find("siz");
+  dexterity = characteristic_names.find("dex");
+}
+
+}  // namespace fray::content

@@ -1,0 +1,111 @@
+"""The engine's state on the native engine (issue 23): compiled content and combatants
+(``rules/native/content.cpp`` and ``rules/native/combatant.cpp``), built from the Python
+objects, with every derived value of :class:`rules.combatant.Combatant` (S17, S19-S21,
+H3-H6, H12) computed in C++ with the same arithmetic in the same order.
+
+:mod:`rules.combatant` stays the reference: nothing on the battle path calls this module
+yet. ``tests/native/test_combatant_differential.py`` checks that both agree exactly.
+
+- :func:`compile_content` compiles a :class:`~rules.content.Content` once (cached per
+  Content object): its ids interned to small integers, table by table, in dict order.
+- :func:`native_roster` builds a battle's combatants (in the order given: scenario
+  order) as one ``rules._native.Roster``; :func:`native_combatant` one combatant alone.
+- :func:`derived_values` reads every derived value of a Python combatant in the shape
+  ``Roster.derived(index)`` gives (its reference).
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Iterable
+from types import ModuleType
+from typing import Any
+
+from rules import engine
+from rules.combatant import Combatant
+from rules.content import Content
+
+#: id(content) -> (a weak reference to it, its compiled tables); an entry goes with its
+#: Content object.
+_COMPILED: dict[int, tuple[weakref.ReferenceType[Content], Any]] = {}
+
+
+def _module() -> ModuleType:
+    module = engine.native_module()
+    if module is None:
+        raise RuntimeError(engine.fallback_message())
+    if not hasattr(module, "Roster"):
+        raise RuntimeError("rules._native was built before the engine state: run "
+                           "`pip install -e .` again")
+    return module
+
+
+def compile_content(content: Content) -> Any:
+    """``content`` as the engine's compiled tables (a ``rules._native.CompiledContent``),
+    compiled once per Content object."""
+    key = id(content)
+    kept = _COMPILED.get(key)
+    if kept is not None and kept[0]() is content:
+        return kept[1]
+    compiled = _module().CompiledContent(content)
+
+    def forget(_: object, key: int = key) -> None:
+        _COMPILED.pop(key, None)
+
+    _COMPILED[key] = (weakref.ref(content, forget), compiled)
+    return compiled
+
+
+def _compiled_for(combatants: list[Combatant], compiled: Any | None) -> Any:
+    if compiled is not None:
+        return compiled
+    if not combatants:
+        raise ValueError("native_roster: no combatants and no compiled content")
+    return compile_content(combatants[0].c)
+
+
+def native_roster(combatants: Iterable[Combatant], compiled: Any | None = None) -> Any:
+    """The combatants (in the order given) as a ``rules._native.Roster``; ``compiled``
+    defaults to the first combatant's content, compiled."""
+    listed = list(combatants)
+    return _module().Roster(_compiled_for(listed, compiled), listed)
+
+
+def native_combatant(combatant: Combatant, compiled: Any | None = None) -> Any:
+    """One combatant as a ``rules._native.Roster`` of one (index 0); the other
+    combatants it names (grappled_by, riding, ...) are ids of the roster's table."""
+    return native_roster([combatant], compiled)
+
+
+def derived_values(combatant: Combatant) -> dict[str, Any]:
+    """Every derived value of ``combatant`` that takes no argument, in the shape of
+    ``Roster.derived(index)``: the Python engine's answers, the native one's reference."""
+    skills = combatant.c.ruleset.skills
+    return {
+        "dex_bonus": combatant.dex_bonus,
+        "capacity_stones": combatant.capacity_stones,
+        "load_stones": combatant.load_stones,
+        "burden": combatant.burden,
+        "untrained_for_burden": combatant.untrained_for_burden,
+        "encumbered": combatant.encumbered,
+        "armour_points": combatant.armour_points,
+        "fatigue_factor": combatant.fatigue_factor(),
+        "mov": combatant.mov,
+        "move_squares": combatant.move_squares,
+        "magic_fumble": combatant.magic_fumble,
+        "hands_used": combatant.hands_used(),
+        "reach": combatant.reach,
+        "threatens": combatant.threatens,
+        "in_action": combatant.in_action,
+        "ready_weapons": [(inst.uid, inst.item) for inst, _ in combatant.ready_weapons()],
+        "skill_possible": {name: combatant.skill_possible(name) for name in skills},
+        "skill_multiplier": {name: combatant.skill_multiplier(name) for name in skills},
+        "base_skill": {name: combatant.base_skill(name) for name in skills},
+    }
+
+
+def skill_values(combatant: Combatant, current_round: int | None = None, factor: float = 1.0,
+                 points: int = 0) -> dict[str, int]:
+    """``combatant.skill`` of every ruleset skill, in the shape of ``Roster.skills``."""
+    return {name: combatant.skill(name, current_round, factor, points)
+            for name in combatant.c.ruleset.skills}
