@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "bindings_state.hpp"
+#include "bindings_records.hpp"
 #include "dice.hpp"
 #include "reach.hpp"
 
@@ -236,6 +237,9 @@ NB_MODULE(_native, module) {
   // rules/content/ and rules/combatant.py: compiled content and combatants with their
   // derived values (bindings_state.cpp, bindings_state_read.cpp).
   fray::bindings::bind_state(module);
+  // The records the engine and Python exchange: Action, Decision and event records
+  // (actions.hpp, events.hpp; bindings_records.cpp, rules/native_records.py).
+  fray::records::bind_records(module);
 
   // rules/reach.py (S17, S18, H12-H14, S23) over compiled tables; rules/native_reach.py
   // compiles them from a GridMap, the occupancy and the threat zones.

@@ -285,7 +285,7 @@ combatant::Combatant combatant_from(nb::handle py, combatant::Roster& roster) {
   out.dodge_waived = truth(py.attr("dodge_waived"), "dodge_waived");
   for (nb::handle used : py.attr("free_used")) {
     out.free_used.push_back(static_cast<fray::actions::ActionKind>(
-        choice(fray::actions::kActionKindNames, used, "free_used")));
+        choice(fray::actions::ACTION_KIND_VALUES, used, "free_used")));
   }
   nb::object concentration = py.attr("concentration");
   out.concentration = concentration.is_none()

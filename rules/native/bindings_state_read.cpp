@@ -146,7 +146,7 @@ nb::dict fields_of(const combatant::Roster& roster, const combatant::Combatant& 
   out["dodge_waived"] = c.dodge_waived;
   nb::list free_used;
   for (auto used : c.free_used) {
-    free_used.append(name_of(fray::actions::kActionKindNames[static_cast<std::size_t>(used)]));
+    free_used.append(name_of(fray::actions::ACTION_KIND_VALUES[static_cast<std::size_t>(used)]));
   }
   out["free_used"] = free_used;
   out["concentration"] =
