@@ -4,16 +4,30 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from experiments.fuzzing.fuzz import Checks
 
 EXAMPLE = """examples:
   fray fuzz --seconds 60 --generated --out fuzz-out
   fray fuzz --seconds 30 --seed 3 --content-dir my_rules/ --out fuzz-variant
   fray replay fuzz-out/failures/00-invariant-hp.json     # re-run a shrunk failure
+  fray fuzz --differential --seconds 600 --generated --seed 1 --out diff-out
+  fray fuzz --differential --json-every 50 --seconds 600 --out diff-fast
+  fray replay diff-out/failures/00-differential-legal.json  # compares the engines again
 
 Checks after every action: budget, reaction limits, one body per square (also after
 every event), floor squares, HP bounds, decider in action, legal actions non-empty; the
 env's mask == the legal set;
 sampled clone and JSON copies continue identically; replay determinism per battle.
+With --differential (needs the native engine built): every battle is played on the
+Python and the native engine with the same actions (chosen on the Python battle), and
+after every decision the decision, legal_actions() (same actions, same order), the new
+events and to_json() must be equal (to_json every --json-every decisions; it is O(events),
+so every decision costs about ten times the rest on long battles); the first difference
+is a failure of kind differential (legal, events, json, decision or exception), shrunk
+and written like any other.
 Writes OUT/battles.jsonl (one line per battle, as it ends) and OUT/failures/*.json.
 Exit 1 when a failure was found, 0 otherwise."""
 
@@ -37,6 +51,8 @@ def run(args: argparse.Namespace) -> int:
     if args.content_dir is not None and not Path(args.content_dir).is_dir():
         raise UsageError(f"--content-dir: expected a folder of content TOML, got "
                          f"{args.content_dir!r}")
+    checks = _differential_checks(args)
+    checked = "compared on both engines" if args.differential else "checked"
     bar = tqdm(total=round(args.seconds), unit="s", desc="fuzz", leave=False,
                bar_format="{l_bar}{bar}| {n:.0f}/{total:.0f} s {postfix}")
 
@@ -47,17 +63,19 @@ def run(args: argparse.Namespace) -> int:
         bar.set_description("fuzz")
         bar.n = min(bar.total, summary.seconds)
         bar.set_postfix_str(f"{summary.battles} battles, {summary.rate:.0f} decisions/s, "
-                            f"{len(summary.found)} failures")
+                            f"{len(summary.found)} "
+                            f"{'differences' if args.differential else 'failures'}")
 
     try:
         summary = campaign(Path(args.out), seconds=args.seconds, generated=args.generated,
                            seed=args.seed, content_dir=args.content_dir,
                            battles=args.battles, agent_pool=pool,
                            shrink_seconds=args.shrink_seconds, on_battle=progress,
-                           on_shrink=shrinking)
+                           on_shrink=shrinking, checks=checks,
+                           differential=args.differential)
     finally:
         bar.close()
-    print(f"{summary.decisions} decisions checked in {summary.battles} battles, "
+    print(f"{summary.decisions} decisions {checked} in {summary.battles} battles, "
           f"{summary.seconds:.1f} s: {summary.rate:.0f} decisions/s "
           f"({summary.cpu_rate:.0f} per CPU second)")
     for found in summary.found:
@@ -67,10 +85,36 @@ def run(args: argparse.Namespace) -> int:
             size = f"shrunk {found.decisions} -> {found.shrunk_to} actions"
         else:
             size = "not shrunk (does not reproduce from its choices)"
-        print(f"FAILURE {found.failure} ({size}): {found.path}")
-    if not summary.found:
+        label = "DIFFERENCE" if found.failure.kind == "differential" else "FAILURE"
+        print(f"{label} {found.failure} ({size}): {found.path}")
+    if args.differential:
+        differences = sum(f.failure.kind == "differential" for f in summary.found)
+        print(f"{differences} difference{'' if differences == 1 else 's'} between the "
+              f"engines")
+    elif not summary.found:
         print("no failures")
     return 1 if summary.found else 0
+
+
+def _differential_checks(args: argparse.Namespace) -> Checks | None:
+    """The checks of ``--differential`` (None without it); one line when it cannot run."""
+    from experiments.cli import UsageError
+
+    if args.json_every is not None and not args.differential:
+        raise UsageError("--json-every: only with --differential")
+    if not args.differential:
+        return None
+    from experiments.fuzzing.differential import differential_checks
+    from rules import engine
+
+    if not engine.native_available():
+        raise UsageError("--differential: the native engine is not built here, so there is "
+                         "nothing to compare the Python engine with (build it with a C++20 "
+                         "compiler and `pip install -e .`)")
+    every = 1 if args.json_every is None else args.json_every
+    if every < 0:
+        raise UsageError(f"--json-every: expected a whole number >= 0, got {every}")
+    return differential_checks(json_every=every)
 
 
 def _check_agents(names: list[str]) -> None:
@@ -94,5 +138,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     f.add_argument("--content-dir", default=None, help="a folder of content TOML")
     f.add_argument("--shrink-seconds", type=float, default=20.0,
                    help="time budget for shrinking each distinct failure")
+    f.add_argument("--differential", action="store_true",
+                   help="play every battle on both engines and compare them after every "
+                   "decision (needs the native engine)")
+    f.add_argument("--json-every", type=int, default=None, metavar="N",
+                   help="with --differential: compare to_json() every N decisions "
+                   "(default 1; 0: only at the end of each battle)")
     f.add_argument("--out", required=True, help="output folder")
     f.set_defaults(func=run)

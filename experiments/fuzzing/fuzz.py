@@ -68,7 +68,8 @@ __all__ = [
 # ---------------------------------------------------------------- failures
 @dataclass(frozen=True)
 class Failure:
-    """What went wrong at which action: ``kind`` is invariant, exception or agent."""
+    """What went wrong at which action: ``kind`` is invariant, exception, agent or
+    differential (the two engines disagree, :mod:`experiments.fuzzing.differential`)."""
 
     kind: str
     name: str
@@ -121,6 +122,9 @@ class Checks:
     replay: bool = True
     extra: tuple[Extra, ...] = ()  # more invariants (a test plants a broken one)
     every_event: bool = True  # check_bodies after every event, not only every action
+    #: play on both engines and compare them (experiments.fuzzing.differential) instead of
+    #: checking invariants; ``json_every`` is then how often ``to_json()`` is compared
+    differential: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """The settings (extra invariants by name only: they are code)."""
@@ -128,14 +132,15 @@ class Checks:
                 "json_every": self.json_every, "copies_span": self.copies_span,
                 "replay": self.replay,
                 "extra": [getattr(e, "__name__", repr(e)) for e in self.extra],
-                "every_event": self.every_event}
+                "every_event": self.every_event, "differential": self.differential}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Checks:
         return cls(bool(data.get("mask", True)), int(data.get("clone_every", 25)),
                    int(data.get("json_every", 500)), int(data.get("copies_span", 6)),
                    bool(data.get("replay", True)),
-                   every_event=bool(data.get("every_event", True)))
+                   every_event=bool(data.get("every_event", True)),
+                   differential=bool(data.get("differential", False)))
 
 
 class EventWatch(list[rules.Event]):
@@ -267,9 +272,10 @@ class Case:
     seed: int
     content_dir: str | None = None
 
-    def battle(self) -> Battle:
+    def battle(self, engine: str | None = None) -> Battle:
+        """The battle before its first action, on ``engine`` (default as ``rules.engine``)."""
         return Battle.from_toml(self.text, seed=self.seed, source=self.source,
-                                content_dir=self.content_dir)
+                                content_dir=self.content_dir, engine=engine)
 
     @classmethod
     def of_replay(cls, replay: Replay) -> Case:
@@ -370,11 +376,17 @@ def action_chooser(actions: Sequence[Mapping[str, Any]]) -> Chooser:
 
 
 def reproduce(replay: Replay) -> Outcome:
-    """Re-run a failure replay (or any replay) under the checks it records."""
+    """Re-run a failure replay (or any replay) under the checks it records (a differential
+    finding plays on both engines again and compares them)."""
     recorded = (replay.failure or {}).get("checks", {})
     checks = Checks.from_dict(recorded) if recorded else Checks()
-    return run(Case.of_replay(replay), action_chooser(replay.actions), checks,
-               replay.agents)
+    runner = run
+    if checks.differential:
+        from experiments.fuzzing import differential  # it imports this module
+
+        runner = differential.run
+    return runner(Case.of_replay(replay), action_chooser(replay.actions), checks,
+                  replay.agents)
 
 
 def failure_replay(outcome: Outcome, checks: Checks) -> Replay:

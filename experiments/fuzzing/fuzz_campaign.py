@@ -8,6 +8,11 @@ Every battle is appended to ``OUT/battles.jsonl`` as it ends. A failure not seen
 (by signature) is shrunk and written to ``OUT/failures/NN-<kind>-<name>.json`` as a
 replay file with a ``failure`` field that ``fray replay`` re-runs to the failure, next to
 ``NN-<kind>-<name>.html``, the viewer page of the battle up to the failure.
+
+With ``differential`` every battle is played on both engines and compared after every
+decision (:mod:`experiments.fuzzing.differential`) instead of being checked for
+invariants; the same battles are drawn, and the first difference is shrunk and written
+the same way (kind ``differential``).
 """
 
 from __future__ import annotations
@@ -23,7 +28,16 @@ from typing import Any
 import numpy as np
 
 import rules
-from experiments.fuzzing.fuzz import Case, Checks, Failure, agent_chooser, failure_replay, run
+from experiments.fuzzing import differential as two_engines
+from experiments.fuzzing.fuzz import (
+    Case,
+    Checks,
+    Failure,
+    agent_chooser,
+    failure_replay,
+    run,
+    run_choices,
+)
 from experiments.fuzzing.generate import random_scenario, scenario_toml
 from experiments.fuzzing.shrink import shrink
 
@@ -85,12 +99,18 @@ def campaign(out: Path, *, seconds: float, generated: bool = False, seed: int = 
              agent_pool: Sequence[str] | None = None, checks: Checks | None = None,
              shrink_seconds: float = 20.0, shrink_tests: int = 2000,
              on_battle: Callable[[Summary], None] | None = None,
-             on_shrink: Callable[[Failure], None] | None = None) -> Summary:
+             on_shrink: Callable[[Failure], None] | None = None,
+             differential: bool = False) -> Summary:
     """Fuzz until ``seconds`` have passed (or ``battles`` battles); see the module doc.
 
     ``on_battle`` is called after each battle, ``on_shrink`` before a new failure is
-    shrunk (for a progress display)."""
+    shrunk (for a progress display). ``differential`` compares the two engines instead
+    (``checks`` default to ``differential.differential_checks()``; raises
+    ``differential.NativeUnavailable`` when the native engine is not built)."""
+    if differential:
+        checks = checks or two_engines.differential_checks()
     checks = checks or Checks()
+    player = two_engines.run if checks.differential else run
     pool = list(agent_pool or default_agents())
     content = (rules.load_content(Path(content_dir)) if content_dir
                else rules.default_content())
@@ -121,7 +141,7 @@ def campaign(out: Path, *, seconds: float, generated: bool = False, seed: int = 
                 _rejected(out, case, exc, summary, seen, log, number)
                 continue
             names = {team: _pick(rng, pool) for team in probe.scenario.teams}
-            outcome = run(case, agent_chooser(probe, names, battle_seed), checks, names)
+            outcome = player(case, agent_chooser(probe, names, battle_seed), checks, names)
             summary.battles += 1
             summary.decisions += outcome.decisions
             record: dict[str, Any] = {"battle": number, "scenario": source,
@@ -188,8 +208,9 @@ def _shrink_and_write(out: Path, case: Case, outcome: Any, checks: Checks,
     failure = outcome.failure
     shrunk = None
     if failure.kind != "agent":
+        runner = two_engines.run_choices if checks.differential else run_choices
         shrunk = shrink(case, outcome.choices, failure, checks, seconds=budget[0],
-                        max_tests=budget[1])
+                        max_tests=budget[1], runner=runner)
     path = out / "failures" / f"{number:02d}-{failure.kind}-{failure.name}.json"
     replay = (failure_replay(shrunk.outcome, shrunk.checks) if shrunk is not None
               else failure_replay(outcome, checks))

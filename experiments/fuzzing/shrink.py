@@ -21,12 +21,16 @@ choice lists; passes 1-4 then shrink the new choices again.
 
 Passes 5 and 6 edit the scenario's TOML data (experiments.fuzzing.generate), so they apply to
 shipped scenarios too, not only generated ones.
+
+The run that replays choices is pluggable (``shrink(..., runner=)``, :data:`Runner`): the
+checked run of :mod:`experiments.fuzzing.fuzz` by default, the two-engine run of
+:mod:`experiments.fuzzing.differential` for a difference between the engines.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -38,6 +42,9 @@ from experiments.fuzzing.generate import map_rows, scenario_data, scenario_toml
 
 #: failures found by the JSON copies
 COPY_FAILURES = {"json-copy", "json-roundtrip"}
+#: what replays a list of choices under checks: ``fuzz.run_choices`` or
+#: ``differential.run_choices``
+Runner = Callable[[Case, Sequence[int], Checks], Outcome]
 
 
 @dataclass
@@ -56,7 +63,13 @@ def checks_for(failure: Failure, checks: Checks) -> Checks:
     """The checks to shrink with: the state invariants and extras always, and of the
     expensive checks only the one that failed: clones at their original sampling (so the
     first run reproduces the failure exactly; copies that share state interact), JSON
-    copies at every decision (a JSON failure is a property of one state)."""
+    copies at every decision (a JSON failure is a property of one state).
+
+    A difference between the engines is shrunk by comparing ``to_json()`` at every
+    decision for a JSON difference (it then shows at the earliest state), else not at all
+    (comparing it can only find an earlier difference, never lose this one)."""
+    if checks.differential:
+        return replace(checks, json_every=1 if failure.name == "json" else 0)
     return replace(checks, mask=checks.mask and failure.name == "mask",
                    clone_every=checks.clone_every if failure.name == "clone" else 0,
                    json_every=1 if failure.name in COPY_FAILURES else 0,
@@ -77,9 +90,11 @@ class _Budget:
 
 
 def shrink(case: Case, choices: list[int], failure: Failure, checks: Checks, *,
-           seconds: float = 30.0, max_tests: int = 5000) -> Shrunk | None:
+           seconds: float = 30.0, max_tests: int = 5000,
+           runner: Runner = run_choices) -> Shrunk | None:
     """Shrink a failing run; None when the failure does not reproduce from its choices
-    (an agent's own crash, or a check that depends on sampling)."""
+    (an agent's own crash, or a check that depends on sampling). ``runner`` replays a
+    candidate (the run that found the failure: checked, or on both engines)."""
     checks = checks_for(failure, checks)
     budget = _Budget(seconds, max_tests)
     target = failure.signature
@@ -87,7 +102,7 @@ def shrink(case: Case, choices: list[int], failure: Failure, checks: Checks, *,
     def attempt(candidate_case: Case, candidate: list[int]) -> Outcome | None:
         budget.tests += 1
         try:
-            outcome = run_choices(candidate_case, candidate, checks)
+            outcome = runner(candidate_case, candidate, checks)
         except rules.ScenarioError:  # an edit made the scenario invalid
             return None
         if outcome.failure is not None and outcome.failure.signature == target:
