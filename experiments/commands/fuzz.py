@@ -27,7 +27,8 @@ after every decision the decision, legal_actions() (same actions, same order), t
 events and to_json() must be equal (to_json every --json-every decisions; it is O(events),
 so every decision costs about ten times the rest on long battles); the first difference
 is a failure of kind differential (legal, events, json, decision or exception), shrunk
-and written like any other.
+and written like any other. OUT/differential.json keeps the totals, for
+fray bench --differential OUT/differential.json.
 Writes OUT/battles.jsonl (one line per battle, as it ends) and OUT/failures/*.json.
 Exit 1 when a failure was found, 0 otherwise."""
 

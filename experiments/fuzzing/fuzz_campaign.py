@@ -12,7 +12,8 @@ replay file with a ``failure`` field that ``fray replay`` re-runs to the failure
 With ``differential`` every battle is played on both engines and compared after every
 decision (:mod:`experiments.fuzzing.differential`) instead of being checked for
 invariants; the same battles are drawn, and the first difference is shrunk and written
-the same way (kind ``differential``).
+the same way (kind ``differential``). Its totals are kept in ``OUT/differential.json``,
+the record ``fray bench --differential`` reads.
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ from experiments.fuzzing.shrink import shrink
 SLOW_OR_LEARNED = ("mcts", "learned")
 #: share of teams played by ``random`` (scripted agents think far longer per decision)
 RANDOM_SHARE = 0.5
+#: the record a differential campaign writes in its output folder
+RECORD = "differential.json"
 
 
 def default_agents() -> list[str]:
@@ -164,13 +167,30 @@ def campaign(out: Path, *, seconds: float, generated: bool = False, seed: int = 
             log.flush()
             summary.seconds = time.monotonic() - start
             summary.cpu_seconds = time.process_time() - cpu_start
+            if checks.differential:
+                write_record(out, summary)
             if on_battle is not None:
                 on_battle(summary)
     finally:
         log.close()
     summary.seconds = time.monotonic() - start
     summary.cpu_seconds = time.process_time() - cpu_start
+    if checks.differential:
+        write_record(out, summary)
     return summary
+
+
+def write_record(out: Path, summary: Summary) -> Path:
+    """``OUT/differential.json``: the decisions compared and the differences found (the
+    record ``fray bench --differential FILE`` judges the issue 23 target on), rewritten
+    after every battle."""
+    differences = sum(found.failure.kind == "differential" for found in summary.found)
+    path = out / RECORD
+    path.write_text(json.dumps({"decisions": summary.decisions, "differences": differences,
+                                "battles": summary.battles,
+                                "seconds": round(summary.seconds, 1),
+                                "failures": len(summary.found)}) + "\n", encoding="utf-8")
+    return path
 
 
 def _rejected(out: Path, case: Case, exc: rules.ScenarioError, summary: Summary,

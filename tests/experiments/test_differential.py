@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from experiments import cli
+from experiments.benchmarks.engines import read_record
 from experiments.fuzzing import differential, fuzz, generate
 from experiments.fuzzing.fuzz_campaign import campaign, shipped_cases
 from experiments.replay import Replay
@@ -80,6 +81,10 @@ def test_a_clean_command_run_reports_zero_differences(
     assert "0 differences between the engines" in out
     lines = (tmp_path / "battles.jsonl").read_text().splitlines()
     assert len(lines) == 1 and json.loads(lines[0])["failure"] is None
+    record = tmp_path / "differential.json"  # what fray bench --differential reads
+    assert read_record(record) is None
+    assert json.loads(record.read_text())["differences"] == 0
+    assert json.loads(record.read_text())["decisions"] == json.loads(lines[0])["decisions"]
 
 
 @needs_native
@@ -122,6 +127,7 @@ def test_the_command_exits_1_and_names_the_difference(
     assert code == 1
     assert "DIFFERENCE differential legal" in out
     assert "1 difference between the engines" in out
+    assert json.loads((tmp_path / "differential.json").read_text())["differences"] == 1
     assert (tmp_path / "failures" / "00-differential-legal.json").is_file()
 
 
