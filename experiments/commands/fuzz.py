@@ -25,7 +25,7 @@ With --differential (needs the native engine built): every battle is played on t
 Python and the native engine with the same actions (chosen on the Python battle), and
 after every decision the decision, legal_actions() (same actions, same order), the new
 events and to_json() must be equal (to_json every --json-every decisions; it is O(events),
-so every decision costs about ten times the rest on long battles); the first difference
+comparing it at every decision costs 10-20 times the rest); the first difference
 is a failure of kind differential (legal, events, json, decision or exception), shrunk
 and written like any other. OUT/differential.json keeps the totals, for
 fray bench --differential OUT/differential.json.
