@@ -416,9 +416,11 @@ class Battle:
         new._legal_ids = self._legal_ids
         return new
 
-    def to_dict(self) -> dict[str, Any]:
-        """The whole state as plain JSON data (``to_json``)."""
-        return {
+    def to_dict(self, *, events: bool = True) -> dict[str, Any]:
+        """The whole state as plain JSON data (``to_json``); ``events=False`` leaves the
+        event log out (its length stays, as ``event_count``), for comparing states
+        decision by decision without paying for the whole log each time."""
+        out = {
             "version": JSON_VERSION,
             "scenario": {"text": self.scenario.text, "source": self.scenario.source},
             "content_dir": self.content_dir,
@@ -432,13 +434,17 @@ class Battle:
             "doors_open": sorted(
                 [list(sq) for sq, is_open in self.grid.doors.items() if is_open]),
             "stack": [frame_to_dict(frame) for frame in self.stack],
-            "events": [event_to_dict(e) for e in self.events],
+            "events": [event_to_dict(e) for e in self.events] if events else None,
             "is_over": self.is_over,
             "winner": self.winner,
             "decision": None if self._decision is None else {
                 "kind": self._decision.kind.value, "actor": self._decision.actor,
                 "source": self._decision.source},
         }
+        if not events:
+            del out["events"]
+            out["event_count"] = len(self.events)
+        return out
 
     def to_json(self) -> str:
         """The whole state as JSON; ``Battle.from_json`` restores it exactly."""

@@ -14,7 +14,7 @@ EXAMPLE = """examples:
   fray fuzz --seconds 30 --seed 3 --content-dir my_rules/ --out fuzz-variant
   fray replay fuzz-out/failures/00-invariant-hp.json     # re-run a shrunk failure
   fray fuzz --differential --seconds 600 --generated --seed 1 --out diff-out
-  fray fuzz --differential --json-every 50 --seconds 600 --out diff-fast
+  fray fuzz --differential --json-every 1 --seconds 600 --out diff-slow  # whole JSON each time
   fray replay diff-out/failures/00-differential-legal.json  # compares the engines again
 
 Checks after every action: budget, reaction limits, one body per square (also after
@@ -24,9 +24,10 @@ sampled clone and JSON copies continue identically; replay determinism per battl
 With --differential (needs the native engine built): every battle is played on the
 Python and the native engine with the same actions (chosen on the Python battle), and
 after every decision the decision, legal_actions() (same actions, same order), the new
-events and to_json() must be equal (to_json every --json-every decisions; it is O(events),
-comparing it at every decision costs 10-20 times the rest); the first difference
-is a failure of kind differential (legal, events, json, decision or exception), shrunk
+events and the whole state but the event log must be equal, and the whole to_json() text
+every --json-every decisions (default 100; it is O(events): at every decision it costs
+10-20 times the rest) and at the end; the first difference is a failure of kind
+differential (legal, events, state, json, decision or exception), shrunk
 and written like any other. OUT/differential.json keeps the totals, for
 fray bench --differential OUT/differential.json.
 Writes OUT/battles.jsonl (one line per battle, as it ends) and OUT/failures/*.json.
@@ -105,14 +106,14 @@ def _differential_checks(args: argparse.Namespace) -> Checks | None:
         raise UsageError("--json-every: only with --differential")
     if not args.differential:
         return None
-    from experiments.fuzzing.differential import differential_checks
+    from experiments.fuzzing.differential import JSON_EVERY, differential_checks
     from rules import engine
 
     if not engine.native_available():
         raise UsageError("--differential: the native engine is not built here, so there is "
                          "nothing to compare the Python engine with (build it with a C++20 "
                          "compiler and `pip install -e .`)")
-    every = 1 if args.json_every is None else args.json_every
+    every = JSON_EVERY if args.json_every is None else args.json_every
     if every < 0:
         raise UsageError(f"--json-every: expected a whole number >= 0, got {every}")
     return differential_checks(json_every=every)
@@ -144,6 +145,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    "decision (needs the native engine)")
     f.add_argument("--json-every", type=int, default=None, metavar="N",
                    help="with --differential: compare to_json() every N decisions "
-                   "(default 1; 0: only at the end of each battle)")
+                   "(default 100; 0: only at the end of each battle; the rest of the state "
+                   "is compared at every decision)")
     f.add_argument("--out", required=True, help="output folder")
     f.set_defaults(func=run)
