@@ -11,6 +11,7 @@
 #include <tuple>
 #include <vector>
 
+#include "bindings_queries.hpp"
 #include "bindings_state.hpp"
 #include "bindings_records.hpp"
 #include "dice.hpp"
@@ -240,6 +241,9 @@ NB_MODULE(_native, module) {
   // The records the engine and Python exchange: Action, Decision and event records
   // (actions.hpp, events.hpp; bindings_records.cpp, rules/native_records.py).
   fray::records::bind_records(module);
+  // rules/grid.py, rules/threat_zones.py, rules/queries.py: the map and the read-only
+  // questions (grid.hpp, threat_zones.hpp, queries.hpp; bindings_queries.cpp).
+  fray::bindings::bind_queries(module);
 
   // rules/reach.py (S17, S18, H12-H14, S23) over compiled tables; rules/native_reach.py
   // compiles them from a GridMap, the occupancy and the threat zones.

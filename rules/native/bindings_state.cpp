@@ -88,6 +88,15 @@ void compile_ruleset(nb::handle ruleset, content::Content& out) {
   nb::object movement = ruleset.attr("movement");
   r.movement.move_divisor = integer(movement.attr("move_divisor"), "move_divisor");
   r.movement.min_mov = integer(movement.attr("min_mov"), "min_mov");
+  r.movement.diagonal_costs.clear();
+  for (nb::handle cost : movement.attr("diagonal_costs")) {
+    r.movement.diagonal_costs.push_back(integer(cost, "diagonal_costs"));
+  }
+  if (r.movement.diagonal_costs.empty()) throw nb::value_error("diagonal_costs: empty");
+  nb::object modifiers = ruleset.attr("modifiers");
+  r.modifiers.long_range = integer(modifiers.attr("long_range"), "long_range");
+  r.modifiers.long_range_factor = integer(modifiers.attr("long_range_factor"), "long_range_factor");
+  r.torch_radius = integer(ruleset.attr("misc").attr("torch_radius"), "torch_radius");
   nb::object encumbrance = ruleset.attr("encumbrance");
   r.encumbrance.str_offset = integer(encumbrance.attr("str_offset"), "str_offset");
   r.encumbrance.divisor = integer(encumbrance.attr("divisor"), "divisor");

@@ -84,6 +84,7 @@ struct InitiativeRules {  // S1/H4
 struct MovementRules {  // S17
   int move_divisor = 2;  // S17: squares per MOVE action = floor(MOV / 2)
   int min_mov = 1;       // S20 (house): MOV never below this after penalties
+  std::vector<int> diagonal_costs{1, 2};  // S18/H16: alternating diagonal costs
 };
 
 struct EncumbranceRules {  // S19
@@ -104,6 +105,11 @@ struct FatigueRules {  // S21
   double exhausted_factor = 0.1;
 };
 
+struct ModifierRules {  // H16
+  int long_range = -20;       // between range and long_range_factor x range
+  int long_range_factor = 2;  // beyond it: out of range
+};
+
 struct SkillDef {  // ruleset [skills.*]
   SkillCategory category = SkillCategory::physical;
   int base = 0;
@@ -117,6 +123,8 @@ struct Ruleset {
   FatigueRules fatigue;
   std::vector<SkillDef> skills;      // indexed by skill id (Content::skill_names)
   std::vector<int> reach_squares;    // H12: indexed by reach letter (Content::reach_names)
+  ModifierRules modifiers;
+  int torch_radius = 0;              // H23: misc.torch_radius, in squares
 };
 
 // ---------------------------------------------------------------- the tables
