@@ -11,6 +11,7 @@
 #include <tuple>
 #include <vector>
 
+#include "bindings_battle.hpp"
 #include "bindings_queries.hpp"
 #include "bindings_state.hpp"
 #include "bindings_records.hpp"
@@ -244,6 +245,7 @@ NB_MODULE(_native, module) {
   // rules/grid.py, rules/threat_zones.py, rules/queries.py: the map and the read-only
   // questions (grid.hpp, threat_zones.hpp, queries.hpp; bindings_queries.cpp).
   fray::bindings::bind_queries(module);
+  fray::bindings::bind_battle(module);  // rules/state.py, frames.py: BattleState (bindings_battle.cpp)
 
   // rules/reach.py (S17, S18, H12-H14, S23) over compiled tables; rules/native_reach.py
   // compiles them from a GridMap, the occupancy and the threat zones.

@@ -321,6 +321,10 @@ std::shared_ptr<const content::Content> compile_content(nb::handle source) {
   return out;
 }
 
+combatant::ItemInstance item_instance_from(nb::handle inst, combatant::Roster& roster) {
+  return item_from(inst, *roster.content, roster);
+}
+
 combatant::Roster roster_from(std::shared_ptr<const content::Content> tables,
                               nb::handle combatants) {
   combatant::Roster roster;

@@ -201,6 +201,14 @@ nb::dict derived_of(const combatant::Roster& roster, const combatant::Combatant&
 
 namespace fray::bindings {
 
+nb::dict combatant_dict(const combatant::Roster& roster, const combatant::Combatant& c) {
+  return fields_of(roster, c);
+}
+
+nb::dict item_dict(const combatant::Roster& roster, const combatant::ItemInstance& inst) {
+  return item_fields(roster, inst);
+}
+
 void bind_state(nb::module_& module) {
   module.def("python_round", &combatant::python_round, nb::arg("x"), nb::arg("ndigits"),
              "Python's round(x, ndigits) on a float, as combatant.cpp computes it.");

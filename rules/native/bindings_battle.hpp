@@ -1,0 +1,60 @@
+// The battle state's Python face (bindings_battle.cpp, bindings_frames.cpp;
+// rules/native_battle.py is its Python side): a state.hpp BattleState built from a
+// rules.Battle's parts and read back as Battle.to_dict() writes it.
+#pragma once
+
+#include <nanobind/nanobind.h>
+
+#include <string>
+#include <string_view>
+
+#include "bindings_records.hpp"
+#include "combatant.hpp"
+#include "frames.hpp"
+#include "state.hpp"
+
+namespace fray::bindings {
+
+namespace nb = nanobind;
+
+// ------------------------------------------------------------ checked Python values in
+std::string_view text_of(nb::handle value, std::string_view where);
+int int_of(nb::handle value, std::string_view where);
+bool bool_of(nb::handle value, std::string_view where);
+// value[key] of a dict, or a KeyError naming `where`.
+nb::handle item_of(nb::handle mapping, const char* key, std::string_view where);
+// A square [x, y] or (x, y).
+combatant::Square square_of(nb::handle value, std::string_view where);
+// The number of a word in a fixed table of words (an enum), or a ValueError.
+template <std::size_t N>
+int word_of(const std::array<std::string_view, N>& words, nb::handle value,
+            std::string_view where) {
+  const std::string_view word = text_of(value, where);
+  for (std::size_t i = 0; i < N; ++i) {
+    if (words[i] == word) return static_cast<int>(i);
+  }
+  throw nb::value_error(
+      (std::string(where) + ": unknown value " + nb::repr(value).c_str()).c_str());
+}
+
+// ------------------------------------------------------------ Python values out
+nb::str str_of(std::string_view text);
+// A name of `names`, or None for kNone.
+nb::object optional_name(const content::Names& names, int id);
+// A square as the JSON list [x, y].
+nb::list square_list(const combatant::Square& square);
+
+// ------------------------------------------------------------ frames (bindings_frames.cpp)
+// rules.frames.frame_to_dict(frame), from the record.
+nb::dict frame_dict(const frames::Frame& frame, const combatant::Roster& roster,
+                    records::Records& records);
+// The frame frame_to_dict wrote (names interned in the roster and the records).
+frames::Frame frame_from(nb::handle data, combatant::Roster& roster, records::Records& records);
+// Action.to_dict() and Action.from_dict() on a record.
+nb::dict action_dict(const actions::Action& action, records::Records& records);
+actions::Action action_from_dict(nb::handle data, records::Records& records);
+
+// Adds BattleState and FRAME_TABLES to the module.
+void bind_battle(nb::module_& module);
+
+}  // namespace fray::bindings

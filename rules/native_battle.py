@@ -1,0 +1,90 @@
+"""A battle's whole state on the native engine (issue 23): ``rules/native/state.hpp``'s
+``BattleState`` (with ``rules/native/frames.hpp``'s frames), built from a
+:class:`rules.Battle` and read back in the shape of :meth:`rules.Battle.to_dict`.
+
+:mod:`rules.state` stays the reference: nothing on the battle path calls this module yet.
+``tests/native/test_battle_state_roundtrip.py`` checks, at every decision of random play,
+that ``json.dumps(to_dict(native_state(battle)), sort_keys=True) == battle.to_json()``.
+
+- :func:`native_state` builds a ``rules._native.BattleState`` from a battle: its
+  combatants (a ``Roster``, ``rules.native_state``), ground items, door states, the
+  frames (``frame_to_dict``), the dice (``Roller.state()``: the generator and the forced
+  faces), the events (interned in a ``rules.native_records`` name table), round, turn,
+  initiative order, result and pending decision.
+- :func:`native_from_dict` does the same from ``Battle.to_dict()`` data.
+- :func:`to_dict` gives ``Battle.to_dict()`` back (``events=False`` too); :func:`clone`
+  copies the state (the event log's full chunks and the content tables are shared, as
+  ``Battle.clone`` shares its frozen events and content).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rules import native_records
+from rules import native_state as native_combatants
+from rules.battle import JSON_VERSION, Battle
+from rules.frames import frame_to_dict
+
+
+def _module() -> Any:
+    module = native_records.native()
+    if not hasattr(module, "BattleState"):
+        raise RuntimeError("rules._native was built before the battle state: run "
+                           "`pip install -e .` again")
+    return module
+
+
+def native_state(battle: Battle, records: Any = None) -> Any:
+    """``battle``'s state as a ``rules._native.BattleState`` (``records``: the name table
+    its events are interned in, default ``native_records.shared_records()``)."""
+    module = _module()
+    state = battle.state
+    decision = battle.decision  # None once over, as Battle.to_dict writes it then
+    parts = {
+        "header": {
+            "version": JSON_VERSION,
+            "scenario": {"text": battle.scenario.text, "source": battle.scenario.source},
+            "content_dir": battle.content_dir,
+            "seed": battle.seed,
+        },
+        "dice": state.dice.state(),
+        "round": state.round,
+        "turn_index": state.turn_index,
+        "initiative_order": state.initiative_order,
+        "ground": state.ground,
+        "doors": list(state.grid.doors.items()),
+        "stack": [frame_to_dict(frame) for frame in state.stack],
+        "events": state.events,
+        "is_over": state.is_over,
+        "winner": state.winner,
+        "end_turn_requested": state.end_turn_requested,
+        "decision": None if decision is None else {
+            "kind": decision.kind.value, "actor": decision.actor, "source": decision.source},
+    }
+    roster = native_combatants.native_roster(
+        state.combatants.values(), native_combatants.compile_content(state.content))
+    return module.BattleState(roster, native_records.shared_records() if records is None
+                              else records, parts)
+
+
+def native_from_dict(data: dict[str, Any], records: Any = None) -> Any:
+    """The native state of the battle ``data`` (``Battle.to_dict()``) describes."""
+    battle = Battle.from_json(json.dumps(data), engine="python")
+    return native_state(battle, records)
+
+
+def to_dict(native: Any, *, events: bool = True) -> dict[str, Any]:
+    """``Battle.to_dict(events=events)`` of the battle whose state ``native`` is."""
+    return native.to_dict(events=events)
+
+
+def to_json(native: Any) -> str:
+    """``Battle.to_json()`` of the battle whose state ``native`` is."""
+    return json.dumps(native.to_dict(), sort_keys=True)
+
+
+def clone(native: Any) -> Any:
+    """An independent copy of ``native`` (``BattleState.copy``)."""
+    return native.clone()
