@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "bindings_battle.hpp"
+#include "bindings_legal.hpp"
 #include "bindings_queries.hpp"
 #include "bindings_state.hpp"
 #include "bindings_records.hpp"
@@ -246,6 +247,7 @@ NB_MODULE(_native, module) {
   // questions (grid.hpp, threat_zones.hpp, queries.hpp; bindings_queries.cpp).
   fray::bindings::bind_queries(module);
   fray::bindings::bind_battle(module);  // rules/state.py, frames.py: BattleState (bindings_battle.cpp)
+  fray::bindings::bind_legal(module);  // rules/legal.py: turn_actions (bindings_legal.cpp)
 
   // rules/reach.py (S17, S18, H12-H14, S23) over compiled tables; rules/native_reach.py
   // compiles them from a GridMap, the occupancy and the threat zones.

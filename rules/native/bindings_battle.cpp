@@ -76,33 +76,6 @@ nb::list square_list(const combatant::Square& square) {
 
 namespace {
 
-// A battle's state as Python holds it: the records whose name table the events use, the
-// parts of Battle.to_dict() that never change (version, scenario, content_dir, seed), and
-// the state itself. A clone shares the first two.
-struct NativeBattle {
-  nb::object records_object;
-  records::Records* records = nullptr;
-  nb::object header;  // {"version", "scenario": {"text", "source"}, "content_dir", "seed"}
-  state::BattleState state;
-
-  records::Records& names() const {
-    if (records == nullptr) throw nb::value_error("BattleState: cleared");
-    return *records;
-  }
-  int traverse(visitproc visit, void* arg) const {
-    Py_VISIT(records_object.ptr());
-    Py_VISIT(header.ptr());
-    return 0;
-  }
-  void clear_references() {
-    state.names = nullptr;
-    state.events.clear();
-    records = nullptr;
-    records_object = nb::object();
-    header = nb::object();
-  }
-};
-
 state::Roller roller_from(nb::handle data) {
   state::Roller roller;
   nb::object generator =

@@ -54,6 +54,33 @@ frames::Frame frame_from(nb::handle data, combatant::Roster& roster, records::Re
 nb::dict action_dict(const actions::Action& action, records::Records& records);
 actions::Action action_from_dict(nb::handle data, records::Records& records);
 
+// A battle's state as Python holds it: the records whose name table the events use, the
+// parts of Battle.to_dict() that never change (version, scenario, content_dir, seed), and
+// the state itself. A clone shares the first two.
+struct NativeBattle {  // rules._native.BattleState
+  nb::object records_object;
+  records::Records* records = nullptr;
+  nb::object header;  // {"version", "scenario": {"text", "source"}, "content_dir", "seed"}
+  state::BattleState state;
+
+  records::Records& names() const {
+    if (records == nullptr) throw nb::value_error("BattleState: cleared");
+    return *records;
+  }
+  int traverse(visitproc visit, void* arg) const {
+    Py_VISIT(records_object.ptr());
+    Py_VISIT(header.ptr());
+    return 0;
+  }
+  void clear_references() {
+    state.names = nullptr;
+    state.events.clear();
+    records = nullptr;
+    records_object = nb::object();
+    header = nb::object();
+  }
+};
+
 // Adds BattleState and FRAME_TABLES to the module.
 void bind_battle(nb::module_& module);
 

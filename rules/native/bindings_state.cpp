@@ -151,6 +151,10 @@ void compile_tables(nb::handle source, content::Content& out) {
     row.ap = integer(weapon.attr("ap"), "weapons.ap");
     row.weight = real(weapon.attr("weight"), "weapons.weight");
     row.hands = integer(weapon.attr("hands"), "weapons.hands");
+    row.range = integer(weapon.attr("range"), "weapons.range");
+    row.reload = static_cast<content::Reload>(
+        choice(content::kReloadNames, weapon.attr("reload"), "weapons.reload"));
+    row.parry = truth(weapon.attr("parry"), "weapons.parry");
     out.weapons.push_back(row);
   }
   for (auto [id, armour] : nb::borrow<nb::dict>(source.attr("armour"))) {
@@ -180,10 +184,38 @@ void compile_tables(nb::handle source, content::Content& out) {
     const std::string_view name = text(id, "items");
     out.item_names.intern(name);
     out.items.push_back({out.equipment_names.intern(name), real(item.attr("weight"), "items.weight"),
-                         integer(item.attr("hands"), "items.hands")});
+                         integer(item.attr("hands"), "items.hands"),
+                         static_cast<content::ItemKind>(
+                             choice(content::kItemKindNames, item.attr("kind"), "items.kind")),
+                         kNone});
   }
-  for (nb::handle id : nb::borrow<nb::dict>(source.attr("spells")).keys()) {
+  for (auto [id, spell] : nb::borrow<nb::dict>(source.attr("spells"))) {
     out.spell_names.intern(text(id, "spells"));
+    content::Spell row;
+    row.casting = static_cast<content::SpellCasting>(
+        choice(content::kSpellCastingNames, spell.attr("casting"), "spells.casting"));
+    row.cost = integer(spell.attr("cost"), "spells.cost");
+    row.range = integer(spell.attr("range"), "spells.range");
+    row.effect = static_cast<content::SpellEffect>(
+        choice(content::kSpellEffectNames, spell.attr("effect"), "spells.effect"));
+    row.target = static_cast<content::SpellTarget>(
+        choice(content::kSpellTargetNames, spell.attr("target"), "spells.target"));
+    row.components = truth(spell.attr("components"), "spells.components");
+    out.spells.push_back(row);
+  }
+  // What names other tables (looked up once every table is in, so no id is interned
+  // early): a missile's ammunition (H16), a scroll's spell (H18).
+  std::size_t row_number = 0;
+  for (nb::handle weapon : nb::borrow<nb::dict>(source.attr("weapons")).values()) {
+    nb::object ammo = weapon.attr("ammo");
+    out.weapons[row_number++].ammo =
+        ammo.is_none() ? kNone : out.equipment_names.find(text(ammo, "weapons.ammo"));
+  }
+  row_number = 0;
+  for (nb::handle item : nb::borrow<nb::dict>(source.attr("items")).values()) {
+    nb::object spell = item.attr("spell");
+    out.items[row_number++].spell =
+        spell.is_none() ? kNone : known(out.spell_names, spell, "items.spell");
   }
   for (nb::handle id : nb::borrow<nb::dict>(source.attr("creatures")).keys()) {
     out.creature_names.intern(text(id, "creatures"));

@@ -60,6 +60,25 @@ inline constexpr std::array<std::string_view, 3> kSkillCategoryNames = {"physica
 enum class WeaponKind : std::uint8_t { melee, missile };
 inline constexpr std::array<std::string_view, 2> kWeaponKindNames = {"melee", "missile"};
 
+// schema.Weapon.reload (H16): what a missile needs before each shot.
+enum class Reload : std::uint8_t { none, nock, wind };
+inline constexpr std::array<std::string_view, 3> kReloadNames = {"none", "nock", "wind"};
+
+// schema.Item.kind (H21, H23).
+enum class ItemKind : std::uint8_t { torch, potion, scroll, ammo, gear };
+inline constexpr std::array<std::string_view, 5> kItemKindNames = {"torch", "potion", "scroll",
+                                                                   "ammo", "gear"};
+
+// schema.Spell (H18): casting time, effect and target kind.
+enum class SpellCasting : std::uint8_t { free, attack, full, rounds };
+inline constexpr std::array<std::string_view, 4> kSpellCastingNames = {"free", "attack", "full",
+                                                                       "rounds"};
+enum class SpellEffect : std::uint8_t { damage, heal, buff };
+inline constexpr std::array<std::string_view, 3> kSpellEffectNames = {"damage", "heal", "buff"};
+enum class SpellTarget : std::uint8_t { enemy, ally, self, any };
+inline constexpr std::array<std::string_view, 4> kSpellTargetNames = {"enemy", "ally", "self",
+                                                                      "any"};
+
 enum class ArmourSlot : std::uint8_t { body, head, hands, shield };
 inline constexpr std::array<std::string_view, 4> kArmourSlotNames = {"body", "head", "hands",
                                                                       "shield"};
@@ -143,6 +162,10 @@ struct Weapon {  // weapons.toml
   int ap = 0;                   // H9
   double weight = 0.0;          // stones
   int hands = 0;
+  int range = 0;                // H16: base range in squares (missiles)
+  Reload reload = Reload::none;  // H16
+  int ammo = kNone;             // H16: equipment id consumed per shot
+  bool parry = true;            // S8/H9: false for weapons that cannot parry
 };
 
 struct Armour {  // armour.toml (S20, H6, H9)
@@ -161,6 +184,17 @@ struct Item {  // items.toml (H21)
   int equipment = kNone;
   double weight = 0.0;
   int hands = 0;
+  ItemKind kind = ItemKind::gear;  // H21/H23
+  int spell = kNone;               // scrolls: the spell id cast when read (H18)
+};
+
+struct Spell {  // spells.toml (H18): what the legal actions read
+  SpellCasting casting = SpellCasting::full;
+  int cost = 0;   // power points
+  int range = 0;  // squares; 0 = self
+  SpellEffect effect = SpellEffect::damage;
+  SpellTarget target = SpellTarget::enemy;
+  bool components = false;
 };
 
 // One equipment id (what an ItemInstance names): its row in each table, or kNone.
@@ -176,6 +210,7 @@ struct Content {
   std::vector<Weapon> weapons;
   std::vector<Armour> armour;
   std::vector<Item> items;
+  std::vector<Spell> spells;  // indexed by spell id (spell_names)
   std::vector<Equipment> equipment;  // indexed by equipment id
 
   Names skill_names;           // ruleset.skills, in order
