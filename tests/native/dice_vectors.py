@@ -1,5 +1,5 @@
-"""Writes numpy's dice draws as text for tests/native/dice_check.cpp (the sanitizer run
-in .ci/run): the C++ dice stream replays them under AddressSanitizer and
+"""Writes numpy's dice draws as text for tests/native/dice_check.cpp (the sanitizer run,
+tests/native/sanitized.sh): the C++ dice stream replays them under AddressSanitizer and
 UndefinedBehaviorSanitizer and must draw the same numbers.
 
 Lines: ``seed N WORD...`` (SeedSequence entropy words), ``state S_HI S_LO I_HI I_LO H U``
