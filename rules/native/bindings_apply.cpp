@@ -1,0 +1,175 @@
+// The Python face of the native step (harm.hpp, ...; registered by bindings.cpp): the
+// ruleset numbers the step reads (ApplyRules, compiled from a Python ruleset) and each
+// rules function on a native BattleState, for rules/native_apply.py and the differential
+// tests.
+#include "bindings_apply.hpp"
+
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/string_view.h>
+#include <nanobind/stl/vector.h>
+
+#include <string>
+#include <vector>
+
+#include "bindings_battle.hpp"
+#include "harm.hpp"
+#include "legal.hpp"
+#include "roller.hpp"
+
+namespace nb = nanobind;
+
+namespace fray::bindings {
+
+namespace {
+
+int attr_int(nb::handle owner, const char* name) { return nb::cast<int>(owner.attr(name)); }
+
+roller::Dice dice_of(nb::handle dice) {
+  roller::Dice out;
+  out.constant = attr_int(dice, "constant");
+  for (nb::handle term : dice.attr("terms")) {
+    nb::tuple parts = nb::cast<nb::tuple>(term);
+    out.terms.push_back({nb::cast<int>(parts[0]), nb::cast<int>(parts[1]), nb::cast<int>(parts[2])});
+  }
+  return out;
+}
+
+harm::ApplyRules rules_of(nb::handle ruleset) {
+  harm::ApplyRules out;
+  nb::handle success = ruleset.attr("success");
+  out.success = {attr_int(success, "critical_divisor"), attr_int(success, "special_divisor"),
+                 attr_int(success, "success_cap"), attr_int(success, "auto_success_max"),
+                 attr_int(success, "auto_fail_min"), attr_int(success, "fumble_divisor")};
+  nb::handle resistance = ruleset.attr("resistance");
+  out.resistance_base = attr_int(resistance, "base");
+  out.resistance_step = attr_int(resistance, "step");
+  out.out_of_action_at = attr_int(ruleset.attr("hit_points"), "out_of_action_at");
+  nb::handle fatigue = ruleset.attr("fatigue");
+  out.fatigue_con_multiplier = attr_int(fatigue, "con_multiplier");
+  out.rest_rounds_fatigued = attr_int(fatigue, "rest_rounds_fatigued");
+  out.rest_rounds_exhausted = attr_int(fatigue, "rest_rounds_exhausted");
+  nb::handle falling = ruleset.attr("falling");
+  out.falling_die = dice_of(falling.attr("die"));
+  out.feet_per_die = attr_int(falling, "feet_per_die");
+  out.falling_skill_reduction = dice_of(falling.attr("skill_reduction"));
+  for (nb::handle skill : falling.attr("reduction_skills")) {
+    out.falling_reduction_skills.push_back(nb::cast<std::string>(skill));
+  }
+  return out;
+}
+
+// A Roster number of a combatant id, or a KeyError.
+int number_of(const NativeBattle& battle, std::string_view id) {
+  const int number = battle.state.roster.ids.find(id);
+  if (number == content::kNone || number >= static_cast<int>(battle.state.roster.combatants.size())) {
+    throw nb::key_error(std::string(id).c_str());
+  }
+  return number;
+}
+
+harm::Context context_of(NativeBattle& battle, const legal::LegalMap& map,
+                         const harm::ApplyRules& rules) {
+  return harm::Context{battle.state, map.grid, battle.names().names(), rules};
+}
+
+}  // namespace
+
+void bind_apply(nb::module_& module) {
+  static nb::object forced_error = nb::module_::import_("rules.errors").attr("ForcedDiceError");
+  nb::register_exception_translator([](const std::exception_ptr& pointer, void*) {
+    try {
+      std::rethrow_exception(pointer);
+    } catch (const roller::ForcedDiceError& error) {
+      PyErr_SetString(forced_error.ptr(), error.what());
+    }
+  });
+
+  nb::class_<harm::ApplyRules>(module, "ApplyRules",
+                               "The ruleset numbers the native step reads (harm.hpp).")
+      .def("__init__", [](harm::ApplyRules* self, nb::handle ruleset) {
+        new (self) harm::ApplyRules(rules_of(ruleset));
+      }, nb::arg("ruleset"));
+
+  // rules.harm, function by function: (state, map, rules, combatant id, arguments...).
+#define FRAY_HARM_ARGS NativeBattle &battle, const legal::LegalMap &map, const harm::ApplyRules &rules
+  module.def("harm_roll_skill",
+             [](FRAY_HARM_ARGS, std::string_view actor, std::string_view skill,
+                std::string_view purpose, double factor, int points, int extra_fumble) {
+               harm::Context context = context_of(battle, map, rules);
+               return static_cast<int>(harm::roll_skill(context, number_of(battle, actor), skill,
+                                                        purpose, factor, points, extra_fumble));
+             });
+  module.def("harm_roll_under", [](FRAY_HARM_ARGS, std::string_view actor, int chance,
+                                   std::string_view purpose) {
+    harm::Context context = context_of(battle, map, rules);
+    return harm::roll_under(context, number_of(battle, actor), chance, purpose);
+  });
+  module.def("harm_resist", [](FRAY_HARM_ARGS, std::string_view actor, int active, int passive,
+                               std::string_view purpose) {
+    harm::Context context = context_of(battle, map, rules);
+    return harm::resist(context, number_of(battle, actor), active, passive, purpose);
+  });
+  module.def("harm_set_prone", [](FRAY_HARM_ARGS, std::string_view who, std::string_view cause) {
+    harm::Context context = context_of(battle, map, rules);
+    harm::set_prone(context, number_of(battle, who), cause);
+  });
+  module.def("harm_unseat", [](FRAY_HARM_ARGS, std::string_view who) {
+    harm::Context context = context_of(battle, map, rules);
+    return harm::unseat(context, number_of(battle, who));
+  });
+  module.def("harm_lose_hp", [](FRAY_HARM_ARGS, std::string_view who, int amount,
+                                std::string_view cause, bool log) {
+    harm::Context context = context_of(battle, map, rules);
+    harm::lose_hp(context, number_of(battle, who), amount, cause, log);
+  });
+  module.def("harm_deal_damage",
+             [](FRAY_HARM_ARGS, std::string_view attacker, std::string_view target, int damage,
+                std::string_view cause, int rolled, std::vector<std::int32_t> dice, int parried,
+                int dodged, int armour, std::string effect) {
+               harm::Context context = context_of(battle, map, rules);
+               harm::DamageRecord record{rolled, std::move(dice), parried, dodged, armour,
+                                         std::move(effect)};
+               harm::deal_damage(context, number_of(battle, attacker), number_of(battle, target),
+                                 damage, cause, record);
+             });
+  module.def("harm_kill", [](FRAY_HARM_ARGS, std::string_view who, std::string_view cause) {
+    harm::Context context = context_of(battle, map, rules);
+    harm::kill(context, number_of(battle, who), cause);
+  });
+  module.def("harm_heal", [](FRAY_HARM_ARGS, std::string_view who, int amount,
+                             std::string_view cause) {
+    harm::Context context = context_of(battle, map, rules);
+    harm::heal(context, number_of(battle, who), amount, cause);
+  });
+  module.def("harm_release_grapples_by", [](FRAY_HARM_ARGS, std::string_view who) {
+    harm::Context context = context_of(battle, map, rules);
+    harm::release_grapples_by(context, number_of(battle, who));
+  });
+  module.def("harm_drop_item", [](FRAY_HARM_ARGS, std::string_view who, std::string_view uid,
+                                  std::string_view cause) {
+    harm::Context context = context_of(battle, map, rules);
+    const int number = battle.state.roster.uids.find(uid);
+    if (number == content::kNone) return;  // not held: nothing to drop (as Python)
+    harm::drop_item(context, number_of(battle, who), number, cause);
+  });
+  module.def("harm_fatigue_check", [](FRAY_HARM_ARGS, std::string_view who) {
+    harm::Context context = context_of(battle, map, rules);
+    harm::fatigue_check(context, number_of(battle, who));
+  });
+  module.def("harm_recover", [](FRAY_HARM_ARGS, std::string_view who, int rounds) {
+    harm::Context context = context_of(battle, map, rules);
+    harm::recover(context, number_of(battle, who), rounds);
+  });
+  module.def("harm_fall", [](FRAY_HARM_ARGS, std::string_view who, int depth_ft) {
+    harm::Context context = context_of(battle, map, rules);
+    harm::fall(context, number_of(battle, who), depth_ft);
+  });
+  module.def("harm_break_concentration", [](FRAY_HARM_ARGS, std::string_view who) {
+    harm::Context context = context_of(battle, map, rules);
+    harm::break_concentration(context, number_of(battle, who));
+  });
+#undef FRAY_HARM_ARGS
+}
+
+}  // namespace fray::bindings

@@ -1,0 +1,67 @@
+// rules/roller.py's rolls on the native Pcg64 (S4, H2): one die (a forced face first,
+// else a random one), a percentile roll, and a dice expression (rules.dice.Dice) rolled
+// face by face in Python's order. H2's success levels (rules.dice.success_level) and
+// H8's resistance chance are here too, with the ruleset numbers they read.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "state.hpp"
+
+namespace fray::roller {
+
+// rules.errors.ForcedDiceError: a forced face that does not fit its die.
+struct ForcedDiceError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// rules.dice.Dice: (sign, count, sides) terms and a constant.
+struct DiceTerm {
+  int sign = 1;
+  int count = 0;
+  int sides = 0;
+};
+struct Dice {
+  std::vector<DiceTerm> terms;
+  int constant = 0;
+};
+
+// Roller.die: the next forced face, else a random one (ForcedDiceError when it does not fit).
+int die(state::Roller& roller, int sides);
+inline int d100(state::Roller& roller) { return die(roller, 100); }
+// Roller.roll: the total and the faces in order.
+struct Rolled {
+  int total = 0;
+  std::vector<std::int32_t> faces;
+};
+Rolled roll(state::Roller& roller, const Dice& dice);
+
+// schema.SuccessRules (H2).
+struct SuccessRules {
+  int critical_divisor = 20;
+  int special_divisor = 5;
+  int success_cap = 95;
+  int auto_success_max = 5;
+  int auto_fail_min = 96;
+  int fumble_divisor = 20;
+};
+
+// rules.dice.SuccessLevel, worst to best.
+enum class Level : std::uint8_t { FUMBLE, FAILURE, SUCCESS, SPECIAL, CRITICAL };
+inline constexpr const char* kLevelNames[] = {"FUMBLE", "FAILURE", "SUCCESS", "SPECIAL",
+                                              "CRITICAL"};
+inline bool succeeded(Level level) { return level >= Level::SUCCESS; }
+
+// H2: the success level of a d100 `roll` against `skill` (extra_fumble widens the fumble
+// range, S20/H18).
+Level success_level(int roll, int skill, const SuccessRules& rules, int extra_fumble = 0);
+
+// H8: base + step x (active - passive).
+inline int resistance_chance(int active, int passive, int base, int step) {
+  return base + step * (active - passive);
+}
+
+}  // namespace fray::roller

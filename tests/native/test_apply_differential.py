@@ -1,0 +1,132 @@
+"""The native step against the Python rules core (rules/native/roller.cpp, harm.cpp through
+rules/native_apply.py): from states of seeded random play on every shipped scenario, each
+:mod:`rules.harm` function runs on a clone of the Python battle and on the battle's native
+state, from the same dice state; after every call the two ``to_dict()`` are equal (every
+combatant, the ground, the dice state and forced faces, every event).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+import agents
+import rules
+from rules import harm
+from rules.errors import ForcedDiceError
+
+native = pytest.importorskip(
+    "rules._native", reason="the native engine is not built (no C++ compiler at install)")
+if not hasattr(native, "ApplyRules"):
+    pytest.skip("rules._native was built before the native step: run pip install -e . again",
+                allow_module_level=True)
+
+from rules import native_apply  # noqa: E402  (needs the module checked above)
+
+SEEDS = (1, 2)
+#: Decisions played per battle at most, and every how many a state is probed.
+MAX_DECISIONS = 150
+PROBE_EVERY = 7
+
+#: (name, arguments for native and Python given (battle, combatant id, other id, rng)).
+Call = tuple[str, tuple[Any, ...], Callable[[Any], None]]
+
+
+def _calls(battle: rules.Battle, who: str, other: str, rng: random.Random) -> list[Call]:
+    """One call of every harm function on ``who`` (``other``: a second combatant)."""
+    state = battle.state
+
+    def c(cid: str) -> Any:
+        return state.combatants[cid]
+
+    me = state.combatants[who]
+    con = me.char("con")
+    amount = rng.choice([1, 3, max(1, me.hp), me.hp + con + 1, me.hp + 2 * con + 5])
+    skill = rng.choice(["dodge", "brawl", "jump", "no such skill"])
+    uid = me.inventory[rng.randrange(len(me.inventory))].uid if me.inventory else "none.there"
+    calls: list[Call] = [
+        ("roll_skill", (who, skill, "test", 0.5, 10, 3),
+         lambda s: harm.roll_skill(s, c(who), skill, "test", factor=0.5, points=10,
+                                   extra_fumble=3)),
+        ("roll_skill", (who, "dodge", "plain", 1.0, 0, 0),
+         lambda s: harm.roll_skill(s, c(who), "dodge", "plain")),
+        ("roll_under", (who, 40, "test"), lambda s: harm.roll_under(s, c(who), 40, "test")),
+        ("resist", (who, 12, 9, "poison"), lambda s: harm.resist(s, c(who), 12, 9, "poison")),
+        ("set_prone", (who, "tripped"), lambda s: harm.set_prone(s, c(who), "tripped")),
+        ("lose_hp", (who, amount, "wound", True),
+         lambda s: harm.lose_hp(s, c(who), amount, "wound")),
+        ("lose_hp", (who, amount, "bleeding", False),
+         lambda s: harm.lose_hp(s, c(who), amount, "bleeding", log=False)),
+        ("deal_damage", (other, who, amount, "hit", 9, [4, 5], 1, 2, 3, "impale"),
+         lambda s: harm.deal_damage(s, c(other), c(who), amount, "hit", rolled=9, dice=(4, 5),
+                                    parried=1, dodged=2, armour=3, effect="impale")),
+        ("kill", (who, "test"), lambda s: harm.kill(s, c(who), "test")),
+        ("heal", (who, amount, "potion"), lambda s: harm.heal(s, c(who), amount, "potion")),
+        ("release_grapples_by", (who,), lambda s: harm.release_grapples_by(s, c(who))),
+        ("drop_item", (who, uid, "disarmed"), lambda s: harm.drop_item(s, c(who), uid, "disarmed")),
+        ("drop_item", (who, uid, ""), lambda s: harm.drop_item(s, c(who), uid, "")),
+        ("fatigue_check", (who,), lambda s: harm.fatigue_check(s, c(who))),
+        ("recover", (who, 3000), lambda s: harm.recover(s, c(who), 3000)),
+        ("fall", (who, 30), lambda s: harm.fall(s, c(who), 30)),
+        ("break_concentration", (who,), lambda s: harm.break_concentration(s, c(who))),
+    ]
+    if me.riding:
+        calls.append(("unseat", (who,), lambda s: harm.unseat(s, c(who))))
+    return calls
+
+
+def _probe(battle: rules.Battle, rng: random.Random, seen: set[str]) -> None:
+    """A few random call sequences, each on a fresh clone and a fresh native state."""
+    ids = list(battle.state.combatants)
+    for who in ids:
+        python = battle.clone()
+        mirror = native_apply.NativeHarm(battle)
+        for _ in range(4):
+            other = rng.choice(ids)
+            name, arguments, run = rng.choice(_calls(python, who, other, rng))
+            run(python.state)
+            mirror.call(name, *arguments)
+            seen.add(name)
+            assert mirror.to_dict() == python.to_dict(), (name, arguments)
+
+
+@pytest.mark.parametrize("scenario", rules.shipped_scenarios())
+def test_harm_functions_match_python(scenario: str) -> None:
+    seen: set[str] = set()
+    for seed in SEEDS:
+        battle = rules.Battle.from_scenario(scenario, seed=seed, engine="python")
+        agent = agents.make("random", seed=seed)
+        rng = random.Random(seed)
+        decisions = 0
+        while battle.decision is not None and decisions < MAX_DECISIONS:
+            if decisions % PROBE_EVERY == 0:
+                _probe(battle, rng, seen)
+            battle.apply(agent.act(battle))
+            decisions += 1
+        _probe(battle, rng, seen)
+    assert {"lose_hp", "heal", "fall", "roll_skill", "deal_damage"} <= seen
+
+
+def test_forced_faces() -> None:
+    """Forced faces are rolled first on both sides; one that does not fit its die raises
+    ForcedDiceError on both."""
+    battle = rules.Battle.from_scenario("duel", seed=3, engine="python")
+    who = next(iter(battle.state.combatants))
+    battle.dice.force(5, 3, 2, 4, 60)
+    python = battle.clone()
+    mirror = native_apply.NativeHarm(battle)
+    harm.fall(python.state, python.state.combatants[who], 20)
+    mirror.call("fall", who, 20)
+    assert mirror.to_dict() == python.to_dict()
+    battle.dice.forced.clear()
+    battle.dice.force(7)
+    python = battle.clone()
+    mirror = native_apply.NativeHarm(battle)
+    with pytest.raises(ForcedDiceError, match="does not fit a d6"):
+        harm.fall(python.state, python.state.combatants[who], 10)
+    with pytest.raises(ForcedDiceError, match="does not fit a d6"):
+        mirror.call("fall", who, 10)
+    battle.dice.forced.clear()
