@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "bindings_battle.hpp"
+#include "combat.hpp"
 #include "harm.hpp"
 #include "legal.hpp"
 #include "roller.hpp"
@@ -35,8 +36,9 @@ roller::Dice dice_of(nb::handle dice) {
   return out;
 }
 
-harm::ApplyRules rules_of(nb::handle ruleset) {
+harm::ApplyRules rules_of(nb::handle python_content, const content::Content& tables) {
   harm::ApplyRules out;
+  nb::handle ruleset = python_content.attr("ruleset");
   nb::handle success = ruleset.attr("success");
   out.success = {attr_int(success, "critical_divisor"), attr_int(success, "special_divisor"),
                  attr_int(success, "success_cap"), attr_int(success, "auto_success_max"),
@@ -56,6 +58,53 @@ harm::ApplyRules rules_of(nb::handle ruleset) {
   for (nb::handle skill : falling.attr("reduction_skills")) {
     out.falling_reduction_skills.push_back(nb::cast<std::string>(skill));
   }
+  nb::handle defence = ruleset.attr("defence");
+  out.parry_special_factor = attr_int(defence, "parry_special_factor");
+  out.parry_wear = attr_int(defence, "parry_wear");
+  out.dodge_success_reduction = attr_int(defence, "dodge_success_reduction");
+  out.dodge_special_reduction = attr_int(defence, "dodge_special_reduction");
+  out.parries_per_round = attr_int(defence, "parries_per_round");
+  out.fight_defensively_extra_parries = attr_int(defence, "fight_defensively_extra_parries");
+  nb::handle modifiers = ruleset.attr("modifiers");
+  out.prone_target_melee = attr_int(modifiers, "prone_target_melee");
+  out.prone_attacker_melee = attr_int(modifiers, "prone_attacker_melee");
+  out.prone_target_missile = attr_int(modifiers, "prone_target_missile");
+  out.full_attack = attr_int(modifiers, "full_attack");
+  out.dark_factor = nb::cast<double>(modifiers.attr("dark_factor"));
+  nb::handle poison = ruleset.attr("poison");
+  out.poison_con_multiplier = attr_int(poison, "con_multiplier");
+  out.poison_snake_con_multiplier = attr_int(poison, "snake_con_multiplier");
+  nb::handle bonus = ruleset.attr("damage_bonus");
+  for (nb::handle row : bonus.attr("table")) {
+    out.damage_bonus_table.push_back({attr_int(row, "max"), dice_of(row.attr("dice"))});
+  }
+  out.damage_bonus_step = attr_int(bonus, "step");
+  out.damage_bonus_extra = dice_of(bonus.attr("extra"));
+  nb::handle misc = ruleset.attr("misc");
+  out.unarmed_damage = dice_of(misc.attr("unarmed_damage"));
+  for (nb::handle kind : misc.attr("damage_bonus_applies_to")) {
+    out.damage_bonus_applies_to.push_back(nb::cast<std::string>(kind));
+  }
+  out.bleed_per_round = attr_int(misc, "bleed_per_round");
+  out.first_aid_heal = dice_of(misc.attr("first_aid_heal"));
+  out.failed_cast_cost = attr_int(misc, "failed_cast_cost");
+  nb::handle weapons = python_content.attr("weapons");
+  for (const std::string& name : tables.weapon_names.all()) {
+    nb::handle weapon = weapons[nb::str(name.data(), name.size())];
+    harm::WeaponDamage row;
+    row.damage = dice_of(weapon.attr("damage"));
+    const std::string type = nb::cast<std::string>(weapon.attr("damage_type"));
+    row.type = type == "slash" ? harm::DamageType::slash
+               : type == "impale" ? harm::DamageType::impale : harm::DamageType::crush;
+    row.thrown = nb::cast<bool>(weapon.attr("thrown"));
+    nb::object venom = weapon.attr("poison");
+    if (!venom.is_none()) {
+      row.poisoned = true;
+      row.poison_damage = dice_of(venom.attr("damage"));
+      row.poison_snake = nb::cast<bool>(venom.attr("snake"));
+    }
+    out.weapons.push_back(std::move(row));
+  }
   return out;
 }
 
@@ -73,6 +122,13 @@ harm::Context context_of(NativeBattle& battle, const legal::LegalMap& map,
   return harm::Context{battle.state, map.grid, battle.names().names(), rules};
 }
 
+frames::AttackFrame attack_frame(NativeBattle& battle, nb::handle data) {
+  frames::Frame frame = frame_from(data, battle.state.roster, battle.names());
+  auto* attack = std::get_if<frames::AttackFrame>(&frame);
+  if (attack == nullptr) throw nb::value_error("expected an attack frame");
+  return *attack;
+}
+
 }  // namespace
 
 void bind_apply(nb::module_& module) {
@@ -87,9 +143,10 @@ void bind_apply(nb::module_& module) {
 
   nb::class_<harm::ApplyRules>(module, "ApplyRules",
                                "The ruleset numbers the native step reads (harm.hpp).")
-      .def("__init__", [](harm::ApplyRules* self, nb::handle ruleset) {
-        new (self) harm::ApplyRules(rules_of(ruleset));
-      }, nb::arg("ruleset"));
+      .def("__init__", [](harm::ApplyRules* self, nb::handle content, const NativeBattle& battle) {
+        new (self) harm::ApplyRules(rules_of(content, *battle.state.roster.content));
+      }, nb::arg("content"), nb::arg("state"),
+      "From a rules.content.Content and a native state built with it (its weapon table order).");
 
   // rules.harm, function by function: (state, map, rules, combatant id, arguments...).
 #define FRAY_HARM_ARGS NativeBattle &battle, const legal::LegalMap &map, const harm::ApplyRules &rules
@@ -168,6 +225,37 @@ void bind_apply(nb::module_& module) {
   module.def("harm_break_concentration", [](FRAY_HARM_ARGS, std::string_view who) {
     harm::Context context = context_of(battle, map, rules);
     harm::break_concentration(context, number_of(battle, who));
+  });
+
+  // rules.combat on an AttackFrame given as frame_to_dict's dict: (result, the frame after).
+  module.def("combat_roll_attack", [](FRAY_HARM_ARGS, nb::handle data) {
+    harm::Context context = context_of(battle, map, rules);
+    frames::AttackFrame frame = attack_frame(battle, data);
+    const bool hit = combat::roll_attack(context, frame);
+    return nb::make_tuple(hit, frame_dict(frame, battle.state.roster, battle.names()));
+  });
+  module.def("combat_roll_parry", [](FRAY_HARM_ARGS, nb::handle data, std::string_view item) {
+    harm::Context context = context_of(battle, map, rules);
+    frames::AttackFrame frame = attack_frame(battle, data);
+    combat::roll_parry(context, frame, battle.state.roster.uids.find(item));
+    return frame_dict(frame, battle.state.roster, battle.names());
+  });
+  module.def("combat_roll_dodge", [](FRAY_HARM_ARGS, nb::handle data, nb::handle square) {
+    harm::Context context = context_of(battle, map, rules);
+    frames::AttackFrame frame = attack_frame(battle, data);
+    std::optional<combatant::Square> to;
+    if (!square.is_none()) to = square_of(square, "square");
+    combat::roll_dodge(context, frame, to);
+    return frame_dict(frame, battle.state.roster, battle.names());
+  }, nb::arg("state"), nb::arg("map"), nb::arg("rules"), nb::arg("frame"), nb::arg("square").none());
+  module.def("combat_settled", [](NativeBattle& battle, nb::handle data) {
+    return combat::settled(attack_frame(battle, data));
+  });
+  module.def("combat_resolve", [](FRAY_HARM_ARGS, nb::handle data) {
+    harm::Context context = context_of(battle, map, rules);
+    frames::AttackFrame frame = attack_frame(battle, data);
+    combat::resolve(context, frame);
+    return frame_dict(frame, battle.state.roster, battle.names());
   });
 #undef FRAY_HARM_ARGS
 }

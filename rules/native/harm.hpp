@@ -8,6 +8,7 @@
 // the ruleset numbers the step reads beyond content.hpp's (ApplyRules).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -24,8 +25,25 @@ namespace fray::harm {
 
 using combatant::Combatant;
 
-// The ruleset numbers the step reads (schema.Ruleset's success, resistance, hit_points,
-// fatigue, falling), compiled once from Python's ruleset.
+// schema.Weapon's damage columns (H6, H7, S24), by content weapon row.
+enum class DamageType : std::uint8_t { slash, crush, impale };
+struct WeaponDamage {
+  roller::Dice damage;
+  DamageType type = DamageType::crush;
+  bool thrown = false;
+  bool poisoned = false;  // schema.Poison: its damage and whether snake-like
+  roller::Dice poison_damage;
+  bool poison_snake = false;
+};
+
+struct DamageBonusStep {  // H6
+  int max = 0;
+  roller::Dice dice;
+};
+
+// The ruleset numbers the step reads beyond content.hpp's (schema.Ruleset's success,
+// resistance, hit_points, fatigue, falling, defence, modifiers, poison, damage bonus,
+// misc; the weapons' damage), compiled once from Python's content.
 struct ApplyRules {
   roller::SuccessRules success;
   int resistance_base = 50;  // H8
@@ -38,6 +56,33 @@ struct ApplyRules {
   int feet_per_die = 10;
   roller::Dice falling_skill_reduction;
   std::vector<std::string> falling_reduction_skills;
+  // schema.DefenceRules (S8, S10, H9, H10)
+  int parry_special_factor = 2;
+  int parry_wear = 1;
+  int dodge_success_reduction = 10;
+  int dodge_special_reduction = 20;
+  int parries_per_round = 1;
+  int fight_defensively_extra_parries = 1;
+  // schema.CombatModifiers (H15, H17, H23)
+  int prone_target_melee = 20;
+  int prone_attacker_melee = -20;
+  int prone_target_missile = -20;
+  int full_attack = 20;
+  double dark_factor = 0.5;
+  // schema.PoisonRules (S24)
+  int poison_con_multiplier = 10;
+  int poison_snake_con_multiplier = 5;
+  // schema.DamageBonusRules (H6)
+  std::vector<DamageBonusStep> damage_bonus_table;
+  int damage_bonus_step = 16;
+  roller::Dice damage_bonus_extra;
+  // schema.MiscRules
+  roller::Dice unarmed_damage;
+  std::vector<std::string> damage_bonus_applies_to;  // "melee", "thrown", "missile"
+  int bleed_per_round = 1;
+  roller::Dice first_aid_heal;
+  int failed_cast_cost = 1;
+  std::vector<WeaponDamage> weapons;  // by content weapon row
 };
 
 // What the rules functions of a step read and change.

@@ -1,22 +1,26 @@
-"""The native step against the Python rules core (rules/native/roller.cpp, harm.cpp through
-rules/native_apply.py): from states of seeded random play on every shipped scenario, each
-:mod:`rules.harm` function runs on a clone of the Python battle and on the battle's native
-state, from the same dice state; after every call the two ``to_dict()`` are equal (every
-combatant, the ground, the dice state and forced faces, every event).
+"""The native step against the Python rules core (rules/native/roller.cpp, harm.cpp,
+combat.cpp through rules/native_apply.py): from states of seeded random play on every
+shipped scenario, each :mod:`rules.harm` and :mod:`rules.combat` function runs on a clone
+of the Python battle and on the battle's native state, from the same dice state; after
+every call the two ``to_dict()`` are equal (every combatant, the ground, the dice state
+and forced faces, every event), and so are the attack frames.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 import agents
 import rules
-from rules import harm
+from rules import combat, harm
+from rules.actions import ATTACK_MODES, Action, ActionKind
 from rules.errors import ForcedDiceError
+from rules.frames import AttackFrame, frame_to_dict
 
 native = pytest.importorskip(
     "rules._native", reason="the native engine is not built (no C++ compiler at install)")
@@ -130,3 +134,99 @@ def test_forced_faces() -> None:
     with pytest.raises(ForcedDiceError, match="does not fit a d6"):
         mirror.call("fall", who, 10)
     battle.dice.forced.clear()
+
+
+# ------------------------------------------------------------------ rules.combat
+def _attack_frames(battle: rules.Battle, rng: random.Random) -> list[AttackFrame]:
+    """Attack frames between pairs of combatants: each weapon they hold or none, a random
+    mode, points, and (for resolve) random levels, parries and dodges."""
+    state = battle.state
+    content = state.content
+    ids = list(state.combatants)
+    out: list[AttackFrame] = []
+    for _ in range(6):
+        attacker, target = rng.choice(ids), rng.choice(ids)
+        if attacker == target:
+            continue
+        held = [inst for inst in state.combatants[attacker].inventory
+                if inst.item in content.weapons]
+        inst = rng.choice([*held, None])
+        mode = rng.choice(list(ATTACK_MODES))
+        parry_items = [i.uid for i in state.combatants[target].inventory
+                       if i.item in content.weapons or i.item in content.armour]
+        parry_item = rng.choice(parry_items) if parry_items and rng.random() < 0.5 else None
+        out.append(AttackFrame(
+            attacker=attacker, target=target, weapon=inst.uid if inst else None,
+            weapon_id=inst.item if inst else None, mode=mode,
+            points=rng.choice([0, -20, 20]), missile=ATTACK_MODES[mode].missile,
+            skill=rng.choice([None, None, "brawl"]),
+            level=rng.choice([2, 3, 4]),
+            parry_level=rng.choice([0, 1, 2, 3, 4]) if parry_item else None,
+            parry_item=parry_item,
+            dodge_level=rng.choice([None, 0, 1, 2, 3, 4])))
+    return out
+
+
+def _combat_probe(battle: rules.Battle, rng: random.Random, seen: set[str]) -> None:
+    for frame in _attack_frames(battle, rng):
+        python = battle.clone()
+        mirror = native_apply.NativeHarm(battle)
+        state = python.state
+
+        def same(name: str, frame: AttackFrame = frame, mirror: Any = mirror,
+                 python: rules.Battle = python) -> None:
+            seen.add(name)
+            assert mirror.to_dict() == python.to_dict(), (name, frame)
+
+        # resolve straight away, with the frame's levels
+        data = frame_to_dict(frame)
+        assert mirror.combat("settled", data) == combat.settled(frame)
+        mirror_frame = mirror.combat("resolve", data)
+        combat.resolve(state, frame)
+        assert mirror_frame == frame_to_dict(frame)
+        same("resolve")
+        # then the whole sequence on a fresh frame
+        fresh = replace(frame, level=None, parry_level=None, parry_item=None, dodge_level=None)
+        hit, data = mirror.combat("roll_attack", frame_to_dict(fresh))
+        assert hit == combat.roll_attack(state, fresh)
+        assert data == frame_to_dict(fresh)
+        same("roll_attack")
+        if not hit:
+            continue
+        target = state.combatants[fresh.target]
+        items = [i.uid for i in target.inventory
+                 if i.item in state.content.weapons or i.item in state.content.armour]
+        if items and rng.random() < 0.6:
+            uid = rng.choice(items)
+            data = mirror.combat("roll_parry", data, uid)
+            combat.roll_parry(state, fresh, Action(ActionKind.PARRY, item=uid))
+            assert data == frame_to_dict(fresh)
+            same("roll_parry")
+        if rng.random() < 0.6:
+            x, y = target.position
+            square = rng.choice([None, (x + 1, y), (x, y - 1)])
+            data = mirror.combat("roll_dodge", data, square)
+            combat.roll_dodge(state, fresh, Action(ActionKind.DODGE, square=square))
+            assert data == frame_to_dict(fresh)
+            same("roll_dodge")
+        if not combat.settled(fresh):
+            data = mirror.combat("resolve", data)
+            combat.resolve(state, fresh)
+            assert data == frame_to_dict(fresh)
+            same("resolve")
+
+
+@pytest.mark.parametrize("scenario", rules.shipped_scenarios())
+def test_combat_functions_match_python(scenario: str) -> None:
+    seen: set[str] = set()
+    for seed in SEEDS:
+        battle = rules.Battle.from_scenario(scenario, seed=seed, engine="python")
+        agent = agents.make("random", seed=seed)
+        rng = random.Random(seed)
+        decisions = 0
+        while battle.decision is not None and decisions < MAX_DECISIONS:
+            if decisions % PROBE_EVERY == 0:
+                _combat_probe(battle, rng, seen)
+            battle.apply(agent.act(battle))
+            decisions += 1
+    assert {"resolve", "roll_attack"} <= seen
