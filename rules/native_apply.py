@@ -12,7 +12,8 @@ compares ``to_dict()`` (state, dice and events).
   damage columns (``rules._native.ApplyRules``).
 - :class:`NativeHarm` calls those functions by name on a native state:
   ``NativeHarm(battle).call("lose_hp", "hero", 3, "poison", True)``,
-  ``.combat("resolve", frame_to_dict(frame))``.
+  ``.combat("resolve", frame_to_dict(frame))``; ``.answer_and_step(action)`` runs the
+  offer and attack frames' answer and steps (``rules/native/frames.cpp``).
 """
 
 from __future__ import annotations
@@ -58,6 +59,12 @@ class NativeHarm:
             return _module().combat_settled(self.state, *arguments)
         return getattr(_module(), f"combat_{function}")(self.state, self.map, self.rules,
                                                           *arguments)
+
+    def answer_and_step(self, action: Any) -> tuple[str, str, str | None] | None:
+        """The top frame's answer to the pending reaction decision (``rules.frames``), then
+        its steps while an offer or attack frame is on top: the decision one asks for, as
+        (kind value, actor, source), or None once none is left on top."""
+        return _module().frames_answer_and_step(self.state, self.map, self.rules, action)
 
     def to_dict(self) -> dict[str, Any]:
         """``Battle.to_dict()`` of the native state as it now stands."""

@@ -257,6 +257,33 @@ void bind_apply(nb::module_& module) {
     combat::resolve(context, frame);
     return frame_dict(frame, battle.state.roster, battle.names());
   });
+
+  // rules.frames: the top frame's answer to the pending reaction decision, then its steps
+  // while an offer or attack frame is on top, until one asks for a decision (returned as
+  // (kind value, actor, source)) or none is left on top (None).
+  module.def("frames_answer_and_step", [](FRAY_HARM_ARGS, nb::handle action) -> nb::object {
+    harm::Context context = context_of(battle, map, rules);
+    const actions::Action record = battle.names().action_from(action);
+    try {
+      frames::answer_top(context, record);
+      while (!battle.state.stack.empty() &&
+             (std::holds_alternative<frames::OfferFrame>(battle.state.stack.back()) ||
+              std::holds_alternative<frames::AttackFrame>(battle.state.stack.back()))) {
+        const std::optional<frames::Asked> asked = frames::step_top(context);
+        if (asked) {
+          const auto& roster = battle.state.roster;
+          return nb::make_tuple(
+              str_of(actions::DECISION_KIND_VALUES[static_cast<std::size_t>(asked->kind)]),
+              optional_name(roster.ids, asked->actor), optional_name(roster.ids, asked->source));
+        }
+      }
+    } catch (const frames::IllegalAnswer& error) {
+      static nb::object illegal = nb::module_::import_("rules.errors").attr("IllegalActionError");
+      PyErr_SetString(illegal.ptr(), error.what());
+      throw nb::python_error();
+    }
+    return nb::none();
+  });
 #undef FRAY_HARM_ARGS
 }
 

@@ -14,12 +14,17 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string_view>
 #include <variant>
 #include <vector>
 
 #include "actions.hpp"
 #include "combatant.hpp"
+
+namespace fray::harm {
+struct Context;
+}
 
 namespace fray::frames {
 
@@ -114,6 +119,33 @@ struct AttackFrame {
 // Any frame; the alternatives in rules.frames.FRAME_TYPES' order.
 using Frame = std::variant<MoveFrame, ActFrame, RideFrame, OfferFrame, AttackFrame>;
 inline constexpr std::size_t FRAME_TYPE_COUNT = std::variant_size_v<Frame>;
+
+// ------------------------------------------------------------ stepping (frames.cpp)
+// The decision a frame asks for: rules.actions.Decision in Roster numbers.
+struct Asked {
+  actions::DecisionKind kind = actions::DecisionKind::TURN;
+  int actor = kNone;
+  int source = kNone;
+};
+
+// rules.errors.IllegalActionError: an answer the top frame does not take.
+struct IllegalAnswer : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// S5: queue `enemy`'s Free Attack decision on `actor` (push_offer).
+void push_offer(std::vector<Frame>& stack, int enemy, int actor);
+// Queue one attack (push_attack; weapon_id found from the uid when kNone).
+void push_attack(std::vector<Frame>& stack, const combatant::Combatant& attacker, int target,
+                 int weapon_uid, AttackMode mode, int points = 0, int weapon_id = kNone,
+                 int skill = kNone);
+
+// The top frame's step (offer and attack frames so far): the decision it asks for, or
+// nullopt once it advanced. std::logic_error for a frame type not ported yet.
+std::optional<Asked> step_top(harm::Context& context);
+// The top frame's answer to a reaction decision (offer and attack frames); IllegalAnswer
+// for an answer of a kind it does not take.
+void answer_top(harm::Context& context, const actions::Action& action);
 
 // The `type` name of alternative `index` ("move").
 std::string_view frame_type_name(std::size_t index);

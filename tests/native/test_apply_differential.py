@@ -17,7 +17,7 @@ import pytest
 
 import agents
 import rules
-from rules import combat, harm
+from rules import combat, frames, harm
 from rules.actions import ATTACK_MODES, Action, ActionKind
 from rules.errors import ForcedDiceError
 from rules.frames import AttackFrame, frame_to_dict
@@ -230,3 +230,42 @@ def test_combat_functions_match_python(scenario: str) -> None:
             battle.apply(agent.act(battle))
             decisions += 1
     assert {"resolve", "roll_attack"} <= seen
+
+
+# ------------------------------------------------------------------ rules.frames (offer, attack)
+def _python_answer_and_step(battle: rules.Battle, action: Action) -> tuple | None:
+    """frames.answer on the top frame, then frames.step while an offer or attack frame
+    is on top: the decision asked for, as (kind value, actor, source), or None."""
+    state = battle.state
+    frames.answer(state, state.stack[-1], action)
+    while state.stack and state.stack[-1].type in ("offer", "attack"):
+        decision = frames.step(state, state.stack[-1])
+        if decision is not None:
+            return decision.kind.value, decision.actor, decision.source
+    return None
+
+
+@pytest.mark.parametrize("scenario", rules.shipped_scenarios())
+def test_reaction_frames_match_python(scenario: str) -> None:
+    """At every reaction decision of seeded random and berserker play, every legal
+    answer: the offer or attack frame's answer and the steps after it, until the next
+    decision or until no offer or attack frame is left on top, give equal states, events
+    and decisions."""
+    answered = 0
+    for seed, name in ((1, "random"), (2, "random"), (3, "random"), (1, "berserker"),
+                       (2, "berserker")):
+        battle = rules.Battle.from_scenario(scenario, seed=seed, engine="python")
+        agent = agents.make(name, seed=seed)
+        decisions = 0
+        while battle.decision is not None and decisions < 2000:
+            if battle.decision.kind.value != "turn":
+                for action in battle.legal_actions():
+                    python = battle.clone()
+                    mirror = native_apply.NativeHarm(battle)
+                    expected = _python_answer_and_step(python, action)
+                    assert mirror.answer_and_step(action) == expected, action
+                    assert mirror.to_dict() == python.to_dict(), action
+                    answered += 1
+            battle.apply(agent.act(battle))
+            decisions += 1
+    print(f"{scenario}: {answered} reaction answers compared")
