@@ -1,5 +1,6 @@
 """The native step (issue 23): ``rules/native/harm.cpp`` (:mod:`rules.harm`),
-``combat.cpp`` (:mod:`rules.combat`) and ``roller.cpp`` (:mod:`rules.roller`'s rolls on
+``combat.cpp`` (:mod:`rules.combat`), ``effects.cpp`` (:mod:`rules.effects`), the offer
+and attack frames of ``frames.cpp`` and ``roller.cpp`` (:mod:`rules.roller`'s rolls on
 the native Pcg64, forced faces included), run on a native battle state
 (:mod:`rules.native_battle`).
 
@@ -59,6 +60,10 @@ class NativeHarm:
             return _module().combat_settled(self.state, *arguments)
         return getattr(_module(), f"combat_{function}")(self.state, self.map, self.rules,
                                                           *arguments)
+
+    def apply_effect(self, actor: str, action: Any) -> None:
+        """``rules.effects.apply_effect`` of ``action`` by ``actor`` (``effects.cpp``)."""
+        _module().effects_apply(self.state, self.map, self.rules, actor, action)
 
     def answer_and_step(self, action: Any) -> tuple[str, str, str | None] | None:
         """The top frame's answer to the pending reaction decision (``rules.frames``), then

@@ -14,6 +14,7 @@
 
 #include "bindings_battle.hpp"
 #include "combat.hpp"
+#include "effects.hpp"
 #include "harm.hpp"
 #include "legal.hpp"
 #include "roller.hpp"
@@ -104,6 +105,25 @@ harm::ApplyRules rules_of(nb::handle python_content, const content::Content& tab
       row.poison_snake = nb::cast<bool>(venom.attr("snake"));
     }
     out.weapons.push_back(std::move(row));
+  }
+  nb::handle spells = python_content.attr("spells");
+  for (const std::string& name : tables.spell_names.all()) {
+    nb::handle spell = spells[nb::str(name.data(), name.size())];
+    harm::SpellExtra row;
+    row.rounds = attr_int(spell, "rounds");
+    nb::object dice = spell.attr("dice");
+    row.has_dice = !dice.is_none();
+    if (row.has_dice) row.dice = dice_of(dice);
+    row.modifier = attr_int(spell, "modifier");
+    row.duration = attr_int(spell, "duration");
+    row.provokes = nb::cast<bool>(spell.attr("provokes"));
+    row.ignores_armour = nb::cast<bool>(spell.attr("ignores_armour"));
+    out.spells.push_back(std::move(row));
+  }
+  nb::handle items = python_content.attr("items");
+  for (const std::string& name : tables.item_names.all()) {
+    nb::object heal = items[nb::str(name.data(), name.size())].attr("heal");
+    out.item_heal.push_back(heal.is_none() ? std::nullopt : std::optional<roller::Dice>(dice_of(heal)));
   }
   return out;
 }
@@ -256,6 +276,12 @@ void bind_apply(nb::module_& module) {
     frames::AttackFrame frame = attack_frame(battle, data);
     combat::resolve(context, frame);
     return frame_dict(frame, battle.state.roster, battle.names());
+  });
+
+  // rules.effects.apply_effect(state, actor, action, frame) (the frame is not read).
+  module.def("effects_apply", [](FRAY_HARM_ARGS, std::string_view actor, nb::handle action) {
+    harm::Context context = context_of(battle, map, rules);
+    effects::apply_effect(context, number_of(battle, actor), battle.names().action_from(action));
   });
 
   // rules.frames: the top frame's answer to the pending reaction decision, then its steps

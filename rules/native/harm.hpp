@@ -36,6 +36,17 @@ struct WeaponDamage {
   bool poison_snake = false;
 };
 
+// schema.Spell's columns content.hpp lacks (H18), by content spell id.
+struct SpellExtra {
+  int rounds = 1;
+  bool has_dice = false;
+  roller::Dice dice;
+  int modifier = 0;
+  int duration = 0;
+  bool provokes = true;
+  bool ignores_armour = false;
+};
+
 struct DamageBonusStep {  // H6
   int max = 0;
   roller::Dice dice;
@@ -83,6 +94,8 @@ struct ApplyRules {
   roller::Dice first_aid_heal;
   int failed_cast_cost = 1;
   std::vector<WeaponDamage> weapons;  // by content weapon row
+  std::vector<SpellExtra> spells;     // by content spell id
+  std::vector<std::optional<roller::Dice>> item_heal;  // potions' heal dice, by item row
 };
 
 // What the rules functions of a step read and change.

@@ -17,7 +17,7 @@ import pytest
 
 import agents
 import rules
-from rules import combat, frames, harm
+from rules import combat, effects, frames, harm
 from rules.actions import ATTACK_MODES, Action, ActionKind
 from rules.errors import ForcedDiceError
 from rules.frames import AttackFrame, frame_to_dict
@@ -269,3 +269,33 @@ def test_reaction_frames_match_python(scenario: str) -> None:
             battle.apply(agent.act(battle))
             decisions += 1
     print(f"{scenario}: {answered} reaction answers compared")
+
+
+# ------------------------------------------------------------------ rules.effects
+@pytest.mark.parametrize("scenario", rules.shipped_scenarios())
+def test_effects_match_python(scenario: str) -> None:
+    """At TURN decisions of seeded random play, the effect of legal actions of every kind
+    with one (EFFECTS), applied straight to the state (no budget, no Free Attacks): equal
+    states, stacks and events."""
+    kinds: set[str] = set()
+    for seed in SEEDS:
+        battle = rules.Battle.from_scenario(scenario, seed=seed, engine="python")
+        agent = agents.make("random", seed=seed)
+        rng = random.Random(seed)
+        decisions = 0
+        while battle.decision is not None and decisions < 2 * MAX_DECISIONS:
+            decision = battle.decision
+            if decision.kind.value == "turn" and decisions % 3 == 0:
+                listed = [a for a in battle.legal_actions() if a.kind in effects.EFFECTS]
+                for action in rng.sample(listed, min(len(listed), 12)):
+                    python = battle.clone()
+                    mirror = native_apply.NativeHarm(battle)
+                    state = python.state
+                    effects.apply_effect(state, state.combatants[decision.actor], action,
+                                         None)  # type: ignore[arg-type]  (no effect reads it)
+                    mirror.apply_effect(decision.actor, action)
+                    assert mirror.to_dict() == python.to_dict(), action
+                    kinds.add(action.kind.value)
+            battle.apply(agent.act(battle))
+            decisions += 1
+    print(f"{scenario}: effects compared {sorted(kinds)}")
