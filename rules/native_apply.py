@@ -74,3 +74,39 @@ class NativeHarm:
     def to_dict(self) -> dict[str, Any]:
         """``Battle.to_dict()`` of the native state as it now stands."""
         return native_battle.to_dict(self.state)
+
+
+class NativeBattle:
+    """A battle run natively (issue 23): its state (``native_battle.native_state``), the
+    loop of ``rules/native/battle.cpp`` (``apply``: a TURN's ``start_action``, else the
+    top frame's answer, then run to the next decision) and the legal actions of
+    ``legal.cpp``. Not wired into :class:`rules.Battle`."""
+
+    def __init__(self, battle: Battle) -> None:
+        self.state = native_battle.native_state(battle)
+        self.rules = apply_rules(battle.state.content, self.state)
+        self.loop = _module().BattleLoop(native_legal.legal_map(battle.state),
+                                         battle.scenario.max_rounds)
+
+    def legal_actions(self) -> list[Any]:
+        """The pending decision's legal actions (``[]`` once over)."""
+        return _module().battle_legal_actions(self.state, self.loop)
+
+    def apply(self, action: Any) -> None:
+        """``Battle.apply(action)`` natively (the action must be legal: not checked)."""
+        _module().battle_apply(self.state, self.loop, self.rules, action)
+
+    def random_play(self, seed: int, max_decisions: int) -> int:
+        """Play on with uniformly random legal actions chosen by a native Pcg64, all in
+        C++; the number of decisions made."""
+        return _module().battle_random_play(self.state, self.loop, self.rules, seed,
+                                            max_decisions)
+
+    def to_dict(self, *, events: bool = True) -> dict[str, Any]:
+        """``Battle.to_dict()`` of the native battle as it now stands."""
+        return native_battle.to_dict(self.state, events=events)
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """Every event so far, as ``event_to_dict`` writes them."""
+        return self.to_dict()["events"]

@@ -9,10 +9,13 @@
 #include <nanobind/stl/string_view.h>
 #include <nanobind/stl/vector.h>
 
+#include <array>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "bindings_battle.hpp"
+#include "battle.hpp"
 #include "combat.hpp"
 #include "effects.hpp"
 #include "harm.hpp"
@@ -50,6 +53,7 @@ harm::ApplyRules rules_of(nb::handle python_content, const content::Content& tab
   out.out_of_action_at = attr_int(ruleset.attr("hit_points"), "out_of_action_at");
   nb::handle fatigue = ruleset.attr("fatigue");
   out.fatigue_con_multiplier = attr_int(fatigue, "con_multiplier");
+  out.fatigue_rounds_per_check = attr_int(fatigue, "rounds_per_check");
   out.rest_rounds_fatigued = attr_int(fatigue, "rest_rounds_fatigued");
   out.rest_rounds_exhausted = attr_int(fatigue, "rest_rounds_exhausted");
   nb::handle falling = ruleset.attr("falling");
@@ -277,6 +281,51 @@ void bind_apply(nb::module_& module) {
     combat::resolve(context, frame);
     return frame_dict(frame, battle.state.roster, battle.names());
   });
+
+  // rules.battle's loop: apply an action and run to the next decision (battle.hpp).
+  nb::class_<battle::BattleLoop>(module, "BattleLoop",
+                                 "rules.battle's apply and run loop over one scenario's map.")
+      .def("__init__", [](battle::BattleLoop* self, const legal::LegalMap& map, int max_rounds) {
+        new (self) battle::BattleLoop(map.grid, map.graph.costs(), max_rounds);
+      }, nb::arg("map"), nb::arg("max_rounds"));
+  module.def("battle_apply", [](NativeBattle& battle, battle::BattleLoop& loop,
+                                const harm::ApplyRules& rules, nb::handle action) {
+    const actions::Action record = battle.names().action_from(action);
+    try {
+      loop.apply(battle.state, battle.names().names(), rules, record);
+    } catch (const frames::IllegalAnswer& error) {
+      static nb::object illegal = nb::module_::import_("rules.errors").attr("IllegalActionError");
+      PyErr_SetString(illegal.ptr(), error.what());
+      throw nb::python_error();
+    }
+  }, nb::arg("state"), nb::arg("loop"), nb::arg("rules"), nb::arg("action"),
+  "Battle.apply(action) without the legality check, on the native state.");
+  module.def("battle_legal_actions", [](NativeBattle& battle, battle::BattleLoop& loop) {
+    if (!battle.state.decision || battle.state.is_over) return nb::list();
+    const std::vector<actions::Action> found =
+        legal::actions_for(battle.state, loop.map_of(battle.state), battle.names().names());
+    nb::list out;
+    for (const actions::Action& action : found) out.append(battle.names().action_to(action));
+    return out;
+  }, nb::arg("state"), nb::arg("loop"));
+  module.def("battle_random_play", [](NativeBattle& battle, battle::BattleLoop& loop,
+                                      const harm::ApplyRules& rules, std::uint32_t seed,
+                                      int max_decisions) {
+    // A whole random battle natively: legal actions and the uniform choice (a native
+    // Pcg64 seeded with `seed`) and apply, all in C++; the decisions made.
+    const std::array<std::uint32_t, 1> entropy{seed};
+    dice::Pcg64 chooser = dice::Pcg64::from_seed(entropy);
+    int made = 0;
+    while (battle.state.decision && !battle.state.is_over && made < max_decisions) {
+      const std::vector<actions::Action> found =
+          legal::actions_for(battle.state, loop.map_of(battle.state), battle.names().names());
+      if (found.empty()) break;
+      const auto pick = static_cast<std::size_t>(chooser.integers(0, static_cast<std::int64_t>(found.size())));
+      loop.apply(battle.state, battle.names().names(), rules, found[pick]);
+      ++made;
+    }
+    return made;
+  }, nb::arg("state"), nb::arg("loop"), nb::arg("rules"), nb::arg("seed"), nb::arg("max_decisions"));
 
   // rules.effects.apply_effect(state, actor, action, frame) (the frame is not read).
   module.def("effects_apply", [](FRAY_HARM_ARGS, std::string_view actor, nb::handle action) {

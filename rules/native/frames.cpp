@@ -173,8 +173,8 @@ std::optional<Asked> step_top(harm::Context& context) {
   Frame& top = context.state.stack.back();
   if (std::holds_alternative<OfferFrame>(top)) return step_offer(context);
   if (std::holds_alternative<AttackFrame>(top)) return step_attack(context);
-  throw std::logic_error("step_top: the native step of a " +
-                         std::string(frame_type_name(top.index())) + " frame is not ported yet");
+  step_walk(context);
+  return std::nullopt;
 }
 
 void answer_top(harm::Context& context, const actions::Action& action) {

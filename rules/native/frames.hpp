@@ -140,9 +140,10 @@ void push_attack(std::vector<Frame>& stack, const combatant::Combatant& attacker
                  int weapon_uid, AttackMode mode, int points = 0, int weapon_id = kNone,
                  int skill = kNone);
 
-// The top frame's step (offer and attack frames so far): the decision it asks for, or
-// nullopt once it advanced. std::logic_error for a frame type not ported yet.
+// The top frame's step: the decision it asks for, or nullopt once it advanced.
 std::optional<Asked> step_top(harm::Context& context);
+// The step of a move, act or ride frame on top (frames_walk.cpp); none asks for a decision.
+void step_walk(harm::Context& context);
 // The top frame's answer to a reaction decision (offer and attack frames); IllegalAnswer
 // for an answer of a kind it does not take.
 void answer_top(harm::Context& context, const actions::Action& action);

@@ -18,6 +18,7 @@
 #include "events.hpp"
 #include "grid.hpp"
 #include "queries.hpp"
+#include "reach.hpp"
 #include "roller.hpp"
 #include "state.hpp"
 
@@ -61,6 +62,7 @@ struct ApplyRules {
   int resistance_step = 5;
   int out_of_action_at = 0;  // H5
   int fatigue_con_multiplier = 5;  // S21
+  int fatigue_rounds_per_check = 50;
   int rest_rounds_fatigued = 300;
   int rest_rounds_exhausted = 2400;
   roller::Dice falling_die;  // S23
@@ -104,6 +106,7 @@ struct Context {
   const grid::Grid& grid;  // the map as its doors stand
   actions::NameTable& names;
   const ApplyRules& rules;
+  const reach::ReachGraph* graph = nullptr;  // the reach search over `grid` (moves)
 
   Combatant& at(int number) { return state.roster.combatants.at(static_cast<std::size_t>(number)); }
   queries::QueryState query() const {

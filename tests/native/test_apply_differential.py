@@ -9,6 +9,7 @@ and forced faces, every event), and so are the attack frames.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -299,3 +300,48 @@ def test_effects_match_python(scenario: str) -> None:
             battle.apply(agent.act(battle))
             decisions += 1
     print(f"{scenario}: effects compared {sorted(kinds)}")
+
+
+# ------------------------------------------------------------------ whole battles
+@pytest.mark.parametrize("scenario", rules.shipped_scenarios())
+def test_whole_battles_match_python(scenario: str) -> None:
+    """NativeBattle.apply(action) from a native state built from a Python battle, with
+    the random agent's choices, compared with the Python battle's to_dict() (state,
+    events, decision) after every decision, to the end of 2 seeded battles."""
+    for seed in SEEDS:
+        battle = rules.Battle.from_scenario(scenario, seed=seed, engine="python")
+        agent = agents.make("random", seed=seed)
+        mirror = native_apply.NativeBattle(battle)
+        decisions = 0
+        while battle.decision is not None:
+            assert mirror.legal_actions() == battle.legal_actions(), decisions
+            action = agent.act(battle)
+            battle.apply(action)
+            mirror.apply(action)
+            decisions += 1
+            assert mirror.to_dict() == battle.to_dict(), (decisions, action)
+        assert mirror.legal_actions() == []
+
+
+def test_decisions_per_second() -> None:
+    """Timing (printed, not asserted): whole random battles natively (legal actions,
+    uniform choice by a native Pcg64 and apply, all in C++) against the Python engine
+    (legal_actions, a uniform choice, apply)."""
+    for scenario in ("skirmish", "horde", "long_fight"):
+        native_decisions, started = 0, time.perf_counter()
+        for seed in range(5):
+            mirror = native_apply.NativeBattle(
+                rules.Battle.from_scenario(scenario, seed=seed, engine="python"))
+            native_decisions += mirror.random_play(seed, 100_000)
+        native_seconds = time.perf_counter() - started
+        python_decisions, started = 0, time.perf_counter()
+        for seed in range(5):
+            battle = rules.Battle.from_scenario(scenario, seed=seed, engine="python")
+            rng = random.Random(seed)
+            while battle.decision is not None:
+                battle.apply(rng.choice(battle.legal_actions()))
+                python_decisions += 1
+        python_seconds = time.perf_counter() - started
+        print(f"{scenario}: native {native_decisions / native_seconds:,.0f} decisions/s "
+              f"({native_decisions} decisions), Python "
+              f"{python_decisions / python_seconds:,.0f} decisions/s ({python_decisions})")

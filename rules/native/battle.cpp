@@ -1,0 +1,156 @@
+// rules/battle.py's loop: see battle.hpp.
+#include "battle.hpp"
+
+#include <set>
+
+#include "frames.hpp"
+#include "turns.hpp"
+
+namespace fray::battle {
+
+using content::kNone;
+
+namespace {
+
+struct Loop {
+  harm::Context& context;
+  int max_rounds;
+
+  state::BattleState& state() { return context.state; }
+
+  // H5/H22: out-of-action combatants and ridden mounts take no turns.
+  bool may_take_turn(int number) {
+    const combatant::Combatant& who = context.at(number);
+    return who.in_action() && who.ridden_by == kNone;
+  }
+
+  void finish(int winner, std::string_view reason) {  // H25
+    state().is_over = true;
+    state().winner = winner;
+    state().stack.clear();
+    state().decision.reset();
+    events::BattleEnded event;
+    if (winner != kNone) event.winner = context.text(state().roster.teams.name(winner));
+    event.reason = context.text(reason);
+    context.emit(std::move(event));
+  }
+
+  bool check_end() {  // H25
+    if (state().is_over) return true;
+    std::set<int> standing;
+    for (const combatant::Combatant& who : state().roster.combatants) {
+      if (who.status == combatant::Status::active) standing.insert(who.team);
+    }
+    if (standing.size() > 1) return false;
+    finish(standing.empty() ? kNone : *standing.begin(),
+           standing.empty() ? "no team has anyone in action" : "no other team has anyone in action");
+    return true;
+  }
+
+  void new_round() {  // S1/S21
+    if (state().round >= max_rounds) {
+      finish(kNone, "round limit " + std::to_string(max_rounds) + " reached");
+      return;
+    }
+    state().round += 1;
+    state().turn_index = 0;
+    context.emit(events::RoundStarted{});
+    turns::start_round(context);
+    if (!check_end()) begin_turn();
+  }
+
+  void begin_turn() {
+    while (static_cast<std::size_t>(state().turn_index) < state().initiative_order.size()) {
+      const int number = state().initiative_order[static_cast<std::size_t>(state().turn_index)];
+      if (may_take_turn(number)) {
+        turns::start_turn(context, number);
+        events::TurnStarted event;
+        event.actor = context.id(number);
+        context.emit(std::move(event));
+        return;
+      }
+      state().turn_index += 1;
+    }
+    new_round();
+  }
+
+  void end_turn() {
+    const int owner = state().current_actor();
+    if (owner != kNone) {
+      turns::finish_turn(context, owner);
+      events::TurnEnded event;
+      event.actor = context.id(owner);
+      context.emit(std::move(event));
+    }
+    state().turn_index += 1;
+    begin_turn();
+  }
+};
+
+}  // namespace
+
+BattleLoop::BattleLoop(const grid::Grid& map, reach::Costs costs, int max_rounds)
+    : base_(map), costs_(costs), max_rounds_(max_rounds) {}
+
+const legal::LegalMap& BattleLoop::map_of(const state::BattleState& state) {
+  std::vector<bool> key;
+  key.reserve(state.doors.size());
+  for (const state::Door& door : state.doors) key.push_back(door.open);
+  auto found = maps_.find(key);
+  if (found == maps_.end()) {
+    grid::Grid grid = base_;
+    for (const state::Door& door : state.doors) grid.open_door(door.square, door.open);
+    found = maps_.emplace(key, std::make_shared<const legal::LegalMap>(std::move(grid), costs_)).first;
+  }
+  return *found->second;
+}
+
+void BattleLoop::run(state::BattleState& state, actions::NameTable& names, const harm::ApplyRules& rules) {
+  while (true) {
+    const legal::LegalMap& map = map_of(state);
+    harm::Context context{state, map.grid, names, rules, &map.graph};
+    Loop loop{context, max_rounds_};
+    if (state.is_over) {
+      state.decision.reset();
+      return;
+    }
+    if (state.end_turn_requested) {  // END_TURN, or a rule that ends the turn (S13)
+      state.end_turn_requested = false;
+      loop.end_turn();
+      continue;
+    }
+    if (!state.stack.empty()) {
+      const std::optional<frames::Asked> asked = frames::step_top(context);
+      if (asked) {
+        state.decision = state::PendingDecision{asked->kind, asked->actor, asked->source};
+        return;
+      }
+      continue;
+    }
+    if (loop.check_end()) continue;
+    const int owner = state.current_actor();
+    if (owner != kNone && loop.may_take_turn(owner)) {
+      state.decision = state::PendingDecision{actions::DecisionKind::TURN, owner, kNone};
+      return;
+    }
+    loop.end_turn();
+  }
+}
+
+void BattleLoop::apply(state::BattleState& state, actions::NameTable& names,
+                       const harm::ApplyRules& rules, const actions::Action& action) {
+  if (!state.decision) throw frames::IllegalAnswer("no decision is pending");
+  const state::PendingDecision decision = *state.decision;
+  {
+    const legal::LegalMap& map = map_of(state);
+    harm::Context context{state, map.grid, names, rules, &map.graph};
+    if (decision.kind == actions::DecisionKind::TURN) {
+      turns::start_action(context, decision.actor, action);
+    } else {
+      frames::answer_top(context, action);
+    }
+  }
+  run(state, names, rules);
+}
+
+}  // namespace fray::battle

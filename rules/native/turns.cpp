@@ -1,0 +1,224 @@
+// rules/turns.py (and rules/budget.py's pay, reset, spend_whole_round): see turns.hpp.
+#include "turns.hpp"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <string>
+
+#include "budget.hpp"
+#include "frames.hpp"
+
+namespace fray::turns {
+
+using actions::ActionKind;
+using actions::Category;
+using combatant::Combatant;
+using content::kNone;
+
+namespace {
+
+// ACTION_SPECS' category column (None: END_TURN and the reactions), frame, provokes,
+// rate ("whole" for FULL_MOVE), in ActionKind order.
+struct Spec {
+  std::optional<Category> category;
+  bool spell = false;
+  FrameKind frame = FrameKind::none;
+  bool provokes = false;
+};
+constexpr Category kMove = Category::move, kAttack = Category::attack, kFull = Category::full,
+                   kFree = Category::free;
+const std::array<Spec, actions::ACTION_KIND_COUNT> kSpecs = {{
+    {std::nullopt, false, FrameKind::none, false},  // END_TURN
+    {kMove, false, FrameKind::move, true},          // MOVE
+    {kFull, false, FrameKind::move, true},          // FULL_MOVE
+    {kFull, false, FrameKind::move, false},         // DISENGAGE
+    {kFree, false, FrameKind::act, false},          // SHIFT
+    {kAttack, false, FrameKind::act, false},        // MELEE_ATTACK
+    {kAttack, false, FrameKind::act, true},         // MISSILE_ATTACK
+    {std::nullopt, true, FrameKind::act, false},    // CAST_SPELL
+    {kAttack, false, FrameKind::act, true},         // USE_ITEM
+    {kAttack, false, FrameKind::act, false},        // FIGHT_DEFENSIVELY
+    {kFull, false, FrameKind::act, true},           // FULL_ATTACK
+    {kAttack, false, FrameKind::act, true},         // UNARMED_ATTACK
+    {kAttack, false, FrameKind::act, true},         // GRAPPLE
+    {kAttack, false, FrameKind::act, true},         // TRIP
+    {kAttack, false, FrameKind::act, true},         // DISARM
+    {kFull, false, FrameKind::act, true},           // COUP_DE_GRACE
+    {kFull, false, FrameKind::act, true},           // FIRST_AID
+    {kMove, false, FrameKind::act, false},          // READY_WEAPON
+    {kMove, false, FrameKind::act, true},           // SHEATHE_WEAPON
+    {kMove, false, FrameKind::act, true},           // STAND_UP
+    {kMove, false, FrameKind::act, false},          // OPEN_DOOR
+    {kMove, false, FrameKind::act, false},          // CLOSE_DOOR
+    {kMove, false, FrameKind::ride, false},         // MOUNT
+    {kMove, false, FrameKind::ride, false},         // DISMOUNT
+    {kMove, false, FrameKind::act, true},           // PICK_UP
+    {kFull, false, FrameKind::act, true},           // LIGHT_TORCH
+    {kFull, false, FrameKind::act, true},           // LOAD_CROSSBOW
+    {kFree, false, FrameKind::act, false},          // DROP_ITEM
+    {kFree, false, FrameKind::act, false},          // FALL_PRONE
+    {kFree, false, FrameKind::act, false},          // PREPARE_COMPONENTS
+    {kFree, false, FrameKind::act, false},          // NOCK_ARROW
+    {kFree, false, FrameKind::act, false},          // SPEAK
+    {std::nullopt, false, FrameKind::none, false},  // FREE_ATTACK
+    {std::nullopt, false, FrameKind::none, false},  // PARRY
+    {std::nullopt, false, FrameKind::none, false},  // DODGE
+    {std::nullopt, false, FrameKind::none, false},  // DECLINE
+}};
+
+const Spec& spec(ActionKind kind) { return kSpecs[static_cast<std::size_t>(kind)]; }
+
+int spell_of(const harm::Context& context, const actions::Action& action) {
+  return action.item ? context.content().spell_names.find(context.names.text(*action.item)) : kNone;
+}
+
+int target_of(const harm::Context& context, const actions::Action& action) {
+  return action.target ? context.state.roster.ids.find(context.names.text(*action.target)) : kNone;
+}
+
+void abandoned(harm::Context& context, int owner) {
+  events::Concentration event;
+  event.actor = context.id(owner);
+  event.what = context.text("multi-round casting abandoned");
+  context.emit(std::move(event));
+}
+
+// S2/H25: budget.pay.
+void pay(harm::Context& context, int actor, const actions::Action& action) {
+  Combatant& who = context.at(actor);
+  std::optional<Category> category = spec(action.kind).category;
+  if (spec(action.kind).spell) category = budget::spell_category(context.content(), spell_of(context, action));
+  if (!category) return;
+  if (*category == Category::free) {
+    who.free_used.push_back(action.kind);
+    return;
+  }
+  who.actions_used.push_back(*category);
+  const bool continues = action.kind == ActionKind::CAST_SPELL && who.casting &&
+                         who.casting->spell == spell_of(context, action) &&
+                         who.casting->target == target_of(context, action);
+  if (who.casting && !continues) {
+    who.casting.reset();
+    abandoned(context, actor);
+  }
+}
+
+// queries.routes(...)[square].path: the chosen route (threats when provoking, H13).
+std::vector<combatant::Square> route_to(harm::Context& context, int actor, bool full, bool provokes,
+                                        combatant::Square square) {
+  const queries::QueryState query = context.query();
+  const queries::RouteTables tables = queries::route_tables(query, actor, provokes);
+  const grid::Grid& grid = context.grid;
+  const Combatant& who = context.at(actor);
+  reach::Query search;
+  search.x = who.position.x;
+  search.y = who.position.y;
+  search.parity = who.diagonal_parity;
+  search.budget = queries::move_budget(query, actor, full);
+  for (const combatant::Square at : tables.blocked) {
+    if (grid.in_bounds(at)) search.blocked.push_back(grid.index(at));
+  }
+  for (const combatant::Square at : tables.no_end) {
+    if (grid.in_bounds(at)) search.no_end.push_back(grid.index(at));
+  }
+  if (provokes) {  // enemies numbered by their ids in sorted order (native_reach.compile_threats)
+    std::map<std::string, int> ranks;
+    for (const auto& [at, enemy] : tables.threats) ranks.emplace(context.state.roster.ids.name(enemy), 0);
+    int rank = 0;
+    for (auto& entry : ranks) entry.second = rank++;
+    for (const auto& [at, enemy] : tables.threats) {
+      if (grid.in_bounds(at)) {
+        search.threats.emplace_back(grid.index(at), ranks.at(context.state.roster.ids.name(enemy)));
+      }
+    }
+  }
+  const std::optional<reach::Route> route = context.graph->cheapest(search, square.x, square.y);
+  if (!route) throw std::logic_error("start_action: no route to the chosen square");
+  std::vector<combatant::Square> path;
+  for (const int index : route->path) path.push_back({index % grid.width(), index / grid.width()});
+  return path;
+}
+
+}  // namespace
+
+FrameKind frame_of(ActionKind kind) { return spec(kind).frame; }
+bool provoking(ActionKind kind) { return spec(kind).provokes; }
+
+void start_round(harm::Context& context) {
+  for (Combatant& who : context.state.roster.combatants) {
+    who.moved_this_round = false;
+    who.shifted_this_round = false;
+    who.diagonal_parity = 0;
+    who.free_attack_used = false;
+    who.parries_used = 0;
+    std::erase_if(who.buffs, [&](const combatant::Buff& buff) { return buff.last_round < context.state.round; });
+  }
+  for (const int number : context.state.initiative_order) {
+    if (context.at(number).bleeding && !context.at(number).dead()) {
+      harm::lose_hp(context, number, context.rules.bleed_per_round, "bleeding");  // H7
+    }
+  }
+  const int every = context.rules.fatigue_rounds_per_check;
+  if (context.state.round > 1 && (context.state.round - 1) % every == 0) {  // S21
+    for (const int number : context.state.initiative_order) {
+      if (context.at(number).in_action()) harm::fatigue_check(context, number);
+    }
+  }
+}
+
+void start_turn(harm::Context& context, int owner) {
+  Combatant& who = context.at(owner);
+  who.free_used.clear();
+  who.actions_used.clear();
+  for (const int fighter : {owner, who.riding}) {
+    if (fighter == kNone) continue;
+    context.at(fighter).extra_parries = 0;
+    context.at(fighter).dodge_waived = false;
+  }
+  who.concentration = combatant::Concentration::none;
+  who.concentration_broken = false;
+}
+
+void finish_turn(harm::Context& context, int owner) {
+  Combatant& who = context.at(owner);
+  if (who.casting && who.casting->round < context.state.round) {
+    who.casting.reset();
+    abandoned(context, owner);
+  }
+}
+
+void start_action(harm::Context& context, int actor, const actions::Action& action) {
+  if (action.kind == ActionKind::END_TURN) {
+    context.state.end_turn_requested = true;
+    return;
+  }
+  pay(context, actor, action);
+  events::ActionTaken taken;
+  taken.actor = context.id(actor);
+  taken.action = events::ActionText{action, std::nullopt};
+  context.emit(std::move(taken));
+  const Spec& row = spec(action.kind);
+  if (row.frame == FrameKind::move) {
+    frames::MoveFrame frame;
+    frame.actor = actor;
+    frame.kind = action.kind;
+    frame.path = route_to(context, actor, action.kind == ActionKind::FULL_MOVE, row.provokes,
+                          {action.square->x, action.square->y});
+    frame.parity = context.at(actor).diagonal_parity;
+    frame.provokes = row.provokes;
+    context.state.stack.emplace_back(std::move(frame));
+  } else if (row.frame == FrameKind::ride) {
+    frames::RideFrame frame;
+    frame.actor = actor;
+    frame.action = action;
+    context.state.stack.emplace_back(std::move(frame));
+  } else {
+    frames::ActFrame frame;
+    frame.actor = actor;
+    frame.action = action;
+    context.state.stack.emplace_back(std::move(frame));
+  }
+}
+
+}  // namespace fray::turns
