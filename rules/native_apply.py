@@ -109,4 +109,8 @@ class NativeBattle:
     @property
     def events(self) -> list[dict[str, Any]]:
         """Every event so far, as ``event_to_dict`` writes them."""
-        return self.to_dict()["events"]
+        return self.events_since(0)
+
+    def events_since(self, start: int) -> list[dict[str, Any]]:
+        """The events from index ``start`` on, as ``event_to_dict`` writes them."""
+        return _module().events_since(self.state, start)

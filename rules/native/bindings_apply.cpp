@@ -308,6 +308,13 @@ void bind_apply(nb::module_& module) {
     for (const actions::Action& action : found) out.append(battle.names().action_to(action));
     return out;
   }, nb::arg("state"), nb::arg("loop"));
+  module.def("events_since", [](NativeBattle& battle, std::size_t start) {
+    nb::list out;
+    for (std::size_t i = start; i < battle.state.events.size(); ++i) {
+      out.append(battle.names().event_dict(battle.state.events[i]));
+    }
+    return out;
+  }, nb::arg("state"), nb::arg("start"), "event_to_dict of every event from index `start` on.");
   module.def("battle_random_play", [](NativeBattle& battle, battle::BattleLoop& loop,
                                       const harm::ApplyRules& rules, std::uint32_t seed,
                                       int max_decisions) {

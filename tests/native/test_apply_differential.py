@@ -21,6 +21,7 @@ import rules
 from rules import combat, effects, frames, harm
 from rules.actions import ATTACK_MODES, Action, ActionKind
 from rules.errors import ForcedDiceError
+from rules.events import event_to_dict
 from rules.frames import AttackFrame, frame_to_dict
 
 native = pytest.importorskip(
@@ -306,21 +307,25 @@ def test_effects_match_python(scenario: str) -> None:
 @pytest.mark.parametrize("scenario", rules.shipped_scenarios())
 def test_whole_battles_match_python(scenario: str) -> None:
     """NativeBattle.apply(action) from a native state built from a Python battle, with
-    the random agent's choices, compared with the Python battle's to_dict() (state,
-    events, decision) after every decision, to the end of 2 seeded battles."""
-    for seed in SEEDS:
+    the random agent's choices, compared with the Python battle after every decision:
+    to_dict(events=False) (state, dice, decision) and the new events; the whole
+    to_dict() at the end of each battle (2 seeded random ones, 1 berserker)."""
+    for seed, name in ((1, "random"), (2, "random"), (1, "berserker")):
         battle = rules.Battle.from_scenario(scenario, seed=seed, engine="python")
-        agent = agents.make("random", seed=seed)
+        agent = agents.make(name, seed=seed)
         mirror = native_apply.NativeBattle(battle)
         decisions = 0
         while battle.decision is not None:
             assert mirror.legal_actions() == battle.legal_actions(), decisions
             action = agent.act(battle)
-            battle.apply(action)
+            start = len(battle.events)
+            new = battle.apply(action)
             mirror.apply(action)
             decisions += 1
-            assert mirror.to_dict() == battle.to_dict(), (decisions, action)
+            assert mirror.events_since(start) == [event_to_dict(e) for e in new], decisions
+            assert mirror.to_dict(events=False) == battle.to_dict(events=False), decisions
         assert mirror.legal_actions() == []
+        assert mirror.to_dict() == battle.to_dict()
 
 
 def test_decisions_per_second() -> None:
