@@ -328,9 +328,10 @@ def test_whole_battles_match_python(scenario: str) -> None:
         assert mirror.to_dict() == battle.to_dict()
 
 
-def test_decisions_per_second() -> None:
-    """Timing (printed, not asserted): whole random battles natively (legal actions,
-    uniform choice by a native Pcg64 and apply, all in C++) against the Python engine
+def print_decisions_per_second() -> None:
+    """Timing, printed (`python tests/native/test_apply_differential.py`; speed targets live
+    in fray bench, never in tests): whole random battles natively (legal actions, uniform
+    choice by a native Pcg64 and apply, all in C++) against the Python engine
     (legal_actions, a uniform choice, apply)."""
     for scenario in ("skirmish", "horde", "long_fight"):
         native_decisions, started = 0, time.perf_counter()
@@ -350,3 +351,7 @@ def test_decisions_per_second() -> None:
         print(f"{scenario}: native {native_decisions / native_seconds:,.0f} decisions/s "
               f"({native_decisions} decisions), Python "
               f"{python_decisions / python_seconds:,.0f} decisions/s ({python_decisions})")
+
+
+if __name__ == "__main__":
+    print_decisions_per_second()

@@ -136,8 +136,9 @@ def _microseconds(function: object, repeats: int = 2000) -> float:
     return best * 1e6
 
 
-def test_clone_timing() -> None:
-    """Prints (does not assert) a native clone's µs against Battle.clone()'s."""
+def print_clone_timing() -> None:
+    """Prints a native clone's µs against Battle.clone()'s
+    (`python tests/native/test_battle_state_roundtrip.py`; never a timed test)."""
     battle = _mid_skirmish()
     state = native_battle.native_state(battle)
     native_us = _microseconds(state.clone)
@@ -147,4 +148,4 @@ def test_clone_timing() -> None:
 
 
 if __name__ == "__main__":
-    test_clone_timing()
+    print_clone_timing()
