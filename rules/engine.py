@@ -78,6 +78,26 @@ def resolve(engine: str | None = None) -> str:
     return engine
 
 
+def missing_native(feature: str, what: str) -> str | None:
+    """Why the native ``what`` cannot run here (one line), or None when it can: the module
+    is not built, or was built before ``what`` existed (it lacks ``feature``)."""
+    module = native_module()
+    if module is None:
+        return fallback_message()
+    if not hasattr(module, feature):
+        return f"rules._native was built before {what}: run `pip install -e .` again"
+    return None
+
+
+def require_native(feature: str, what: str) -> ModuleType:
+    """The compiled module, which must hold ``feature`` (what the native ``what`` needs);
+    RuntimeError with ``missing_native``'s line otherwise."""
+    reason = missing_native(feature, what)
+    if reason is not None:
+        raise RuntimeError(reason)
+    return native_module()  # type: ignore[return-value]
+
+
 def describe() -> str:
     """The engine battles run on here, for ``fray --version``: "native", "python (asked
     for by FRAY_ENGINE)" or "python (the native engine is not built: ...)"; never warns."""

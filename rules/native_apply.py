@@ -21,16 +21,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules import native_battle, native_legal, native_records
+from rules import engine, native_battle, native_legal
 from rules.battle import Battle
 
 
 def _module() -> Any:
-    module = native_records.native()
-    if not hasattr(module, "ApplyRules"):
-        raise RuntimeError("rules._native was built before the native step: run "
-                           "`pip install -e .` again")
-    return module
+    """The compiled module, holding the native step (``rules.engine.require_native``)."""
+    return engine.require_native("ApplyRules", "the native step")
 
 
 def apply_rules(content: Any, native: Any) -> Any:

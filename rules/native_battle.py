@@ -22,18 +22,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from rules import native_records
+from rules import engine, native_records
 from rules import native_state as native_combatants
 from rules.battle import JSON_VERSION, Battle
 from rules.frames import frame_to_dict
 
 
 def _module() -> Any:
-    module = native_records.native()
-    if not hasattr(module, "BattleState"):
-        raise RuntimeError("rules._native was built before the battle state: run "
-                           "`pip install -e .` again")
-    return module
+    """The compiled module, holding the battle state (``rules.engine.require_native``)."""
+    return engine.require_native("BattleState", "the battle state")
 
 
 def native_state(battle: Battle, records: Any = None) -> Any:

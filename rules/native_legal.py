@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any
 
-from rules import native_battle, native_queries, native_records
+from rules import engine, native_battle, native_queries
 from rules.actions import Action
 from rules.battle import Battle
 from rules.grid import GridMap
@@ -36,11 +36,8 @@ _MAPS: OrderedDict[tuple, Any] = OrderedDict()
 
 
 def _module() -> Any:
-    module = native_records.native()
-    if not hasattr(module, "turn_actions"):
-        raise RuntimeError("rules._native was built before the native legal actions: run "
-                           "`pip install -e .` again")
-    return module
+    """The compiled module, holding the native legal actions (``rules.engine.require_native``)."""
+    return engine.require_native("turn_actions", "the native legal actions")
 
 
 def legal_map(state: BattleState) -> Any:

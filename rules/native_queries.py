@@ -18,7 +18,6 @@ yet. ``tests/native/test_queries_differential.py`` checks that both agree exactl
 from __future__ import annotations
 
 from collections import OrderedDict
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from rules import engine, native_state
@@ -32,14 +31,9 @@ _GRIDS_KEPT = 64
 _GRIDS: OrderedDict[GridMap, Any] = OrderedDict()
 
 
-def _module() -> ModuleType:
-    module = engine.native_module()
-    if module is None:
-        raise RuntimeError(engine.fallback_message())
-    if not hasattr(module, "QueryView"):
-        raise RuntimeError("rules._native was built before the native queries: run "
-                           "`pip install -e .` again")
-    return module
+def _module() -> Any:
+    """The compiled module, holding the native queries (``rules.engine.require_native``)."""
+    return engine.require_native("QueryView", "the native queries")
 
 
 def native_grid(grid: GridMap) -> Any:

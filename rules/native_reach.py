@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
 
 from rules import engine
 from rules import queries as q
@@ -78,11 +79,9 @@ class NativeReach(Mapping[Square, Route]):
         return f"NativeReach({dict(self.items())!r})"
 
 
-def _native() -> object:
-    module = engine.native_module()
-    if module is None:
-        raise RuntimeError(engine.fallback_message())
-    return module
+def _native() -> Any:
+    """The compiled module, holding the reach search (``rules.engine.require_native``)."""
+    return engine.require_native("ReachGraph", "the reach search")
 
 
 def compile_map(grid: GridMap, diagonal_costs: tuple[int, int] = (1, 2),

@@ -40,11 +40,8 @@ atexit.register(_shared.clear)
 
 
 def native() -> Any:
-    """The compiled module; ImportError when it was not built."""
-    module = engine.native_module()
-    if module is None:
-        raise ImportError("rules._native is not built: " + engine.fallback_message())
-    return module
+    """The compiled module, holding the records (``rules.engine.require_native``)."""
+    return engine.require_native("Records", "the records")
 
 
 def event_fields() -> list[tuple[str, ...]]:

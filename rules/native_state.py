@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Iterable
-from types import ModuleType
 from typing import Any
 
 from rules import engine
@@ -30,14 +29,9 @@ from rules.content import Content
 _COMPILED: dict[int, tuple[weakref.ReferenceType[Content], Any]] = {}
 
 
-def _module() -> ModuleType:
-    module = engine.native_module()
-    if module is None:
-        raise RuntimeError(engine.fallback_message())
-    if not hasattr(module, "Roster"):
-        raise RuntimeError("rules._native was built before the engine state: run "
-                           "`pip install -e .` again")
-    return module
+def _module() -> Any:
+    """The compiled module, holding the engine state (``rules.engine.require_native``)."""
+    return engine.require_native("Roster", "the engine state")
 
 
 def compile_content(content: Content) -> Any:

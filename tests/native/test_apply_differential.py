@@ -18,17 +18,17 @@ import pytest
 
 import agents
 import rules
+import rules.engine
 from rules import combat, effects, frames, harm
 from rules.actions import ATTACK_MODES, Action, ActionKind
 from rules.errors import ForcedDiceError
 from rules.events import event_to_dict
 from rules.frames import AttackFrame, frame_to_dict
 
-native = pytest.importorskip(
-    "rules._native", reason="the native engine is not built (no C++ compiler at install)")
-if not hasattr(native, "ApplyRules"):
-    pytest.skip("rules._native was built before the native step: run pip install -e . again",
-                allow_module_level=True)
+_MISSING = rules.engine.missing_native("ApplyRules", "the native step")
+if _MISSING is not None:
+    pytest.skip(_MISSING, allow_module_level=True)
+native = rules.engine.native_module()
 
 from rules import native_apply  # noqa: E402  (needs the module checked above)
 

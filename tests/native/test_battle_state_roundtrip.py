@@ -20,14 +20,14 @@ import pytest
 
 import agents
 import rules
+import rules.engine
 from rules.actions import ATTACK_MODES
 from rules.frames import FRAME_TYPES
 
-native = pytest.importorskip(
-    "rules._native", reason="the native engine is not built (no C++ compiler at install)")
-if not hasattr(native, "BattleState"):
-    pytest.skip("rules._native was built before the battle state: run pip install -e . again",
-                allow_module_level=True)
+_MISSING = rules.engine.missing_native("BattleState", "the battle state")
+if _MISSING is not None:
+    pytest.skip(_MISSING, allow_module_level=True)
+native = rules.engine.native_module()
 
 from rules import native_battle  # noqa: E402  (needs the module checked above)
 

@@ -27,15 +27,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rules
+import rules.engine
 from rules.combatant import Combatant, ItemInstance
 from rules.content import default_content
 from rules.scenario import shipped_scenarios
 
-native = pytest.importorskip(
-    "rules._native", reason="the native engine is not built (no C++ compiler at install)")
-if not hasattr(native, "Roster"):
-    pytest.skip("rules._native was built before the engine state: run pip install -e . again",
-                allow_module_level=True)
+_MISSING = rules.engine.missing_native("Roster", "the engine state")
+if _MISSING is not None:
+    pytest.skip(_MISSING, allow_module_level=True)
+native = rules.engine.native_module()
 
 from rules import native_state  # noqa: E402  (needs the module checked above)
 

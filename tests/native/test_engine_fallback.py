@@ -99,3 +99,18 @@ def test_a_process_without_native_prints_one_line_and_plays_on() -> None:
     assert out.stdout.split() == ["python", "python", "python"]
     lines = out.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("fray: the native engine is not available")
+
+
+def test_a_native_part_names_why_it_cannot_run(without_native: None,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """rules.engine.require_native: the one check every rules/native_*.py adapter makes."""
+    with pytest.raises(RuntimeError, match="native engine is not available"):
+        engine.require_native("Roster", "the engine state")
+    stale = type(sys)("rules._native")  # a module built before the engine state existed
+    monkeypatch.setitem(engine._loaded, engine.NATIVE_MODULE, stale)
+    assert engine.missing_native("Roster", "the engine state") == (
+        "rules._native was built before the engine state: run `pip install -e .` again")
+    with pytest.raises(RuntimeError, match="built before the engine state"):
+        engine.require_native("Roster", "the engine state")
+    stale.Roster = object  # type: ignore[attr-defined]
+    assert engine.require_native("Roster", "the engine state") is stale

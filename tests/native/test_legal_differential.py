@@ -23,16 +23,16 @@ import pytest
 
 import agents
 import rules
+import rules.engine
 from rules import legal
 from rules import queries as q
 from rules.combatant import ItemInstance
 from rules.grid import chebyshev
 
-native = pytest.importorskip(
-    "rules._native", reason="the native engine is not built (no C++ compiler at install)")
-if not hasattr(native, "turn_actions"):
-    pytest.skip("rules._native was built before the native legal actions: run "
-                "pip install -e . again", allow_module_level=True)
+_MISSING = rules.engine.missing_native("turn_actions", "the native legal actions")
+if _MISSING is not None:
+    pytest.skip(_MISSING, allow_module_level=True)
+native = rules.engine.native_module()
 
 from rules import native_battle, native_legal  # noqa: E402  (needs the module checked above)
 

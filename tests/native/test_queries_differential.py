@@ -24,6 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rules
+import rules.engine
 from rules import queries as q
 from rules.combatant import ItemInstance
 from rules.grid import GLYPHS, GridMap, chebyshev, line_of_sight
@@ -31,11 +32,10 @@ from rules.scenario import shipped_scenarios
 from rules.state import BattleState
 from rules.threat_zones import threatened_squares
 
-native = pytest.importorskip(
-    "rules._native", reason="the native engine is not built (no C++ compiler at install)")
-if not hasattr(native, "QueryView"):
-    pytest.skip("rules._native was built before the native queries: run pip install -e . again",
-                allow_module_level=True)
+_MISSING = rules.engine.missing_native("QueryView", "the native queries")
+if _MISSING is not None:
+    pytest.skip(_MISSING, allow_module_level=True)
+native = rules.engine.native_module()
 
 from rules import native_queries  # noqa: E402  (needs the module checked above)
 

@@ -24,17 +24,17 @@ from hypothesis import strategies as st
 
 import agents
 import rules
+import rules.engine
 from rules import DecisionKind
 from rules import queries as q
 from rules.grid import GridMap, Square
 from rules.reach import ReachGraph
 from rules.routes import Route
 
-native = pytest.importorskip(
-    "rules._native", reason="the native engine is not built (no C++ compiler at install)")
-if not hasattr(native, "ReachGraph"):
-    pytest.skip("rules._native was built before the reach search: run pip install -e . again",
-                allow_module_level=True)
+_MISSING = rules.engine.missing_native("ReachGraph", "the reach search")
+if _MISSING is not None:
+    pytest.skip(_MISSING, allow_module_level=True)
+native = rules.engine.native_module()
 
 from rules import native_reach  # noqa: E402  (needs the module checked above)
 

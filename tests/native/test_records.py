@@ -19,6 +19,7 @@ import pytest
 
 import agents
 import rules
+import rules.engine
 from rules.actions import ACTION_SPECS, Action, ActionKind, Decision, DecisionKind
 from rules.events import (
     EVENT_TYPES,
@@ -30,11 +31,10 @@ from rules.events import (
     event_to_dict,
 )
 
-native = pytest.importorskip(
-    "rules._native", reason="the native engine is not built (no C++ compiler at install)")
-if not hasattr(native, "Records"):
-    pytest.skip("rules._native was built before the records: run pip install -e . again",
-                allow_module_level=True)
+_MISSING = rules.engine.missing_native("Records", "the records")
+if _MISSING is not None:
+    pytest.skip(_MISSING, allow_module_level=True)
+native = rules.engine.native_module()
 
 from rules import native_records  # noqa: E402  (needs the module checked above)
 from rules.native_records import NativeEvents  # noqa: E402
