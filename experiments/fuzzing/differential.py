@@ -38,9 +38,9 @@ from experiments.fuzzing.fuzz import (
     Checks,
     Chooser,
     Failure,
-    InvariantViolation,
     Outcome,
     choice_chooser,
+    choose_next,
     exception_failure,
 )
 from experiments.replay import Replay
@@ -228,20 +228,12 @@ def run(case: Case, chooser: Chooser, checks: Checks,
     try:
         acts = pair.compare(step)
         while not python.is_over:
-            try:
-                picked = chooser(python, acts)
-            except InvariantViolation as exc:  # a recorded action that is no longer legal
-                outcome.failure = Failure("invariant", exc.name, exc.detail, step)
-                return _finish(outcome)
-            except Exception as exc:  # an agent's crash is reported too (not shrunk)
-                outcome.failure = exception_failure(exc, step, kind="agent")
-                return _finish(outcome)
-            if picked is None:
+            chosen = choose_next(outcome, chooser, acts)
+            if chosen is None:
+                if outcome.failure is not None:
+                    return _finish(outcome)
                 break
-            index, reason = picked
-            action = acts[index]
-            outcome.choices.append(index)
-            replay.record(action, reason)
+            action, reason = chosen
             step += 1
             _both(f"apply({action})", partial(python.apply, action, reason=reason),
                   partial(native.apply, action, reason=reason))

@@ -297,6 +297,27 @@ class Outcome:
         return len(self.choices)
 
 
+def choose_next(outcome: Outcome, chooser: Chooser, acts: list[Action]
+                ) -> tuple[Action, str | None] | None:
+    """Ask ``chooser`` for the next action of ``outcome.battle`` among ``acts`` and record
+    it (the choice and the replay line): the action and its reason, or None when the
+    chooser stops or fails, the failure then in ``outcome.failure``."""
+    try:
+        picked = chooser(outcome.battle, acts)
+    except InvariantViolation as exc:  # a recorded action that is no longer legal
+        outcome.failure = Failure("invariant", exc.name, exc.detail, len(outcome.choices))
+        return None
+    except Exception as exc:  # an agent's crash is reported too (not shrunk)
+        outcome.failure = exception_failure(exc, len(outcome.choices), kind="agent")
+        return None
+    if picked is None:
+        return None
+    index, reason = picked
+    outcome.choices.append(index)
+    outcome.replay.record(acts[index], reason)
+    return acts[index], reason
+
+
 def run(case: Case, chooser: Chooser, checks: Checks,
         agents_by_team: Mapping[str, str] | None = None) -> Outcome:
     """Play one battle with ``chooser`` under ``checks``; never raises for a rules bug."""
@@ -315,20 +336,12 @@ def run(case: Case, chooser: Chooser, checks: Checks,
         return _finish(outcome)
     while not battle.is_over:
         acts = battle.legal_actions()
-        try:
-            picked = chooser(battle, acts)
-        except InvariantViolation as exc:  # a recorded action that is no longer legal
-            outcome.failure = Failure("invariant", exc.name, exc.detail, len(outcome.choices))
-            return _finish(outcome)
-        except Exception as exc:  # an agent's crash is reported too (not shrunk)
-            outcome.failure = exception_failure(exc, len(outcome.choices), kind="agent")
-            return _finish(outcome)
-        if picked is None:
+        chosen = choose_next(outcome, chooser, acts)
+        if chosen is None:
+            if outcome.failure is not None:
+                return _finish(outcome)
             break
-        index, reason = picked
-        action = acts[index]
-        outcome.choices.append(index)
-        replay.record(action, reason)
+        action, reason = chosen
         try:
             checker.apply(battle, action, reason)
         except InvariantViolation as exc:
