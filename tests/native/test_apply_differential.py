@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -84,6 +84,20 @@ def _calls(battle: rules.Battle, who: str, other: str, rng: random.Random) -> li
     return calls
 
 
+def _played(scenario: str, seed: int, agent: str = "random",
+            limit: int = MAX_DECISIONS) -> Iterator[tuple[rules.Battle, int]]:
+    """Seeded play of ``scenario`` on the Python engine by ``agent`` for both teams: the
+    battle and the decisions made so far at each decision (up to ``limit``), before the
+    agent's action is applied."""
+    battle = rules.Battle.from_scenario(scenario, seed=seed, engine="python")
+    player = agents.make(agent, seed=seed)
+    decisions = 0
+    while battle.decision is not None and decisions < limit:
+        yield battle, decisions
+        battle.apply(player.act(battle))
+        decisions += 1
+
+
 def _probe(battle: rules.Battle, rng: random.Random, seen: set[str]) -> None:
     """A few random call sequences, each on a fresh clone and a fresh native state."""
     ids = list(battle.state.combatants)
@@ -103,16 +117,11 @@ def _probe(battle: rules.Battle, rng: random.Random, seen: set[str]) -> None:
 def test_harm_functions_match_python(scenario: str) -> None:
     seen: set[str] = set()
     for seed in SEEDS:
-        battle = rules.Battle.from_scenario(scenario, seed=seed, engine="python")
-        agent = agents.make("random", seed=seed)
         rng = random.Random(seed)
-        decisions = 0
-        while battle.decision is not None and decisions < MAX_DECISIONS:
+        for battle, decisions in _played(scenario, seed):
             if decisions % PROBE_EVERY == 0:
                 _probe(battle, rng, seen)
-            battle.apply(agent.act(battle))
-            decisions += 1
-        _probe(battle, rng, seen)
+        _probe(battle, rng, seen)  # where the play stopped
     assert {"lose_hp", "heal", "fall", "roll_skill", "deal_damage"} <= seen
 
 
@@ -222,15 +231,10 @@ def _combat_probe(battle: rules.Battle, rng: random.Random, seen: set[str]) -> N
 def test_combat_functions_match_python(scenario: str) -> None:
     seen: set[str] = set()
     for seed in SEEDS:
-        battle = rules.Battle.from_scenario(scenario, seed=seed, engine="python")
-        agent = agents.make("random", seed=seed)
         rng = random.Random(seed)
-        decisions = 0
-        while battle.decision is not None and decisions < MAX_DECISIONS:
+        for battle, decisions in _played(scenario, seed):
             if decisions % PROBE_EVERY == 0:
                 _combat_probe(battle, rng, seen)
-            battle.apply(agent.act(battle))
-            decisions += 1
     assert {"resolve", "roll_attack"} <= seen
 
 
@@ -256,10 +260,7 @@ def test_reaction_frames_match_python(scenario: str) -> None:
     answered = 0
     for seed, name in ((1, "random"), (2, "random"), (3, "random"), (1, "berserker"),
                        (2, "berserker")):
-        battle = rules.Battle.from_scenario(scenario, seed=seed, engine="python")
-        agent = agents.make(name, seed=seed)
-        decisions = 0
-        while battle.decision is not None and decisions < 2000:
+        for battle, _ in _played(scenario, seed, name, limit=2000):
             if battle.decision.kind.value != "turn":
                 for action in battle.legal_actions():
                     python = battle.clone()
@@ -268,8 +269,6 @@ def test_reaction_frames_match_python(scenario: str) -> None:
                     assert mirror.answer_and_step(action) == expected, action
                     assert mirror.to_dict() == python.to_dict(), action
                     answered += 1
-            battle.apply(agent.act(battle))
-            decisions += 1
     print(f"{scenario}: {answered} reaction answers compared")
 
 
@@ -281,11 +280,8 @@ def test_effects_match_python(scenario: str) -> None:
     states, stacks and events."""
     kinds: set[str] = set()
     for seed in SEEDS:
-        battle = rules.Battle.from_scenario(scenario, seed=seed, engine="python")
-        agent = agents.make("random", seed=seed)
         rng = random.Random(seed)
-        decisions = 0
-        while battle.decision is not None and decisions < 2 * MAX_DECISIONS:
+        for battle, decisions in _played(scenario, seed, limit=2 * MAX_DECISIONS):
             decision = battle.decision
             if decision.kind.value == "turn" and decisions % 3 == 0:
                 listed = [a for a in battle.legal_actions() if a.kind in effects.EFFECTS]
@@ -298,8 +294,6 @@ def test_effects_match_python(scenario: str) -> None:
                     mirror.apply_effect(decision.actor, action)
                     assert mirror.to_dict() == python.to_dict(), action
                     kinds.add(action.kind.value)
-            battle.apply(agent.act(battle))
-            decisions += 1
     print(f"{scenario}: effects compared {sorted(kinds)}")
 
 
