@@ -15,18 +15,11 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rules import frames, harm, legal, turns
+from rules import frames, harm, legal, muster, saves, turns
 from rules.actions import ACTION_SPECS, Action, Decision, DecisionKind, undeclared_field
-from rules.combatant import (
-    Combatant,
-    ItemInstance,
-    hit_points_for,
-    item_from_dict,
-    power_points_for,
-    roll_characteristics,
-)
+from rules.combatant import Combatant
 from rules.content import Content, default_content, load_content
 from rules.engine import resolve as resolve_engine
 from rules.errors import FrayError, IllegalActionError
@@ -38,24 +31,39 @@ from rules.events import (
     RoundStarted,
     TurnEnded,
     TurnStarted,
-    event_from_dict,
-    event_to_dict,
 )
-from rules.frames import frame_from_dict, frame_to_dict
 from rules.inputs import plain_action
 from rules.reach import ReachGraph
 from rules.roller import Roller
-from rules.scenario import Scenario, UnitSpec, apply_state, load_scenario, parse_scenario
+from rules.scenario import Scenario, load_scenario, parse_scenario
 from rules.state import BattleState
+
+if TYPE_CHECKING:
+    from rules.native_driver import NativeDriver
 
 Square = tuple[int, int]
 JSON_VERSION = 3  # 2: typed frames (rules.frames.frame_to_dict); 3: the ride frame
 
 
-def _state_field(name: str, doc: str) -> property:
-    """A read-write view of the ``BattleState`` field ``name`` on the driver."""
-    def get(battle: Battle) -> Any:
-        return getattr(battle.state, name)
+def _state_field(name: str, doc: str, *, native: bool = False,
+                 fixed: bool = False) -> property:
+    """A read-write view of the ``BattleState`` field ``name`` on the driver; ``native``:
+    read from the native state while only it is current (a plain value that Python code
+    cannot change in place); ``fixed``: the same whichever engine runs (content,
+    scenario)."""
+    if fixed:
+        def get(battle: Battle) -> Any:
+            driver = battle._driver
+            return getattr(driver if driver is not None else battle._state, name)
+    elif native:
+        def get(battle: Battle) -> Any:
+            driver = battle._driver
+            if driver is not None and driver.where == "native":
+                return getattr(driver.native, name)
+            return getattr(battle._state, name)
+    else:
+        def get(battle: Battle) -> Any:
+            return getattr(battle.state, name)
 
     def put(battle: Battle, value: Any) -> None:
         setattr(battle.state, name, value)
@@ -81,8 +89,10 @@ class Battle:
         content = content if content is not None else default_content()
         self.content_dir = content_dir
         self.seed = seed
-        self.state = BattleState(content, scenario, Roller(seed))
-        self.state.engine = resolve_engine(engine)
+        #: the native engine's state and loop when it runs this battle (rules.native_driver)
+        self._driver: NativeDriver | None = None
+        self._state: BattleState | None = BattleState(content, scenario, Roller(seed))
+        self._state.engine = resolve_engine(engine)
         self.dice.force(*force)  # test hook: faces for the very first rolls (initiative)
         self._decision: Decision | None = None
         self._legal: list[Action] | None = None  # this decision's, once asked for
@@ -91,18 +101,26 @@ class Battle:
         if _restoring:
             return
         for spec in scenario.units:
-            self.combatants[spec.id] = self._build(spec)
+            self.combatants[spec.id] = muster.build_combatant(content, self.dice, spec)
         for spec in scenario.units:
             if spec.riding is not None:
                 self.combatants[spec.id].riding = spec.riding
                 self.combatants[spec.riding].ridden_by = spec.id
-        self._roll_initiative()
+        self.initiative_order = muster.roll_initiative(content, self.dice, self.combatants)
         self.emit(BattleStarted, scenario=scenario.name, order=tuple(self.initiative_order),
                   initiative=tuple(self.combatants[i].initiative for i in self.initiative_order))
         turns.start_round(self.state)
         self._begin_turn()
         self._run()
         self.dice.expect_used("Battle(force=...): the rolls before the first decision")
+        self._start_engine()
+
+    def _start_engine(self) -> None:
+        """Hand the battle to the native engine when it runs it (the Python state, built
+        and run to the first decision by the reference code, becomes its mirror)."""
+        if self._state.engine == "native":
+            from rules.native_driver import NativeDriver
+            self._driver = NativeDriver.start(self)
 
     # ---------------------------------------------------------------- construction
     @classmethod
@@ -133,91 +151,85 @@ class Battle:
         return cls(parse_scenario(text, source=source, content=content), seed, content,
                    content_dir, force=force, engine=engine)
 
-    def _build(self, spec: UnitSpec) -> Combatant:
-        c = self.content
-        stat = c.creatures[spec.creature]
-        chars = dict(stat.characteristics)
-        if spec.roll_characteristics:
-            chars = roll_characteristics(c, self.dice)
-        chars |= dict(spec.characteristics)
-        skills = dict(stat.skills) | dict(spec.skills)
-        armour = stat.armour if spec.armour is None else spec.armour
-        armour = None if armour == "none" else armour
-        training = spec.armour_training or stat.armour_training
-        entries = stat.equipment if spec.equipment is None else spec.equipment
-        inventory: list[ItemInstance] = []
-        seen: dict[str, int] = {}
-        for e in entries:
-            seen[e.item] = seen.get(e.item, 0) + 1
-            uid = f"{spec.id}.{e.item}" + (f".{seen[e.item]}" if seen[e.item] > 1 else "")
-            state = e.state
-            ap = None
-            if e.item in c.weapons:
-                w = c.weapons[e.item]
-                ap = w.ap
-                if w.natural:
-                    state = "ready"
-            elif e.item in c.armour:
-                ap = c.armour[e.item].ap
-            inventory.append(ItemInstance(uid, e.item, state, e.count, ap, lit=e.lit,
-                                          nocked=e.nocked, loaded=e.loaded))
-        max_hp = spec.hp if spec.hp is not None else hit_points_for(c, chars)
-        pp = power_points_for(stat, chars) or 0
-        combatant = Combatant(
-            id=spec.id, team=spec.team, creature=spec.creature, name=stat.name,
-            race=spec.race or stat.race, characteristics=chars, base_skills=skills,
-            armour=armour, armour_training=training, position=spec.at, max_hp=max_hp,
-            hp=max_hp, max_power_points=pp, power_points=pp,
-            spells=spec.spells if spec.spells is not None else stat.spells,
-            is_mount=stat.mount, snake=stat.snake, inventory=inventory, content=c,
-        )
-        apply_state(combatant, spec)
-        return combatant
-
-    def _roll_initiative(self) -> None:
-        """S1/H4: d12 + DEX bonus once per combat; impaired totals halve (round down);
-        ties go to higher DEX, then to a seeded draw."""
-        rs = self.content.ruleset
-        keys = {}
-        for cid, cb in self.combatants.items():
-            total, _ = self.dice.roll(rs.initiative.die)
-            total += cb.dex_bonus
-            factor = cb.fatigue_factor()
-            if cb.encumbered:
-                factor *= rs.initiative.impaired_factor
-            cb.initiative = int(total * factor // 1)
-            keys[cid] = (-cb.initiative, -cb.char("dex"), self.dice.uniform())
-        self.initiative_order = sorted(self.combatants, key=keys.__getitem__)
-
     # ---------------------------------------------------------------- public state
+    @property
+    def state(self) -> BattleState:
+        """The whole state as Python objects (on the native engine: its mirror, brought up
+        to date first, which Python code may then change; ``rules.native_driver``)."""
+        driver = self._driver
+        if driver is not None:
+            return driver.to_python(self)
+        return self._state  # type: ignore[return-value]
+
+    @state.setter
+    def state(self, state: BattleState) -> None:
+        if self._driver is not None:
+            self._driver.where = "python"
+        self._state = state
+
     @property
     def decision(self) -> Decision | None:
         """Who decides what now; None once the battle is over."""
-        return None if self.is_over else self._decision
+        driver = self._driver
+        if driver is not None and driver.where == "native":
+            return driver.native.decision
+        return None if self._state.is_over else self._decision
 
-    content = _state_field("content", "The rules content (creatures, items, spells, ruleset).")
-    scenario = _state_field("scenario", "The scenario the battle was built from.")
-    dice = _state_field("dice", "The battle's one seeded roller (``battle.dice.reseed``).")
+    content = _state_field("content", "The rules content (creatures, items, spells, ruleset).",
+                           fixed=True)
+    scenario = _state_field("scenario", "The scenario the battle was built from.", fixed=True)
+    @property
+    def dice(self) -> Roller:
+        """The battle's one seeded roller (``battle.dice.reseed``). A roller of another
+        class (a test's scripted dice) can only roll in Python: setting one moves the
+        battle to the Python engine."""
+        return self.state.dice
+
+    @dice.setter
+    def dice(self, dice: Roller) -> None:
+        state = self.state
+        if self._driver is not None and type(dice) is not Roller:
+            self._driver = None
+            state.engine = "python"
+        state.dice = dice
+
     grid = _state_field("grid", "The map as its doors are now.")
-    round = _state_field("round", "The current round, from the scenario's start_round.")
+    round = _state_field("round", "The current round, from the scenario's start_round.",
+                         native=True)
     combatants = _state_field("combatants", "Every combatant by id, in scenario order.")
     ground = _state_field("ground", "Items lying on the map.")
     initiative_order = _state_field("initiative_order", "Combatant ids in turn order (S1).")
-    turn_index = _state_field("turn_index", "Index of the turn owner in initiative_order.")
+    turn_index = _state_field("turn_index", "Index of the turn owner in initiative_order.",
+                              native=True)
     stack = _state_field("stack", "The frames of work in progress (top last).")
-    events = _state_field("events", "Every event so far.")
-    is_over = _state_field("is_over", "Whether the battle has ended.")
-    winner = _state_field("winner", "The winning team, or None (a draw or not over).")
+    is_over = _state_field("is_over", "Whether the battle has ended.", native=True)
+    winner = _state_field("winner", "The winning team, or None (a draw or not over).",
+                          native=True)
+
+    @property
+    def events(self) -> list[Event]:
+        """Every event so far."""
+        driver = self._driver
+        if driver is not None and driver.where == "native" and self._state is not None:
+            return driver.sync_events(self._state)  # events never change: no pull
+        return self.state.events
+
+    @events.setter
+    def events(self, events: list[Event]) -> None:
+        self.state.events = events
 
     @property
     def current_actor(self) -> str | None:
         """The owner of the current turn."""
-        return self.state.current_actor
+        driver = self._driver
+        if driver is not None and driver.where == "native":
+            return driver.native.current_actor
+        return self._state.current_actor
 
     @property
     def engine(self) -> str:
         """Which engine runs this battle: "native" or "python" (``rules.engine``)."""
-        return self.state.engine
+        return "python" if self._driver is None else "native"
 
     @property
     def graph(self) -> ReachGraph:
@@ -234,7 +246,7 @@ class Battle:
 
     def legal_actions(self) -> list[Action]:
         """Every legal action for the current decision, in a deterministic order."""
-        if self.is_over or self._decision is None:
+        if self.decision is None:
             return []
         return list(self._current_legal())
 
@@ -242,14 +254,18 @@ class Battle:
         """This decision's legal actions (computed once per decision, shared by clones)."""
         acts = self._legal
         if acts is None:
-            acts = self._legal = legal.actions_for(self.state, self._decision)
+            driver = self._driver
+            if driver is not None:
+                acts = self._legal = driver.legal_actions(self)
+            else:
+                acts = self._legal = legal.actions_for(self.state, self._decision)
             self._legal_set = self._legal_ids = None
         return acts
 
     def _is_listed(self, action: Action) -> bool:
         """Whether ``action`` is one of the very objects ``legal_actions()`` listed (what
         agents pass back): such an action is well-formed and legal, nothing to check."""
-        if self.is_over or self._decision is None:
+        if self.decision is None:
             return False
         acts = self._current_legal()
         ids = self._legal_ids
@@ -267,6 +283,11 @@ class Battle:
         """
         if not self._is_listed(action):
             action = self._checked(action)
+        driver = self._driver
+        if driver is not None:
+            events = driver.apply(self, action, reason)
+            self._legal = None
+            return events
         start = len(self.events)
         decision = self._decision
         if decision is None:  # unreachable: legal_actions() is empty without a decision
@@ -280,6 +301,35 @@ class Battle:
             frames.answer(self.state, self.stack[-1], action)
         self._run()
         return self.events[start:]
+
+    def random_play(self, seed: int, max_decisions: int | None = None, *,
+                    check: bool = False) -> int:
+        """Play on with uniformly random legal actions, the ``i``-th pick drawn as
+        ``numpy.random.default_rng(seed).integers(0, len(legal))`` would, until the battle
+        ends (or ``max_decisions`` are made); the number of decisions made. Both engines
+        make the same choices; the native engine runs the whole loop inside C++ (the
+        random-play loop of ``fray bench`` and ``fray fuzz --native-loop``).
+
+        ``check`` (native engine only, else ValueError): the engine checks the cheap
+        invariants as it goes (``rules/native/invariants.cpp``: the bodies after every
+        event, the bounds after every decision) and raises
+        :class:`rules.errors.InvariantViolation` on the first that fails."""
+        limit = (1 << 31) - 1 if max_decisions is None else max_decisions
+        if self._driver is not None:
+            from rules.native_driver import random_play
+            return random_play(self, seed, limit, check)
+        if check:
+            raise ValueError("random_play(check=True) checks inside the native engine; this "
+                             "battle runs on the Python engine (experiments.fuzzing checks "
+                             "it there)")
+        import numpy as np
+        chooser = np.random.default_rng(seed)
+        made = 0
+        while made < limit and self.decision is not None:
+            acts = self._current_legal()
+            self.apply(acts[int(chooser.integers(0, len(acts)))])
+            made += 1
+        return made
 
     def _checked(self, action: object) -> Action:
         """``action`` (any object) in plain values (``plain_action``) if it is legal now,
@@ -299,7 +349,7 @@ class Battle:
         if action not in legal_set:
             kinds = sorted({a.kind.name for a in acts})
             raise IllegalActionError(
-                f"{action} is not legal for {self._decision}; legal kinds: {', '.join(kinds)}"
+                f"{action} is not legal for {self.decision}; legal kinds: {', '.join(kinds)}"
             )
         return action
 
@@ -409,7 +459,12 @@ class Battle:
         new = Battle.__new__(Battle)
         new.content_dir = self.content_dir
         new.seed = self.seed
-        new.state = self.state.copy()
+        driver = self._driver
+        if driver is None:
+            new._driver = None
+            new._state = self._state.copy()
+        else:
+            new._driver, new._state = driver.copy(self)
         new._decision = self._decision
         new._legal = self._legal
         new._legal_set = self._legal_set
@@ -420,31 +475,21 @@ class Battle:
         """The whole state as plain JSON data (``to_json``); ``events=False`` leaves the
         event log out (its length stays, as ``event_count``), for comparing states
         decision by decision without paying for the whole log each time."""
-        out = {
-            "version": JSON_VERSION,
-            "scenario": {"text": self.scenario.text, "source": self.scenario.source},
-            "content_dir": self.content_dir,
-            "seed": self.seed,
-            "dice": self.dice.state(),
-            "round": self.round,
-            "turn_index": self.turn_index,
-            "initiative_order": list(self.initiative_order),
-            "combatants": [c.to_dict() for c in self.combatants.values()],
-            "ground": [vars(i).copy() for i in self.ground],
-            "doors_open": sorted(
-                [list(sq) for sq, is_open in self.grid.doors.items() if is_open]),
-            "stack": [frame_to_dict(frame) for frame in self.stack],
-            "events": [event_to_dict(e) for e in self.events] if events else None,
-            "is_over": self.is_over,
-            "winner": self.winner,
-            "decision": None if self._decision is None else {
-                "kind": self._decision.kind.value, "actor": self._decision.actor,
-                "source": self._decision.source},
-        }
-        if not events:
-            del out["events"]
-            out["event_count"] = len(self.events)
-        return out
+        driver = self._driver
+        if driver is not None:
+            return driver.to_native(self).to_dict(events=events)
+        return saves.battle_to_dict(self, events=events)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickling and ``copy.deepcopy``: a native battle travels as its JSON."""
+        if self._driver is None:
+            return dict(vars(self))
+        return {"json": self.to_json(), "engine": "native"}
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        if "json" in data:
+            data = vars(Battle.from_json(data["json"], engine=data["engine"]))
+        vars(self).update(data)
 
     def to_json(self) -> str:
         """The whole state as JSON; ``Battle.from_json`` restores it exactly."""
@@ -464,25 +509,11 @@ class Battle:
         sc = data["scenario"]
         scenario = parse_scenario(sc["text"], source=sc["source"], content=content)
         battle = cls(scenario, data["seed"], content, cdir, engine=engine, _restoring=True)
-        battle.dice = Roller.from_state(data["dice"])
-        battle.round = data["round"]
-        battle.turn_index = data["turn_index"]
-        battle.initiative_order = list(data["initiative_order"])
-        for cd in data["combatants"]:
-            combatant = Combatant.from_dict(cd, content)
-            battle.combatants[combatant.id] = combatant
-        battle.ground = [item_from_dict(i) for i in data["ground"]]
-        grid = scenario.grid
-        for sq in grid.doors:
-            grid = grid.with_door(sq, [sq[0], sq[1]] in data["doors_open"])
-        battle.state.set_grid(grid)
-        battle.stack = [frame_from_dict(frame) for frame in data["stack"]]
-        battle.events = [event_from_dict(e) for e in data["events"]]
-        battle.is_over = data["is_over"]
-        battle.winner = data["winner"]
+        saves.restore(battle.state, data)
         d = data["decision"]
         battle._decision = None if d is None else Decision(DecisionKind(d["kind"]),
                                                            d["actor"], d["source"])
+        battle._start_engine()
         return battle
 
     def __repr__(self) -> str:

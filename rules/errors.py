@@ -37,3 +37,15 @@ class IllegalActionError(FrayError, ValueError):
 class ForcedDiceError(FrayError, ValueError):
     """A test hook misuse: a forced die face that does not fit its die, or faces forced
     and left unused at the end of their scope (``rules.roller``)."""
+
+
+class InvariantViolation(Exception):
+    """A run-time invariant of the rules failed (``experiments.fuzzing.invariants`` checks
+    them in Python, ``rules/native/invariants.cpp`` inside the engine); ``name`` is the
+    invariant, the message says how. Not a FrayError: it is a bug in the rules, never a
+    caller's mistake."""
+
+    def __init__(self, name: str, message: str) -> None:
+        super().__init__(f"{name}: {message}")
+        self.name = name
+        self.detail = message

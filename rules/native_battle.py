@@ -20,12 +20,18 @@ that ``json.dumps(to_dict(native_state(battle)), sort_keys=True) == battle.to_js
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from rules import engine, native_records
 from rules import native_state as native_combatants
 from rules.battle import JSON_VERSION, Battle
 from rules.frames import frame_to_dict
+
+if TYPE_CHECKING:
+    from rules.actions import Decision
+    from rules.events import Event
+    from rules.state import BattleState
 
 
 def _module() -> Any:
@@ -36,16 +42,37 @@ def _module() -> Any:
 def native_state(battle: Battle, records: Any = None) -> Any:
     """``battle``'s state as a ``rules._native.BattleState`` (``records``: the name table
     its events are interned in, default ``native_records.shared_records()``)."""
-    module = _module()
-    state = battle.state
-    decision = battle.decision  # None once over, as Battle.to_dict writes it then
-    parts = {
-        "header": {
-            "version": JSON_VERSION,
-            "scenario": {"text": battle.scenario.text, "source": battle.scenario.source},
-            "content_dir": battle.content_dir,
-            "seed": battle.seed,
-        },
+    header = {
+        "version": JSON_VERSION,
+        "scenario": {"text": battle.scenario.text, "source": battle.scenario.source},
+        "content_dir": battle.content_dir,
+        "seed": battle.seed,
+    }
+    # the decision is None once over, as Battle.to_dict writes it then
+    return native_state_of(battle.state, battle.decision, header, records)
+
+
+def native_state_of(state: BattleState, decision: Decision | None, header: dict[str, Any],
+                    records: Any = None) -> Any:
+    """The ``rules._native.BattleState`` of a Python battle state, its pending ``decision``
+    and ``header`` (the version, scenario, content_dir and seed ``to_dict`` writes)."""
+    return _module().BattleState(
+        roster_of(state), native_records.shared_records() if records is None else records,
+        parts_of(state, decision, header, state.events))
+
+
+def roster_of(state: BattleState) -> Any:
+    """The combatants of ``state`` as a ``rules._native.Roster`` (``rules.native_state``)."""
+    return native_combatants.native_roster(
+        state.combatants.values(), native_combatants.compile_content(state.content))
+
+
+def parts_of(state: BattleState, decision: Decision | None, header: dict[str, Any],
+             events: Sequence[Event]) -> dict[str, Any]:
+    """Everything but the combatants that a ``rules._native.BattleState`` is built from
+    (``events``: the events to put in its log)."""
+    return {
+        "header": header,
         "dice": state.dice.state(),
         "round": state.round,
         "turn_index": state.turn_index,
@@ -53,17 +80,13 @@ def native_state(battle: Battle, records: Any = None) -> Any:
         "ground": state.ground,
         "doors": list(state.grid.doors.items()),
         "stack": [frame_to_dict(frame) for frame in state.stack],
-        "events": state.events,
+        "events": events,
         "is_over": state.is_over,
         "winner": state.winner,
         "end_turn_requested": state.end_turn_requested,
         "decision": None if decision is None else {
             "kind": decision.kind.value, "actor": decision.actor, "source": decision.source},
     }
-    roster = native_combatants.native_roster(
-        state.combatants.values(), native_combatants.compile_content(state.content))
-    return module.BattleState(roster, native_records.shared_records() if records is None
-                              else records, parts)
 
 
 def native_from_dict(data: dict[str, Any], records: Any = None) -> Any:

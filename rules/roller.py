@@ -146,10 +146,16 @@ class Roller:
         new.forced = list(self.forced)
         return new
 
+    def set_state(self, state: dict[str, Any]) -> None:
+        """Become, in place, the roller whose ``state()`` this was (the generator is
+        built on the next roll)."""
+        self._rng, self._pending = None, state["bit_generator"]
+        self.forced = list(state["forced"])
+
     @classmethod
     def from_state(cls, state: dict[str, Any]) -> Roller:
         """The roller whose ``state()`` this was."""
-        roller = cls(0)
-        roller.rng.bit_generator.state = state["bit_generator"]
-        roller.forced = list(state["forced"])
+        roller = cls.__new__(cls)
+        roller.set_state(state)
+        roller.rng  # noqa: B018  # built now, so a malformed state fails here
         return roller

@@ -42,7 +42,7 @@ from experiments.fuzzing.invariants import (
     state_key,
 )
 from experiments.replay import Replay
-from rules import Action, Battle
+from rules import Action, Battle, native_driver
 from rules.events import Moved
 
 __all__ = [
@@ -174,7 +174,9 @@ class Checker:
         """Check the state before the first action, and watch every event from now on
         (``Checks.every_event``)."""
         self.limits.feed(battle.events)
-        if self.checks.every_event:
+        # the native engine checks the bodies after every event itself (the same check,
+        # rules/native/invariants.cpp); on the Python engine an event hook runs it
+        if self.checks.every_event and not native_driver.watch_bodies(battle):
             battle.state.events = EventWatch(battle.state.events, lambda event: check_bodies(
                 battle, event.actor if isinstance(event, Moved) else None))
         self._state(battle)

@@ -36,6 +36,7 @@ from experiments.replay import Replay, first_mismatch
 from rules import ActionKind as K
 from rules import Battle, DecisionKind
 from rules.actions import WALKING_KINDS
+from rules.errors import InvariantViolation
 from rules.events import ActionTaken, AttackRolled, DodgeRolled, ParryRolled
 from rules.grid import chebyshev
 
@@ -48,15 +49,6 @@ ALLOWED_BUDGETS = (
 )
 #: The names (as ActionTaken writes them) of the kinds that walk a path (S7).
 _WALKING_NAMES = frozenset(kind.name for kind in WALKING_KINDS)
-
-
-class InvariantViolation(Exception):
-    """An invariant failed; ``name`` is the invariant, the message says how."""
-
-    def __init__(self, name: str, message: str) -> None:
-        super().__init__(f"{name}: {message}")
-        self.name = name
-        self.detail = message
 
 
 def need(condition: bool, name: str, message: str) -> None:

@@ -109,6 +109,7 @@ void BattleLoop::run(state::BattleState& state, actions::NameTable& names, const
   while (true) {
     const legal::LegalMap& map = map_of(state);
     harm::Context context{state, map.grid, names, rules, &map.graph};
+    context.watch = watch;
     Loop loop{context, max_rounds_};
     if (state.is_over) {
       state.decision.reset();
@@ -144,6 +145,7 @@ void BattleLoop::apply(state::BattleState& state, actions::NameTable& names,
   {
     const legal::LegalMap& map = map_of(state);
     harm::Context context{state, map.grid, names, rules, &map.graph};
+    context.watch = watch;
     if (decision.kind == actions::DecisionKind::TURN) {
       turns::start_action(context, decision.actor, action);
     } else {

@@ -30,6 +30,11 @@ class BattleLoop {
   // The LegalMap of the doors as `state`'s stand.
   const legal::LegalMap& map_of(const state::BattleState& state);
 
+  int max_rounds() const { return max_rounds_; }
+
+  // Check the bodies after every event of a step (invariants::check_bodies).
+  bool watch = false;
+
  private:
   grid::Grid base_;
   reach::Costs costs_;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "bindings_battle.hpp"
+#include "invariants.hpp"
 #include "battle.hpp"
 #include "combat.hpp"
 #include "effects.hpp"
@@ -162,6 +163,9 @@ void bind_apply(nb::module_& module) {
       std::rethrow_exception(pointer);
     } catch (const roller::ForcedDiceError& error) {
       PyErr_SetString(forced_error.ptr(), error.what());
+    } catch (const invariants::Broken& error) {
+      nb::object violation = nb::module_::import_("rules.errors").attr("InvariantViolation");
+      PyErr_SetObject(violation.ptr(), violation(error.name(), error.what()).ptr());
     }
   });
 
@@ -287,7 +291,10 @@ void bind_apply(nb::module_& module) {
                                  "rules.battle's apply and run loop over one scenario's map.")
       .def("__init__", [](battle::BattleLoop* self, const legal::LegalMap& map, int max_rounds) {
         new (self) battle::BattleLoop(map.grid, map.graph.costs(), max_rounds);
-      }, nb::arg("map"), nb::arg("max_rounds"));
+      }, nb::arg("map"), nb::arg("max_rounds"))
+      .def_rw("watch", &battle::BattleLoop::watch,
+              "Check the bodies after every event (invariants.hpp): a broken invariant "
+              "raises rules.errors.InvariantViolation.");
   module.def("battle_apply", [](NativeBattle& battle, battle::BattleLoop& loop,
                                 const harm::ApplyRules& rules, nb::handle action) {
     const actions::Action record = battle.names().action_from(action);
@@ -317,22 +324,37 @@ void bind_apply(nb::module_& module) {
   }, nb::arg("state"), nb::arg("start"), "event_to_dict of every event from index `start` on.");
   module.def("battle_random_play", [](NativeBattle& battle, battle::BattleLoop& loop,
                                       const harm::ApplyRules& rules, std::uint32_t seed,
-                                      int max_decisions) {
-    // A whole random battle natively: legal actions and the uniform choice (a native
-    // Pcg64 seeded with `seed`) and apply, all in C++; the decisions made.
+                                      int max_decisions, bool check) {
+    // Play on with a uniform policy over the legal actions (a native Pcg64 seeded with
+    // `seed`, drawing as numpy's default_rng(seed).integers(0, n) does), all in C++; with
+    // `check`, the bodies after every event and the bounds after every decision
+    // (invariants.hpp). The decisions made.
     const std::array<std::uint32_t, 1> entropy{seed};
     dice::Pcg64 chooser = dice::Pcg64::from_seed(entropy);
+    const bool watching = loop.watch;
+    loop.watch = watching || check;
     int made = 0;
-    while (battle.state.decision && !battle.state.is_over && made < max_decisions) {
-      const std::vector<actions::Action> found =
-          legal::actions_for(battle.state, loop.map_of(battle.state), battle.names().names());
-      if (found.empty()) break;
-      const auto pick = static_cast<std::size_t>(chooser.integers(0, static_cast<std::int64_t>(found.size())));
-      loop.apply(battle.state, battle.names().names(), rules, found[pick]);
-      ++made;
+    try {
+      while (battle.state.decision && !battle.state.is_over && made < max_decisions) {
+        const std::vector<actions::Action> found =
+            legal::actions_for(battle.state, loop.map_of(battle.state), battle.names().names());
+        if (found.empty()) {
+          throw invariants::Broken("legal-non-empty", "no legal action for the pending decision");
+        }
+        const auto pick = static_cast<std::size_t>(
+            chooser.integers(0, static_cast<std::int64_t>(found.size())));
+        loop.apply(battle.state, battle.names().names(), rules, found[pick]);
+        ++made;
+        if (check) invariants::check_bounds(battle.state, rules.out_of_action_at, loop.max_rounds());
+      }
+    } catch (...) {
+      loop.watch = watching;
+      throw;
     }
+    loop.watch = watching;
     return made;
-  }, nb::arg("state"), nb::arg("loop"), nb::arg("rules"), nb::arg("seed"), nb::arg("max_decisions"));
+  }, nb::arg("state"), nb::arg("loop"), nb::arg("rules"), nb::arg("seed"), nb::arg("max_decisions"),
+  nb::arg("check") = false);
 
   // rules.effects.apply_effect(state, actor, action, frame) (the frame is not read).
   module.def("effects_apply", [](FRAY_HARM_ARGS, std::string_view actor, nb::handle action) {

@@ -135,6 +135,42 @@ void build(NativeBattle& self, nb::handle roster, nb::handle records, nb::dict p
   state.decision = decision_from(item_of(parts, "decision", "parts"), state.roster);
 }
 
+// Roller.state(): the generator's state and the forced faces still queued.
+nb::dict dice_dict(const state::Roller& roller) {
+  nb::dict dice;
+  dice["bit_generator"] = nb::cast(dice::Pcg64(roller.generator.state())).attr("state");
+  nb::list forced;
+  for (int face : roller.queued()) forced.append(face);
+  dice["forced"] = forced;
+  return dice;
+}
+
+// The state rebuilt in place from new parts (a Python battle's state after Python code
+// changed it), keeping the event log: parts["events"] holds only the events to append.
+void rebuild(NativeBattle& self, nb::handle roster, nb::dict parts) {
+  state::BattleState& state = self.state;
+  state.initiative_order.clear();
+  state.ground.clear();
+  state.doors.clear();
+  state.stack.clear();
+  build(self, roster, self.records_object, parts);
+}
+
+// The pending decision as the Python Decision (the records' cached one); None once over.
+nb::object decision_object(const NativeBattle& self) {
+  const state::BattleState& state = self.state;
+  if (!state.decision || state.is_over) return nb::none();
+  records::Records& records = self.names();
+  actions::NameTable& names = records.names();
+  actions::Decision decision;
+  decision.kind = state.decision->kind;
+  decision.actor = names.intern(state.roster.ids.name(state.decision->actor));
+  if (state.decision->source != kNone) {
+    decision.source = names.intern(state.roster.ids.name(state.decision->source));
+  }
+  return records.decision_to(decision);
+}
+
 nb::list id_names(const combatant::Roster& roster, const std::vector<int>& ids) {
   nb::list out;
   for (int id : ids) out.append(str_of(roster.ids.name(id)));
@@ -152,12 +188,7 @@ nb::dict to_dict(const NativeBattle& self, bool events_wanted) {
   out["scenario"] = nb::dict(nb::borrow<nb::dict>(item_of(header, "scenario", "header")));
   out["content_dir"] = nb::borrow(item_of(header, "content_dir", "header"));
   out["seed"] = nb::borrow(item_of(header, "seed", "header"));
-  nb::dict dice;
-  dice["bit_generator"] = nb::cast(dice::Pcg64(state.dice.generator.state())).attr("state");
-  nb::list forced;
-  for (int face : state.dice.queued()) forced.append(face);
-  dice["forced"] = forced;
-  out["dice"] = dice;
+  out["dice"] = dice_dict(state.dice);
   out["round"] = state.round;
   out["turn_index"] = state.turn_index;
   out["initiative_order"] = id_names(roster, state.initiative_order);
@@ -253,6 +284,35 @@ void bind_battle(nb::module_& module) {
            "(rules/native_battle.py gathers them).")
       .def("to_dict", &to_dict, nb::kw_only(), nb::arg("events") = true,
            "The state as Battle.to_dict(events=events) gives it.")
+      .def("rebuild", &rebuild, nb::arg("roster"), nb::arg("parts"),
+           "Rebuild from new parts in place, keeping the event log (parts['events'] are "
+           "appended to it).")
+      .def("dice", [](const NativeBattle& self) { return dice_dict(self.state.dice); },
+           "The dice as Roller.state() gives them.")
+      .def("set_forced", [](NativeBattle& self, nb::iterable faces) {
+             std::vector<int> queued;
+             for (nb::handle face : faces) queued.push_back(int_of(face, "forced"));
+             self.state.dice.forced = std::move(queued);
+             self.state.dice.forced_next = 0;
+           }, nb::arg("faces"), "Replace the queue of forced faces (Roller.forced).")
+      .def("append_events", [](NativeBattle& self, nb::iterable events) {
+             for (nb::handle event : events) {
+               self.state.events.push_back(self.names().event_from(event));
+             }
+           }, nb::arg("events"), "Append rules.events events to the log.")
+      .def("events_from", [](NativeBattle& self, std::size_t start) {
+             nb::list out;
+             records::Records& records = self.names();
+             for (std::size_t i = start; i < self.state.events.size(); ++i) {
+               out.append(records.event_to(self.state.events[i]));
+             }
+             return out;
+           }, nb::arg("start"), "The rules.events events from index `start` on.")
+      .def_prop_ro("decision", &decision_object,
+                   "The pending rules.actions.Decision; None once the battle is over.")
+      .def_prop_ro("winner", [](const NativeBattle& self) {
+        return optional_name(self.state.roster.teams, self.state.winner);
+      })
       .def("clone", &clone, "An independent copy (event chunks and content shared).")
       .def("__copy__", &clone)
       .def_prop_ro("round", [](const NativeBattle& self) { return self.state.round; })

@@ -12,11 +12,13 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "combatant.hpp"
 #include "events.hpp"
 #include "grid.hpp"
+#include "invariants.hpp"
 #include "queries.hpp"
 #include "reach.hpp"
 #include "roller.hpp"
@@ -107,6 +109,7 @@ struct Context {
   actions::NameTable& names;
   const ApplyRules& rules;
   const reach::ReachGraph* graph = nullptr;  // the reach search over `grid` (moves)
+  bool watch = false;                        // check the bodies after every event
 
   Combatant& at(int number) { return state.roster.combatants.at(static_cast<std::size_t>(number)); }
   queries::QueryState query() const {
@@ -119,10 +122,17 @@ struct Context {
   // A skill name's ruleset id (kNone for a name the ruleset lacks, as Python treats it).
   int skill_id(std::string_view skill) const { return content().skill_names.find(skill); }
   // BattleState.emit: the event, stamped with this round, appended to the log.
+  // With `watch`, invariants::check_bodies after every event (a Moved event's actor has
+  // just finished its move), as the fuzzer's event hook does on the Python engine.
   template <typename Event>
   void emit(Event event) {
     event.round = state.round;
+    int finished = content::kNone;
+    if constexpr (std::is_same_v<Event, events::Moved>) {
+      if (watch) finished = state.roster.ids.find(names.text(event.actor));
+    }
     state.events.push_back(events::Event(std::move(event)));
+    if (watch) invariants::check_bodies(state, finished);
   }
 };
 

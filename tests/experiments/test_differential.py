@@ -1,11 +1,10 @@
 """``fray fuzz --differential`` (issue 23): the two engines play the same battles and are
 compared after every decision. Clean runs find nothing; a planted difference in the
-native route search is found, named, shrunk, written, and reproduced by ``fray replay``."""
+native legal actions is found, named, shrunk, written, and reproduced by ``fray replay``."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import numpy as np
@@ -16,42 +15,25 @@ from experiments.benchmarks.engines import read_record
 from experiments.fuzzing import differential, fuzz, generate
 from experiments.fuzzing.fuzz_campaign import campaign, shipped_cases
 from experiments.replay import Replay
-from rules import engine, native_reach
+from rules import engine
+from rules.actions import Action, ActionKind
+from rules.native_driver import NativeDriver
 
 needs_native = pytest.mark.skipif(not engine.native_available(),
                                   reason="the native engine (rules._native) is not built")
 
 
-class _OneDropped(Mapping):
-    """A route answer without its last destination (the planted native bug)."""
-
-    def __init__(self, answer: Mapping) -> None:
-        self.answer = answer
-        self.kept = list(answer)[:-1]
-        self.memo: dict[object, object] = {}
-
-    def __getitem__(self, square: object) -> object:
-        if square not in self.kept:
-            raise KeyError(square)
-        return self.answer[square]
-
-    def __iter__(self) -> Iterator:
-        return iter(self.kept)
-
-    def __len__(self) -> int:
-        return len(self.kept)
-
-
 @pytest.fixture
 def native_drops_a_destination(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A planted native bug: the route search forgets the last square it reached."""
-    original = native_reach.routes
+    """A planted native bug: the native legal actions forget the last MOVE destination."""
+    original = NativeDriver.legal_actions
 
-    def dropping(*args: object) -> Mapping:
-        answer = original(*args)
-        return _OneDropped(answer) if len(answer) > 1 else answer
+    def dropping(self: NativeDriver, battle: object) -> list[Action]:
+        found = original(self, battle)
+        moves = [index for index, action in enumerate(found) if action.kind is ActionKind.MOVE]
+        return found[:moves[-1]] + found[moves[-1] + 1:] if len(moves) > 1 else found
 
-    monkeypatch.setattr(native_reach, "routes", dropping)
+    monkeypatch.setattr(NativeDriver, "legal_actions", dropping)
 
 
 @needs_native
@@ -134,10 +116,10 @@ def test_the_command_exits_1_and_names_the_difference(
 @needs_native
 def test_one_engine_raising_is_an_exception_difference(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(*args: object) -> Mapping:
+    def broken(*args: object) -> list[Action]:
         raise IndexError("planted")
 
-    monkeypatch.setattr(native_reach, "routes", broken)
+    monkeypatch.setattr(NativeDriver, "legal_actions", broken)
     text, source = shipped_cases()[0]
     outcome = differential.run_choices(fuzz.Case(text, source, 1), [0] * 30,
                                        differential.differential_checks())

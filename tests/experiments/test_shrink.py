@@ -59,7 +59,9 @@ def test_shrinker_finds_a_small_reproduction_of_a_planted_invariant() -> None:
 
 @pytest.fixture
 def shared_budget_clones(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A planted rule bug: ``Combatant.copy`` forgets to copy ``actions_used``."""
+    """A planted rule bug: ``Combatant.copy`` forgets to copy ``actions_used``. It is
+    planted in the Python engine, which these battles run on."""
+    monkeypatch.setenv(rules.engine.ENVIRONMENT_VARIABLE, "python")
     original = rules.Combatant.copy
 
     def broken(self: rules.Combatant) -> rules.Combatant:

@@ -1,0 +1,257 @@
+"""A :class:`rules.Battle` run by the native engine (issue 23): the state lives in C++
+(``rules._native.BattleState``, :mod:`rules.native_battle`) and ``apply`` /
+``legal_actions`` / ``clone`` run there (``rules/native/battle.cpp``); the battle's
+Python :class:`rules.state.BattleState` is a mirror of it, brought up to date only when
+Python code reads it.
+
+Where the state is current, ``NativeDriver.where``:
+
+- ``"both"``: the mirror and the native state are equal (just built or just pushed);
+- ``"native"``: the native state moved on (an ``apply``); the mirror is stale;
+- ``"python"``: Python code was handed the mirror (``battle.state``, ``battle.combatants``,
+  ``battle.dice``, ...) and may have changed it; the native state is stale.
+
+Reading the mirror in ``"native"`` pulls (:meth:`NativeDriver.pull`: the native state's
+``to_dict`` written into the mirror in place, so a combatant or the dice held across an
+``apply`` stays the object the battle uses, as on the Python engine). A native step in
+``"python"`` pushes first (:meth:`NativeDriver.push`: the mirror's parts into the native
+state, keeping its event log). The pending decision, ``is_over``, ``winner``, ``round``,
+``turn_index`` and the events are read without moving the state (events are appended to
+the mirror's list, which is always a prefix of the native log).
+
+Forced dice (``battle.dice.force``/``forcing``): faces queued on the mirror's roller reach
+the native roller before the next native step, and after it the mirror's roller is set to
+the native one's state, so ``forcing`` sees which faces were used.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rules import engine, native_battle, native_legal, saves
+from rules.actions import Decision, DecisionKind
+from rules.combatant import Combatant, item_from_dict
+from rules.events import Reasoned
+from rules.frames import frame_from_dict
+from rules.roller import Roller
+from rules.state import BattleState
+
+if TYPE_CHECKING:
+    from rules.actions import Action
+    from rules.battle import Battle
+    from rules.events import Event
+
+
+_loaded: list[Any] = []
+
+
+def _module() -> Any:
+    """The compiled module, holding the battle loop (``rules.engine.require_native``)."""
+    if not _loaded:
+        _loaded.append(engine.require_native("BattleLoop", "the native battle loop"))
+    return _loaded[0]
+
+
+class NativeDriver:
+    """The native state, loop and rules of one battle, and where its state is current."""
+
+    __slots__ = ("content", "dice_watch", "forced", "handed_out", "loop", "native", "rules",
+                 "scenario", "where")
+
+    def __init__(self, native: Any, rules: Any, loop: Any, content: Any, scenario: Any,
+                 where: str) -> None:
+        self.native = native  # rules._native.BattleState
+        self.rules = rules  # rules._native.ApplyRules
+        self.loop = loop  # rules._native.BattleLoop
+        self.content = content
+        self.scenario = scenario
+        self.where = where
+        self.dice_watch = False  # forced faces went native: copy the dice back after a step
+        self.forced: list[int] = []  # the native roller's forced faces as last synced
+        #: Python code was handed the mirror: it may hold its objects (a combatant, the
+        #: dice) across a step, so the mirror is pulled after every step, as the Python
+        #: engine changes its objects in place
+        self.handed_out = False
+
+    @classmethod
+    def start(cls, battle: Battle) -> NativeDriver:
+        """The driver of ``battle``, built from its Python state (which stays current)."""
+        state = battle._state
+        native = native_battle.native_state_of(state, battle._decision, _header(battle))
+        module = _module()
+        rules = module.ApplyRules(state.content, native)
+        loop = module.BattleLoop(native_legal.legal_map(state), state.scenario.max_rounds)
+        driver = cls(native, rules, loop, state.content, state.scenario, "both")
+        driver.synced_dice(state.dice.forced)
+        return driver
+
+    # ------------------------------------------------------------ moving the state
+    def to_python(self, battle: Battle) -> BattleState:
+        """The mirror, current, for Python code that may change it."""
+        if self.where == "native":
+            self.pull(battle)
+        self.where = "python"
+        self.handed_out = True
+        return battle._state
+
+    def to_native(self, battle: Battle) -> Any:
+        """The native state, current, for a native step."""
+        if self.where == "python":
+            self.push(battle)
+            self.where = "both"
+        elif battle._state is not None:
+            self.forward_forced(battle._state)
+        return self.native
+
+    def forward_forced(self, mirror: BattleState) -> None:
+        """Faces forced (or dropped) on the mirror's roller since the last sync (through a
+        roller held across a native step) go to the native roller."""
+        forced = mirror.dice.forced
+        if forced != self.forced:
+            self.native.set_forced(forced)
+            self.synced_dice(forced)
+
+    def synced_dice(self, forced: list[int]) -> None:
+        """The mirror's roller and the native one agree on the forced faces ``forced``."""
+        self.forced = list(forced)
+        self.dice_watch = bool(forced)
+
+    def push(self, battle: Battle) -> None:
+        """The mirror's state into the native one (its event log kept, new events added)."""
+        state = battle._state
+        known = self.native.event_count
+        parts = native_battle.parts_of(state, battle._decision, _header(battle),
+                                       state.events[known:])
+        roster = native_battle.roster_of(state)
+        if len(state.events) < known:  # the log was cut: start it again
+            self.native = native_battle.native_state_of(state, battle._decision,
+                                                        _header(battle))
+        else:
+            self.native.rebuild(roster, parts)
+        self.synced_dice(state.dice.forced)
+
+    def pull(self, battle: Battle) -> None:
+        """The native state written into the mirror, object by object where they exist."""
+        state = battle._state
+        if state is None:
+            state = battle._state = _empty_mirror(self)
+        self.forward_forced(state)
+        data = self.native.to_dict(events=False)
+        state.dice.set_state(data["dice"])
+        self.synced_dice(state.dice.forced)
+        state.round = data["round"]
+        state.turn_index = data["turn_index"]
+        state.initiative_order[:] = data["initiative_order"]
+        combatants = state.combatants
+        for entry in data["combatants"]:
+            fresh = Combatant.from_dict(entry, self.content)
+            known = combatants.get(fresh.id)
+            if known is None:
+                combatants[fresh.id] = fresh
+            else:
+                vars(known).update(vars(fresh))
+        state.ground[:] = [item_from_dict(item) for item in data["ground"]]
+        opened = {(square[0], square[1]) for square in data["doors_open"]}
+        if {square for square, is_open in state.grid.doors.items() if is_open} != opened:
+            state.set_grid(saves.doors_as(self.scenario.grid, opened))
+        state.stack[:] = [frame_from_dict(frame) for frame in data["stack"]]
+        self.sync_events(state)
+        state.is_over = data["is_over"]
+        state.winner = data["winner"]
+        state.end_turn_requested = False  # never set at a decision
+        decision = data["decision"]
+        battle._decision = None if decision is None else Decision(
+            DecisionKind(decision["kind"]), decision["actor"], decision["source"])
+
+    def sync_events(self, state: BattleState) -> list[Event]:
+        """The mirror's event list with the native log's new events appended."""
+        events = state.events
+        if len(events) < self.native.event_count:
+            events.extend(self.native.events_from(len(events)))
+        return events
+
+    # ------------------------------------------------------------ native steps
+    def legal_actions(self, battle: Battle) -> list[Action]:
+        """The pending decision's legal actions, from ``legal.cpp``."""
+        return _module().battle_legal_actions(self.to_native(battle), self.loop)
+
+    def apply(self, battle: Battle, action: Action, reason: str | None) -> list[Event]:
+        """``action`` (already checked legal) applied natively; the new events."""
+        native = self.to_native(battle)
+        start = native.event_count
+        if reason is not None:
+            native.append_events([Reasoned(round=native.round, actor=battle.decision.actor,
+                                           reason=str(reason))])
+        _module().battle_apply(native, self.loop, self.rules, action)
+        self.where = "native"
+        new = native.events_from(start)
+        mirror = battle._state
+        if mirror is not None:
+            if len(mirror.events) == start:
+                mirror.events.extend(new)
+            if self.handed_out:
+                self.pull(battle)
+                self.where = "python"
+            elif self.dice_watch:
+                mirror.dice.set_state(native.dice())
+                self.synced_dice(mirror.dice.forced)
+        return new
+
+    def copy(self, battle: Battle) -> tuple[NativeDriver, BattleState]:
+        """A driver of an independent copy of the native state, and its mirror (stale:
+        events shared up to the source mirror's, the rest filled in on first read)."""
+        native = self.to_native(battle).clone()
+        driver = NativeDriver(native, self.rules, self.loop, self.content, self.scenario,
+                              "native")
+        driver.synced_dice(self.forced)
+        mirror = _empty_mirror(self)
+        mirror.dice.forced = list(self.forced)
+        source = battle._state
+        if source is not None:
+            mirror.events = list(source.events)
+        return driver, mirror
+
+
+def _header(battle: Battle) -> dict[str, Any]:
+    from rules.battle import JSON_VERSION
+    scenario = battle._state.scenario
+    return {"version": JSON_VERSION,
+            "scenario": {"text": scenario.text, "source": scenario.source},
+            "content_dir": battle.content_dir, "seed": battle.seed}
+
+
+def _empty_mirror(driver: NativeDriver) -> BattleState:
+    """A mirror with nothing pulled into it yet (no combatants, no events)."""
+    dice = Roller.__new__(Roller)
+    dice.set_state({"bit_generator": None, "forced": []})  # pulled before it is read
+    state = BattleState(driver.content, driver.scenario, dice)
+    state.engine = "native"
+    return state
+
+
+def watch_bodies(battle: Battle) -> bool:
+    """Have the native engine check the bodies after every event of ``battle`` from now on
+    (``rules/native/invariants.cpp``: ``experiments.fuzzing.invariants.check_bodies``, which
+    the fuzzer runs from an event hook on the Python engine); a broken invariant raises
+    :class:`rules.errors.InvariantViolation` from ``apply``. False (nothing done) when
+    ``battle`` runs on the Python engine."""
+    driver = battle._driver
+    if driver is None:
+        return False
+    driver.loop.watch = True
+    return True
+
+
+def random_play(battle: Battle, seed: int, max_decisions: int, check: bool) -> int:
+    """``Battle.random_play`` on the native engine: the whole loop in C++."""
+    driver = battle._driver
+    assert driver is not None  # Battle.random_play calls this for native battles only
+    native = driver.to_native(battle)
+    made = _module().battle_random_play(native, driver.loop, driver.rules, seed,
+                                        max_decisions, check)
+    driver.where = "native"
+    battle._legal = None
+    if driver.handed_out and battle._state is not None:
+        driver.pull(battle)
+        driver.where = "python"
+    return made
