@@ -314,6 +314,9 @@ class Battle:
         invariants as it goes (``rules/native/invariants.cpp``: the bodies after every
         event, the bounds after every decision) and raises
         :class:`rules.errors.InvariantViolation` on the first that fails."""
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 32:
+            raise ValueError(f"random_play: seed: expected a whole number in [0, 2**32), "
+                             f"got {seed!r}")
         limit = (1 << 31) - 1 if max_decisions is None else max_decisions
         if self._driver is not None:
             from rules.native_driver import random_play
@@ -464,7 +467,7 @@ class Battle:
             new._driver = None
             new._state = self._state.copy()
         else:
-            new._driver, new._state = driver.copy(self)
+            new._driver, new._state = driver.copy(self), None  # the mirror comes when read
         new._decision = self._decision
         new._legal = self._legal
         new._legal_set = self._legal_set

@@ -55,8 +55,8 @@ def _module() -> Any:
 class NativeDriver:
     """The native state, loop and rules of one battle, and where its state is current."""
 
-    __slots__ = ("content", "dice_watch", "forced", "handed_out", "loop", "native", "rules",
-                 "scenario", "where")
+    __slots__ = ("content", "dice_watch", "events_seed", "forced", "handed_out", "loop",
+                 "native", "rules", "scenario", "where")
 
     def __init__(self, native: Any, rules: Any, loop: Any, content: Any, scenario: Any,
                  where: str) -> None:
@@ -72,6 +72,8 @@ class NativeDriver:
         #: dice) across a step, so the mirror is pulled after every step, as the Python
         #: engine changes its objects in place
         self.handed_out = False
+        #: a copy's first mirror starts from its source's events: (the list, how many)
+        self.events_seed: tuple[list[Event], int] | None = None
 
     @classmethod
     def start(cls, battle: Battle) -> NativeDriver:
@@ -135,6 +137,10 @@ class NativeDriver:
         state = battle._state
         if state is None:
             state = battle._state = _empty_mirror(self)
+            if self.events_seed is not None:
+                events, count = self.events_seed
+                state.events = events[:count]
+                self.events_seed = None
         self.forward_forced(state)
         data = self.native.to_dict(events=False)
         state.dice.set_state(data["dice"])
@@ -197,19 +203,19 @@ class NativeDriver:
                 self.synced_dice(mirror.dice.forced)
         return new
 
-    def copy(self, battle: Battle) -> tuple[NativeDriver, BattleState]:
-        """A driver of an independent copy of the native state, and its mirror (stale:
-        events shared up to the source mirror's, the rest filled in on first read)."""
+    def copy(self, battle: Battle) -> NativeDriver:
+        """The driver of an independent copy of the native state; the copy's mirror is
+        built when first read, its events starting from this battle's mirror's."""
         native = self.to_native(battle).clone()
         driver = NativeDriver(native, self.rules, self.loop, self.content, self.scenario,
                               "native")
         driver.synced_dice(self.forced)
-        mirror = _empty_mirror(self)
-        mirror.dice.forced = list(self.forced)
         source = battle._state
         if source is not None:
-            mirror.events = list(source.events)
-        return driver, mirror
+            driver.events_seed = (source.events, len(source.events))
+        elif self.events_seed is not None:
+            driver.events_seed = self.events_seed
+        return driver
 
 
 def _header(battle: Battle) -> dict[str, Any]:
@@ -223,7 +229,8 @@ def _header(battle: Battle) -> dict[str, Any]:
 def _empty_mirror(driver: NativeDriver) -> BattleState:
     """A mirror with nothing pulled into it yet (no combatants, no events)."""
     dice = Roller.__new__(Roller)
-    dice.set_state({"bit_generator": None, "forced": []})  # pulled before it is read
+    # pulled before it is read; the forced faces already agree with the native roller's
+    dice.set_state({"bit_generator": None, "forced": driver.forced})
     state = BattleState(driver.content, driver.scenario, dice)
     state.engine = "native"
     return state

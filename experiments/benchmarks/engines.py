@@ -5,9 +5,9 @@ machine moves both sides of a ratio alike.
 
 - random-vs-random skirmish, the agents in Python (``agents.make("random")`` for both
   teams, as the headless section plays): decisions/s per engine, native / python;
-- the random-play loop: the uniform policy over ``battle.legal_actions()`` with its own
-  seeded generator, on skirmish and horde. There is no loop inside the native engine yet,
-  so both engines run the same Python-side loop, and the label says so;
+- the random-play loop, ``Battle.random_play``: the uniform policy over the legal actions
+  with its own seeded generator, on skirmish and horde; the native engine runs the whole
+  loop in C++, the Python engine a Python loop making the same choices;
 - ``clone()`` of a skirmish battle after 40 random decisions: µs per clone, python / native;
 - the first decision on a generated 300x300 open map (``maps.open_map``, a fresh map
   each run): seconds per engine, native / python (no slower: <= 1.0);
@@ -26,8 +26,6 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-import numpy as np
-
 import agents
 import rules
 from experiments.benchmarks import maps
@@ -39,8 +37,8 @@ from rules import engine as engines
 ENGINES = ("native", "python")
 LOOP_SCENARIOS = ("skirmish", "horde")
 NOT_BUILT = "n/a (the native engine is not built here)"
-#: the label's note on the random-play loop: no loop inside the engine yet, so Python's
-LOOP_NOTE = "loop in Python"
+#: the label's note on the random-play loop: the native engine's runs inside the engine
+LOOP_NOTE = "Battle.random_play"
 
 
 def _order(repeat: int) -> tuple[str, str]:
@@ -82,28 +80,17 @@ def random_battles(scenario: str, battles: int) -> Callable[[str, int], float]:
     return measure
 
 
-def random_play(battle: rules.Battle, rng: np.random.Generator, decisions: int) -> int:
-    """The uniform policy over ``battle.legal_actions()`` for ``decisions`` decisions or
-    to the end; the number made."""
-    done = 0
-    while done < decisions and not battle.is_over:
-        actions = battle.legal_actions()
-        battle.apply(actions[int(rng.integers(len(actions)))])
-        done += 1
-    return done
-
-
 def random_loop(scenario: str, decisions: int) -> Callable[[str, int], float]:
-    """Decisions/s of ``decisions`` random-play decisions, a new battle (next seed) each
-    time one ends; the battles are built outside the timing."""
+    """Decisions/s of ``decisions`` decisions of ``Battle.random_play`` (the uniform
+    policy; inside the engine on the native one, a Python loop making the same choices on
+    the Python one), a new battle (next seed) each time one ends; the battles are built
+    outside the timing."""
     def measure(engine: str, repeat: int) -> float:
-        rng = np.random.default_rng(repeat)
         seed, done, seconds = repeat * 1000, 0, 0.0
         while done < decisions:
             battle = rules.Battle.from_scenario(scenario, seed=seed, engine=engine)
-            battle.legal_actions()
             start = time.perf_counter()
-            done += random_play(battle, rng, decisions - done)
+            done += battle.random_play(seed, decisions - done)
             seconds += time.perf_counter() - start
             seed += 1
         return done / seconds
@@ -175,7 +162,7 @@ def figures(quick: bool, record: Path | None = None) -> Iterator[Figure]:
              "skirmish", 1 if quick else 3), False),
         *((f"engines.loop.{s}", f"random play {s} ({LOOP_NOTE}) decisions/s", "/s",
            f"random play {s} ({LOOP_NOTE}): native / python",
-           random_loop(s, 500 if quick else 3000), False) for s in LOOP_SCENARIOS),
+           random_loop(s, 2000 if quick else 10000), False) for s in LOOP_SCENARIOS),
         ("engines.clone.skirmish", "clone() skirmish at 40 decisions", "µs",
          "clone() skirmish: python / native", clone_cost(
              "skirmish", 40, 200 if quick else 1000), True),

@@ -16,10 +16,7 @@ import resource
 import sys
 import time
 
-import numpy as np
-
 import rules
-from experiments.benchmarks.engines import random_play
 
 
 def resident_mib() -> float:
@@ -33,15 +30,15 @@ def resident_mib() -> float:
 
 
 def run(battles: int, scenario: str, engine: str, out: object = sys.stdout) -> list[float]:
-    """Play ``battles`` random battles; the resident MiB after each tenth of them."""
-    rng = np.random.default_rng(0)
+    """Play ``battles`` random battles (``Battle.random_play``, inside the engine on the
+    native one); the resident MiB after each tenth of them."""
     marks: list[float] = []
     step = max(1, battles // 10)
     start = time.perf_counter()
     decisions = 0
     for seed in range(battles):
         battle = rules.Battle.from_scenario(scenario, seed=seed, engine=engine)
-        decisions += random_play(battle, rng, 10**9)
+        decisions += battle.random_play(seed)
         if (seed + 1) % step == 0:
             marks.append(resident_mib())
             print(f"{seed + 1:>8} battles {decisions:>10} decisions "

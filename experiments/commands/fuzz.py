@@ -16,6 +16,7 @@ EXAMPLE = """examples:
   fray fuzz --differential --seconds 600 --generated --seed 1 --out diff-out
   fray fuzz --differential --json-every 1 --seconds 600 --out diff-slow  # whole JSON each time
   fray replay diff-out/failures/00-differential-legal.json  # compares the engines again
+  fray fuzz --native-loop --seconds 600 --generated --out loop-out  # random play in C++
 
 Checks after every action: budget, reaction limits, one body per square (also after
 every event), floor squares, HP bounds, decider in action, legal actions non-empty; the
@@ -30,6 +31,11 @@ every --json-every decisions (default 100; it is O(events): at every decision it
 differential (legal, events, state, json, decision or exception), shrunk
 and written like any other. OUT/differential.json keeps the totals, for
 fray bench --differential OUT/differential.json.
+With --native-loop (needs the native engine built): random battles played inside the
+engine (Battle.random_play) with its cheap invariants checked natively (bodies after
+every event, bounds after every decision), the full invariants every 50 decisions and
+determinism per battle; a failing battle is played again decision by decision under all
+the checks above, then shrunk and written like any other.
 Writes OUT/battles.jsonl (one line per battle, as it ends) and OUT/failures/*.json.
 Exit 1 when a failure was found, 0 otherwise."""
 
@@ -54,6 +60,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--content-dir: expected a folder of content TOML, got "
                          f"{args.content_dir!r}")
     checks = _differential_checks(args)
+    if args.native_loop:
+        _need_native("--native-loop", "play inside")
+        if args.differential:
+            raise UsageError("--native-loop and --differential: choose one")
     checked = "compared on both engines" if args.differential else "checked"
     bar = tqdm(total=round(args.seconds), unit="s", desc="fuzz", leave=False,
                bar_format="{l_bar}{bar}| {n:.0f}/{total:.0f} s {postfix}")
@@ -74,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
                            battles=args.battles, agent_pool=pool,
                            shrink_seconds=args.shrink_seconds, on_battle=progress,
                            on_shrink=shrinking, checks=checks,
-                           differential=args.differential)
+                           differential=args.differential, native_loop=args.native_loop)
     finally:
         bar.close()
     print(f"{summary.decisions} decisions {checked} in {summary.battles} battles, "
@@ -107,16 +117,23 @@ def _differential_checks(args: argparse.Namespace) -> Checks | None:
     if not args.differential:
         return None
     from experiments.fuzzing.differential import JSON_EVERY, differential_checks
-    from rules import engine
 
-    if not engine.native_available():
-        raise UsageError("--differential: the native engine is not built here, so there is "
-                         "nothing to compare the Python engine with (build it with a C++20 "
-                         "compiler and `pip install -e .`)")
+    _need_native("--differential", "compare the Python engine with")
     every = JSON_EVERY if args.json_every is None else args.json_every
     if every < 0:
         raise UsageError(f"--json-every: expected a whole number >= 0, got {every}")
     return differential_checks(json_every=every)
+
+
+def _need_native(option: str, what: str) -> None:
+    """One line (exit 2) when the native engine is not built."""
+    from experiments.cli import UsageError
+    from rules import engine
+
+    if not engine.native_available():
+        raise UsageError(f"{option}: the native engine is not built here, so there is "
+                         f"nothing to {what} (build it with a C++20 compiler and "
+                         "`pip install -e .`)")
 
 
 def _check_agents(names: list[str]) -> None:
@@ -143,6 +160,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     f.add_argument("--differential", action="store_true",
                    help="play every battle on both engines and compare them after every "
                    "decision (needs the native engine)")
+    f.add_argument("--native-loop", action="store_true",
+                   help="play random battles inside the native engine, its invariants "
+                   "checked there (needs the native engine)")
     f.add_argument("--json-every", type=int, default=None, metavar="N",
                    help="with --differential: compare to_json() every N decisions "
                    "(default 100; 0: only at the end of each battle; the rest of the state "

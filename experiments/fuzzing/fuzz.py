@@ -293,10 +293,11 @@ class Outcome:
     replay: Replay
     choices: list[int] = field(default_factory=list)
     failure: Failure | None = None
+    played: int = 0  # decisions made without recording choices (the native loop's)
 
     @property
     def decisions(self) -> int:
-        return len(self.choices)
+        return self.played or len(self.choices)
 
 
 def choose_next(outcome: Outcome, chooser: Chooser, acts: list[Action]

@@ -40,6 +40,7 @@ from experiments.fuzzing.fuzz import (
     run_choices,
 )
 from experiments.fuzzing.generate import random_scenario, scenario_toml
+from experiments.fuzzing.native_loop import run_native as native_loop_run
 from experiments.fuzzing.shrink import shrink
 
 #: agents left out of the default pool: too slow per decision, or need a model file
@@ -103,13 +104,15 @@ def campaign(out: Path, *, seconds: float, generated: bool = False, seed: int = 
              shrink_seconds: float = 20.0, shrink_tests: int = 2000,
              on_battle: Callable[[Summary], None] | None = None,
              on_shrink: Callable[[Failure], None] | None = None,
-             differential: bool = False) -> Summary:
+             differential: bool = False, native_loop: bool = False) -> Summary:
     """Fuzz until ``seconds`` have passed (or ``battles`` battles); see the module doc.
 
     ``on_battle`` is called after each battle, ``on_shrink`` before a new failure is
     shrunk (for a progress display). ``differential`` compares the two engines instead
     (``checks`` default to ``differential.differential_checks()``; raises
-    ``differential.NativeUnavailable`` when the native engine is not built)."""
+    ``differential.NativeUnavailable`` when the native engine is not built).
+    ``native_loop`` plays random battles inside the native engine instead
+    (:mod:`experiments.fuzzing.native_loop`; the agent pool is not used)."""
     if differential:
         checks = checks or two_engines.differential_checks()
     checks = checks or Checks()
@@ -143,8 +146,13 @@ def campaign(out: Path, *, seconds: float, generated: bool = False, seed: int = 
                     raise  # a shipped scenario that does not load: the user's error line
                 _rejected(out, case, exc, summary, seen, log, number)
                 continue
-            names = {team: _pick(rng, pool) for team in probe.scenario.teams}
-            outcome = player(case, agent_chooser(probe, names, battle_seed), checks, names)
+            if native_loop:
+                names = {team: "random" for team in probe.scenario.teams}
+                outcome = native_loop_run(case, checks, names)
+            else:
+                names = {team: _pick(rng, pool) for team in probe.scenario.teams}
+                outcome = player(case, agent_chooser(probe, names, battle_seed), checks,
+                                 names)
             summary.battles += 1
             summary.decisions += outcome.decisions
             record: dict[str, Any] = {"battle": number, "scenario": source,

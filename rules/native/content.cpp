@@ -6,17 +6,18 @@
 namespace fray::content {
 
 int Names::intern(std::string_view name) {
-  const auto found = ids_.find(name);
-  if (found != ids_.end()) return found->second;
+  const auto found = table_->ids.find(name);
+  if (found != table_->ids.end()) return found->second;
+  if (table_.use_count() > 1) table_ = std::make_shared<Table>(*table_);  // copy on write
   const int id = size();
-  names_.emplace_back(name);
-  ids_.emplace(names_.back(), id);
+  table_->names.emplace_back(name);
+  table_->ids.emplace(table_->names.back(), id);
   return id;
 }
 
 int Names::find(std::string_view name) const {
-  const auto found = ids_.find(name);
-  return found == ids_.end() ? kNone : found->second;
+  const auto found = table_->ids.find(name);
+  return found == table_->ids.end() ? kNone : found->second;
 }
 
 std::optional<Burden> burden_from(std::string_view name) {

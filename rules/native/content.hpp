@@ -12,6 +12,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -24,16 +25,18 @@ namespace fray::content {
 // "No such id" for an interned index that Python holds as None.
 inline constexpr int kNone = -1;
 
-// Names <-> small integers, numbered in the order first interned.
+// Names <-> small integers, numbered in the order first interned. Copies share one table
+// until one of them interns a new name (copy on write): a battle state's copy (a clone
+// every search iteration makes) copies no string.
 class Names {
  public:
   // The number of `name`, adding it at the end if new.
   int intern(std::string_view name);
   // The number of `name`, or kNone.
   int find(std::string_view name) const;
-  const std::string& name(int id) const { return names_.at(static_cast<std::size_t>(id)); }
-  int size() const { return static_cast<int>(names_.size()); }
-  const std::vector<std::string>& all() const { return names_; }
+  const std::string& name(int id) const { return table_->names.at(static_cast<std::size_t>(id)); }
+  int size() const { return static_cast<int>(table_->names.size()); }
+  const std::vector<std::string>& all() const { return table_->names; }
 
  private:
   struct Hash {
@@ -42,8 +45,11 @@ class Names {
       return std::hash<std::string_view>{}(text);
     }
   };
-  std::vector<std::string> names_;
-  std::unordered_map<std::string, int, Hash, std::equal_to<>> ids_;
+  struct Table {
+    std::vector<std::string> names;
+    std::unordered_map<std::string, int, Hash, std::equal_to<>> ids;
+  };
+  std::shared_ptr<Table> table_ = std::make_shared<Table>();
 };
 
 // schema.Burden; the order is rules.combatant.BURDEN_RANK's (S20).

@@ -35,8 +35,8 @@ ENGINE_FIGURES = [f"engines.{what}.{side}" for what in (
 DIFFERENTIAL = ["engines.differential.decisions", "engines.differential.differences"]
 NATIVE_GOALS = {  # label -> goal of the native engine targets
     "random skirmish, agents in Python: native / python": ">= 10",
-    "random play skirmish (loop in Python): native / python": ">= 100",
-    "random play horde (loop in Python): native / python": ">= 100",
+    "random play skirmish (Battle.random_play): native / python": ">= 100",
+    "random play horde (Battle.random_play): native / python": ">= 100",
     "clone() mid-skirmish: python / native": ">= 10",
     "first decision 300x300: native / python": "<= 1.0",
     "differential fuzzing: decisions with 0 differences": ">= 1,000,000",
@@ -146,8 +146,8 @@ def test_native_targets_judge_the_ratios_and_the_fuzzing_record(tmp_path: Path) 
     verdicts = {label: t.verdict for label, t in judged.items()}
     assert verdicts == {
         "random skirmish, agents in Python: native / python": "MISS",  # median 1.4x
-        "random play skirmish (loop in Python): native / python": "n/a",
-        "random play horde (loop in Python): native / python": "PASS",
+        "random play skirmish (Battle.random_play): native / python": "n/a",
+        "random play horde (Battle.random_play): native / python": "PASS",
         "clone() mid-skirmish: python / native": "PASS",  # median 10.5x
         "first decision 300x300: native / python": "PASS",  # median 0.9x
         "differential fuzzing: decisions with 0 differences": "PASS",

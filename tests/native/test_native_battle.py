@@ -61,6 +61,13 @@ def test_check_needs_the_native_engine() -> None:
         python.random_play(1, check=True)
 
 
+@pytest.mark.parametrize("seed", [-1, 2**32, 1.5, True])
+def test_random_play_seeds_are_32_bit_whole_numbers(seed: object) -> None:
+    for battle in both("duel", 0):
+        with pytest.raises(ValueError, match="seed: expected a whole number"):
+            battle.random_play(seed)  # type: ignore[arg-type]
+
+
 def test_the_native_loop_catches_two_bodies_on_one_square() -> None:
     _, native = both("duel", 0)
     hero, goblin = native.combatants["hero"], native.combatants["orc_1"]
