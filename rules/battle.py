@@ -268,6 +268,8 @@ class Battle:
         if self.decision is None:
             return False
         acts = self._current_legal()
+        if self._driver is not None:
+            return self._driver.listed(acts, action)
         ids = self._legal_ids
         if ids is None:
             ids = self._legal_ids = frozenset(map(id, acts))

@@ -181,6 +181,11 @@ class NativeDriver:
         """The pending decision's legal actions, from ``legal.cpp``."""
         return _module().battle_legal_actions(self.to_native(battle), self.loop)
 
+    @staticmethod
+    def listed(actions: list[Action], action: Action) -> bool:
+        """Whether ``action`` is one of the very objects of ``actions`` (a scan in C++)."""
+        return _module().listed(actions, action)
+
     def apply(self, battle: Battle, action: Action, reason: str | None) -> list[Event]:
         """``action`` (already checked legal) applied natively; the new events."""
         native = self.to_native(battle)

@@ -307,6 +307,13 @@ void bind_apply(nb::module_& module) {
     }
   }, nb::arg("state"), nb::arg("loop"), nb::arg("rules"), nb::arg("action"),
   "Battle.apply(action) without the legality check, on the native state.");
+  module.def("listed", [](nb::list items, nb::handle item) {
+    // Battle._is_listed: whether `item` is one of the very objects in `items` (identity).
+    for (nb::handle each : items) {
+      if (each.ptr() == item.ptr()) return true;
+    }
+    return false;
+  }, nb::arg("items"), nb::arg("item"), "Whether item is one of the objects in items (is).");
   module.def("battle_legal_actions", [](NativeBattle& battle, battle::BattleLoop& loop) {
     if (!battle.state.decision || battle.state.is_over) return nb::list();
     const std::vector<actions::Action> found =

@@ -75,11 +75,11 @@ std::vector<Square> destinations(Lister& l, const Combatant& actor, bool full) {
   for (const Square square : tables.no_end) {
     if (grid.in_bounds(square)) query.no_end.push_back(grid.index(square));
   }
-  const reach::Reach reach = l.map.graph.reachable(query);
+  const std::shared_ptr<const reach::Reach> reach = l.map.graph.reachable_cached(query);
   std::vector<Square> out;
-  out.reserve(reach.size());
-  for (std::size_t i = 0; i < reach.size(); ++i) {
-    const auto [x, y] = reach.destination(i);
+  out.reserve(reach->size());
+  for (std::size_t i = 0; i < reach->size(); ++i) {
+    const auto [x, y] = reach->destination(i);
     out.push_back({x, y});
   }
   std::sort(out.begin(), out.end(), [](const Square& first, const Square& second) {

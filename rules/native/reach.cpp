@@ -13,6 +13,7 @@
 #include <bit>
 #include <cstddef>
 #include <limits>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -423,7 +424,63 @@ Route Reach::route(std::size_t number) const {
   return route;
 }
 
-ReachGraph::ReachGraph(MapTable map, Costs costs) : map_(std::move(map)), costs_(costs) {
+// The answers reachable_cached keeps: by the query's bytes; all dropped when full.
+struct ReachGraph::Answers {
+  static constexpr std::size_t kKept = 512;
+  static constexpr std::size_t kBytesKept = std::size_t{32} << 20;
+  std::mutex mutex;
+  std::unordered_map<std::string, std::shared_ptr<const Reach>> found;
+  std::size_t bytes = 0;
+};
+
+namespace {
+
+void append_ints(std::string& key, const int* values, std::size_t count) {
+  key.append(reinterpret_cast<const char*>(values), count * sizeof(int));
+}
+
+// Every field of the query, as bytes (vector lengths first, so no two queries share one).
+std::string query_key(const Query& query) {
+  std::string key;
+  const int head[5] = {query.x, query.y, query.parity, static_cast<int>(query.blocked.size()),
+                       static_cast<int>(query.no_end.size())};
+  append_ints(key, head, 5);
+  const std::int64_t budget = query.budget;
+  key.append(reinterpret_cast<const char*>(&budget), sizeof budget);
+  append_ints(key, query.blocked.data(), query.blocked.size());
+  append_ints(key, query.no_end.data(), query.no_end.size());
+  for (const auto& [square, enemy] : query.threats) {
+    const int pair[2] = {square, enemy};
+    append_ints(key, pair, 2);
+  }
+  return key;
+}
+
+}  // namespace
+
+std::shared_ptr<const Reach> ReachGraph::reachable_cached(const Query& query) const {
+  std::string key = query_key(query);
+  {
+    const std::lock_guard<std::mutex> lock(answers_->mutex);
+    const auto known = answers_->found.find(key);
+    if (known != answers_->found.end()) return known->second;
+  }
+  auto found = std::make_shared<const Reach>(reachable(query));
+  const std::size_t bytes = key.size() + sizeof(int) * (found->node_of_.size() + found->cost_of_.size() +
+                                                        found->pred_of_.size() + found->chosen_.size() +
+                                                        found->threat_start_.size() +
+                                                        found->threat_enemies_.size());
+  const std::lock_guard<std::mutex> lock(answers_->mutex);
+  if (answers_->found.size() >= Answers::kKept || answers_->bytes + bytes > Answers::kBytesKept) {
+    answers_->found.clear();
+    answers_->bytes = 0;
+  }
+  if (answers_->found.emplace(std::move(key), found).second) answers_->bytes += bytes;
+  return found;
+}
+
+ReachGraph::ReachGraph(MapTable map, Costs costs)
+    : map_(std::move(map)), costs_(costs), answers_(std::make_shared<Answers>()) {
   if (map_.width < 1 || map_.height < 1) {
     throw std::invalid_argument("map: expected a width and height of at least 1, got " +
                                 std::to_string(map_.width) + "x" + std::to_string(map_.height));
@@ -534,9 +591,9 @@ Reach ReachGraph::reachable(const Query& query) const {
 }
 
 std::optional<Route> ReachGraph::cheapest(const Query& query, int x, int y) const {
-  const Reach found = reachable(query);
-  for (std::size_t number = 0; number < found.size(); ++number) {
-    if (found.destination(number) == std::pair{x, y}) return found.route(number);
+  const std::shared_ptr<const Reach> found = reachable_cached(query);
+  for (std::size_t number = 0; number < found->size(); ++number) {
+    if (found->destination(number) == std::pair{x, y}) return found->route(number);
   }
   return std::nullopt;
 }

@@ -12,6 +12,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -115,12 +116,20 @@ class ReachGraph {
   // std::invalid_argument for a start that is no square to stand on or a bad parity.
   Reach reachable(const Query& query) const;
 
+  // reachable(query), kept for the next equal query (rules.native_reach's answer cache,
+  // here for the step's own searches: a turn lists its moves again after every free
+  // action and reaction, and a move's route is searched again when it is taken). Bounded
+  // in answers and bytes; shared by the copies of this graph; safe across threads.
+  std::shared_ptr<const Reach> reachable_cached(const Query& query) const;
+
   // The chosen route to (x, y), or none if it is not a destination.
   std::optional<Route> cheapest(const Query& query, int x, int y) const;
 
  private:
+  struct Answers;
   MapTable map_;
   Costs costs_;
+  std::shared_ptr<Answers> answers_;
   // per square: bit k set when KING_STEPS[k] is a legal step from it on the bare map
   std::vector<std::uint8_t> steps_;
   std::array<int, 2> parity_rank_{0, 1};
