@@ -4,10 +4,12 @@ and attack frames of ``frames.cpp`` and ``roller.cpp`` (:mod:`rules.roller`'s ro
 the native Pcg64, forced faces included), run on a native battle state
 (:mod:`rules.native_battle`).
 
-:mod:`rules.harm` and :mod:`rules.combat` stay the reference: nothing on the battle path
-calls this module yet. ``tests/native/test_apply_differential.py`` runs each rules
-function on a Python battle and on its native state, from the same dice state, and
-compares ``to_dict()`` (state, dice and events).
+:mod:`rules.harm` and :mod:`rules.combat` stay the reference. This module is the
+differential tests' harness, calling the step's parts one by one:
+``tests/native/test_apply_differential.py`` runs each rules function on a Python battle
+and on its native state, from the same dice state, and compares ``to_dict()`` (state,
+dice and events). :class:`rules.Battle` runs the same step through
+:mod:`rules.native_driver`.
 
 - :func:`apply_rules` compiles the ruleset numbers the step reads and the weapons'
   damage columns (``rules._native.ApplyRules``).
@@ -77,7 +79,9 @@ class NativeBattle:
     """A battle run natively (issue 23): its state (``native_battle.native_state``), the
     loop of ``rules/native/battle.cpp`` (``apply``: a TURN's ``start_action``, else the
     top frame's answer, then run to the next decision) and the legal actions of
-    ``legal.cpp``. Not wired into :class:`rules.Battle`."""
+    ``legal.cpp``, driven directly with no legality check (the differential tests'
+    harness; a native :class:`rules.Battle` drives the same loop through
+    :mod:`rules.native_driver`)."""
 
     def __init__(self, battle: Battle) -> None:
         self.state = native_battle.native_state(battle)

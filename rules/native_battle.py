@@ -2,7 +2,8 @@
 ``BattleState`` (with ``rules/native/frames.hpp``'s frames), built from a
 :class:`rules.Battle` and read back in the shape of :meth:`rules.Battle.to_dict`.
 
-:mod:`rules.state` stays the reference: nothing on the battle path calls this module yet.
+:mod:`rules.state` stays the reference; :mod:`rules.native_driver` builds and rebuilds a
+native battle's state with this module.
 ``tests/native/test_battle_state_roundtrip.py`` checks, at every decision of random play,
 that ``json.dumps(to_dict(native_state(battle)), sort_keys=True) == battle.to_json()``.
 

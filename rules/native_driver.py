@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rules import engine, native_battle, native_legal, saves
+from rules import engine, native_apply, native_battle, native_legal, saves
 from rules.actions import Decision, DecisionKind
 from rules.combatant import Combatant, item_from_dict
 from rules.events import Reasoned
@@ -80,9 +80,8 @@ class NativeDriver:
         """The driver of ``battle``, built from its Python state (which stays current)."""
         state = battle._state
         native = native_battle.native_state_of(state, battle._decision, _header(battle))
-        module = _module()
-        rules = module.ApplyRules(state.content, native)
-        loop = module.BattleLoop(native_legal.legal_map(state), state.scenario.max_rounds)
+        rules = native_apply.apply_rules(state.content, native)
+        loop = _module().BattleLoop(native_legal.legal_map(state), state.scenario.max_rounds)
         driver = cls(native, rules, loop, state.content, state.scenario, "both")
         driver.synced_dice(state.dice.forced)
         return driver

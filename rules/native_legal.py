@@ -5,7 +5,8 @@
 waiting offer or attack frame's ``legal_actions`` returns), run on a native battle state
 (:mod:`rules.native_battle`).
 
-:mod:`rules.legal` stays the reference: nothing on the battle path calls this module yet.
+:mod:`rules.legal` stays the reference; a native battle lists its actions with
+``legal.cpp`` through :mod:`rules.native_driver` (this module compiles its map).
 ``tests/native/test_legal_differential.py`` checks that ``native_decision_actions(battle)
 == battle.legal_actions()`` (same actions, same order) at every decision of random play.
 

@@ -3,8 +3,9 @@
 :mod:`rules.threat_zones`) and ``queries.cpp`` (for :mod:`rules.queries`), built from the
 Python objects.
 
-:mod:`rules.queries` stays the reference: nothing on the battle path calls this module
-yet. ``tests/native/test_queries_differential.py`` checks that both agree exactly.
+:mod:`rules.queries` stays the reference; a native battle's step calls the C++ queries
+directly, and this module is the differential tests' view of them:
+``tests/native/test_queries_differential.py`` checks that both agree exactly.
 
 - :func:`native_grid` compiles a :class:`~rules.grid.GridMap` (doors as they stand) into
   a ``rules._native.Grid``, kept for the next call with the same map object.

@@ -3,8 +3,9 @@
 objects, with every derived value of :class:`rules.combatant.Combatant` (S17, S19-S21,
 H3-H6, H12) computed in C++ with the same arithmetic in the same order.
 
-:mod:`rules.combatant` stays the reference: nothing on the battle path calls this module
-yet. ``tests/native/test_combatant_differential.py`` checks that both agree exactly.
+:mod:`rules.combatant` stays the reference; :mod:`rules.native_driver` builds every
+native battle's roster with this module.
+``tests/native/test_combatant_differential.py`` checks that both agree exactly.
 
 - :func:`compile_content` compiles a :class:`~rules.content.Content` once (cached per
   Content object): its ids interned to small integers, table by table, in dict order.
