@@ -181,3 +181,28 @@ def test_a_scripted_roller_moves_the_battle_to_the_python_engine() -> None:
     assert native.random_play(1, 400) > 0
     rolled = [event.roll for event in native.events if isinstance(event, SkillRolled)]
     assert rolled and set(rolled) == {1}
+
+
+VARIANTS = [  # ruleset changes a `fray sweep --set` makes: the engine gets other tables
+    {"movement.diagonal_costs": [2, 2]},
+    {"hit_points.out_of_action_at": 2, "defence.parries_per_round": 2},
+    {"success.critical_divisor": 10, "modifiers.full_attack": 40},
+    {"initiative.die": "1d20", "fatigue.con_multiplier": 2},
+]
+
+
+@pytest.mark.parametrize("changes", VARIANTS, ids=lambda changes: ",".join(changes))
+def test_rule_variants_play_the_same_on_both_engines(changes: dict, tmp_path) -> None:
+    from experiments.comparison.sweep import base_folder, write_variant
+
+    folder = str(write_variant(base_folder(None), tmp_path / "variant", changes))
+    for scenario in ("skirmish", "cavalry"):
+        python = rules.Battle.from_scenario(scenario, seed=3, content_dir=folder,
+                                            engine="python")
+        native = rules.Battle.from_scenario(scenario, seed=3, content_dir=folder,
+                                            engine="native")
+        assert python.random_play(11) == native.random_play(11, check=True)
+        assert native.to_json() == python.to_json()
+        default = rules.Battle.from_scenario(scenario, seed=3, engine="native")
+        default.random_play(11)
+        assert default.to_json() != native.to_json()  # the variant made a difference
