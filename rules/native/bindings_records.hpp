@@ -46,6 +46,7 @@ class Records {
   std::size_t cache_size() const { return actions_.size() + decisions_.size(); }
   void clear_cache() {
     actions_.clear();
+    square_actions_.clear();
     decisions_.clear();
   }
 
@@ -81,6 +82,12 @@ class Records {
   nb::dict event_class_index_;                     // class -> its position
   std::vector<std::vector<nb::object>> event_fields_;  // each class's field names (str)
   std::unordered_map<actions::Action, CachedAction> actions_;
+  // The same Action objects for actions that carry a square only (moves: most of a turn's
+  // list), by kind and square in a flat table, found without hashing.
+  static constexpr int kSquareSide = 512;
+  std::vector<std::vector<nb::object>> square_actions_;  // [kind][y * kSquareSide + x]
+  nb::object* square_slot(const actions::Action& action);
+  CachedAction& entry(const actions::Action& action);
   std::unordered_map<actions::Decision, nb::object> decisions_;
 };
 

@@ -312,23 +312,48 @@ Action Records::action_from(nb::handle action) {
   return out;
 }
 
-nb::object Records::action_to(const Action& action) {
-  if (auto found = actions_.find(action); found != actions_.end()) return found->second.action;
-  const auto name_or_none = [this](const std::optional<Name>& name) {
-    return name ? name_object(*name) : nb::none();
-  };
-  std::vector<nb::object> values = {
-      kind_object(action.kind), name_or_none(action.target),
-      action.square ? square_to(*action.square, false) : nb::none(), name_or_none(action.item)};
-  nb::object built = new_record(action_class_, action_fields_, values);
+nb::object* Records::square_slot(const Action& action) {
+  if (action.target || action.item || !action.square) return nullptr;
+  const auto [x, y] = *action.square;
+  if (x < 0 || y < 0 || x >= kSquareSide || y >= kSquareSide) return nullptr;
+  const auto kind = static_cast<std::size_t>(action.kind);
+  if (square_actions_.size() <= kind) square_actions_.resize(kind + 1);
+  std::vector<nb::object>& table = square_actions_[kind];
+  const std::size_t index = static_cast<std::size_t>(y) * kSquareSide + static_cast<std::size_t>(x);
+  if (table.size() <= index) table.resize((static_cast<std::size_t>(y) + 1) * kSquareSide);
+  return &table[index];
+}
+
+Records::CachedAction& Records::entry(const Action& action) {
+  if (auto found = actions_.find(action); found != actions_.end()) return found->second;
+  const nb::object* slot = square_slot(action);
+  nb::object built;
+  if (slot != nullptr && slot->is_valid()) {
+    built = *slot;  // the object already handed out for it
+  } else {
+    const auto name_or_none = [this](const std::optional<Name>& name) {
+      return name ? name_object(*name) : nb::none();
+    };
+    std::vector<nb::object> values = {
+        kind_object(action.kind), name_or_none(action.target),
+        action.square ? square_to(*action.square, false) : nb::none(), name_or_none(action.item)};
+    built = new_record(action_class_, action_fields_, values);
+  }
   if (actions_.size() >= CACHE_LIMIT) actions_.clear();
-  actions_.emplace(action, CachedAction{built, nb::object()});
+  return actions_.emplace(action, CachedAction{built, nb::object()}).first->second;
+}
+
+nb::object Records::action_to(const Action& action) {
+  nb::object* slot = square_slot(action);
+  if (slot != nullptr && slot->is_valid()) return *slot;
+  nb::object built = entry(action).action;
+  slot = square_slot(action);  // entry() may have grown the table
+  if (slot != nullptr) *slot = built;
   return built;
 }
 
 nb::object Records::action_text(const Action& action) {
-  action_to(action);
-  CachedAction& cached = actions_.at(action);
+  CachedAction& cached = entry(action);
   if (!cached.text.is_valid()) cached.text = checked(PyObject_Str(cached.action.ptr()));
   return cached.text;
 }
