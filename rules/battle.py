@@ -268,8 +268,6 @@ class Battle:
         if self.decision is None:
             return False
         acts = self._current_legal()
-        if self._driver is not None:
-            return self._driver.listed(acts, action)
         ids = self._legal_ids
         if ids is None:
             ids = self._legal_ids = frozenset(map(id, acts))
@@ -283,13 +281,16 @@ class Battle:
         ``legal_actions()``, malformed actions included; numpy integers in an action
         become plain ints (``rules.inputs``).
         """
-        if not self._is_listed(action):
-            action = self._checked(action)
         driver = self._driver
         if driver is not None:
+            listed = self._legal  # set only while a decision is pending
+            if listed is None or not driver.listed(listed, action):
+                action = self._checked(action)
             events = driver.apply(self, action, reason)
             self._legal = None
             return events
+        if not self._is_listed(action):
+            action = self._checked(action)
         start = len(self.events)
         decision = self._decision
         if decision is None:  # unreachable: legal_actions() is empty without a decision

@@ -189,12 +189,10 @@ class NativeDriver:
         """``action`` (already checked legal) applied natively; the new events."""
         native = self.to_native(battle)
         start = native.event_count
-        if reason is not None:
-            native.append_events([Reasoned(round=native.round, actor=battle.decision.actor,
-                                           reason=str(reason))])
-        _module().battle_apply(native, self.loop, self.rules, action)
+        reasoned = None if reason is None else Reasoned(
+            round=native.round, actor=battle.decision.actor, reason=str(reason))
+        new = _module().battle_apply(native, self.loop, self.rules, action, reasoned)
         self.where = "native"
-        new = native.events_from(start)
         mirror = battle._state
         if mirror is not None:
             if len(mirror.events) == start:

@@ -296,8 +296,13 @@ void bind_apply(nb::module_& module) {
               "Check the bodies after every event (invariants.hpp): a broken invariant "
               "raises rules.errors.InvariantViolation.");
   module.def("battle_apply", [](NativeBattle& battle, battle::BattleLoop& loop,
-                                const harm::ApplyRules& rules, nb::handle action) {
+                                const harm::ApplyRules& rules, nb::handle action,
+                                nb::handle reason) {
+    // Battle.apply(action, reason) without the legality check: `reason`, a Reasoned event
+    // or None, is logged first; the new events, as rules.events objects.
     const actions::Action record = battle.names().action_from(action);
+    const std::size_t start = battle.state.events.size();
+    if (!reason.is_none()) battle.state.events.push_back(battle.names().event_from(reason));
     try {
       loop.apply(battle.state, battle.names().names(), rules, record);
     } catch (const frames::IllegalAnswer& error) {
@@ -305,15 +310,22 @@ void bind_apply(nb::module_& module) {
       PyErr_SetString(illegal.ptr(), error.what());
       throw nb::python_error();
     }
+    nb::list out;
+    for (std::size_t i = start; i < battle.state.events.size(); ++i) {
+      out.append(battle.names().event_to(battle.state.events[i]));
+    }
+    return out;
   }, nb::arg("state"), nb::arg("loop"), nb::arg("rules"), nb::arg("action"),
-  "Battle.apply(action) without the legality check, on the native state.");
+  nb::arg("reason") = nb::none(),
+  "Battle.apply(action, reason) without the legality check, on the native state: the new "
+  "events.");
   module.def("listed", [](nb::list items, nb::handle item) {
     // Battle._is_listed: whether `item` is one of the very objects in `items` (identity).
     for (nb::handle each : items) {
       if (each.ptr() == item.ptr()) return true;
     }
     return false;
-  }, nb::arg("items"), nb::arg("item"), "Whether item is one of the objects in items (is).");
+  }, nb::arg("items"), nb::arg("item").none(), "Whether item is one of the objects in items (is).");
   module.def("battle_legal_actions", [](NativeBattle& battle, battle::BattleLoop& loop) {
     if (!battle.state.decision || battle.state.is_over) return nb::list();
     const std::vector<actions::Action> found =
