@@ -130,10 +130,11 @@ def test_cavalry_corridors_put_riders_behind_allies_beside_enemies() -> None:
 def test_every_event_check_sees_two_bodies_on_one_square_inside_an_action(
         every_event: bool) -> None:
     """Checks.every_event runs check_bodies after each event: a state that is right again
-    by the end of the action is still caught in the middle of it."""
+    by the end of the action is still caught in the middle of it. (The Python engine's
+    event hook; on the native engine the engine checks, the next test.)"""
     from rules.events import StatusChanged
 
-    battle = rules.Battle.from_scenario("duel", seed=1)
+    battle = rules.Battle.from_scenario("duel", seed=1, engine="python")
     checker = fuzz.Checker(battle, fuzz.Checks(mask=False, clone_every=0, json_every=0,
                                                every_event=every_event))
     checker.start(battle)
@@ -148,6 +149,19 @@ def test_every_event_check_sees_two_bodies_on_one_square_inside_an_action(
     first.position = home
     battle.emit(StatusChanged, actor=first.id, status="back", cause="test")
     assert [e.status for e in battle.events[-2:]] == ["here", "back"]
+
+
+@pytest.mark.skipif(not rules.engine.native_available(),
+                    reason="the native engine (rules._native) is not built")
+def test_the_native_engine_checks_the_bodies_after_every_event() -> None:
+    """On a native battle the checker has the engine check the bodies after every event
+    of a step (rules/native/invariants.cpp): the first event of the next step sees them."""
+    battle = rules.Battle.from_scenario("duel", seed=1, engine="native")
+    fuzz.Checker(battle, fuzz.Checks(mask=False, clone_every=0, json_every=0)).start(battle)
+    first, second = list(battle.combatants.values())[:2]
+    first.position = second.position  # what a rule bug would do
+    with pytest.raises(InvariantViolation, match="one-body-per-square"):
+        battle.apply(battle.legal_actions()[0])
 
 
 def test_fuzz_command_runs_and_writes_every_battle(tmp_path: Path,
