@@ -39,13 +39,14 @@ class _Game:
 
     def __init__(self, scenario: str | Path | None, render_mode: str | None,
                  illegal_action: str, illegal_penalty: float, damage_reward: float,
-                 max_cycles: int | None, content_dir: str | None) -> None:
+                 max_cycles: int | None, content_dir: str | None,
+                 engine: str | None = None) -> None:
         check_illegal_mode(illegal_action)
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be one of {RENDER_MODES}")
         if max_cycles is not None and max_cycles < 1:
             raise ValueError("max_cycles must be a positive integer or None")
-        self.setup = ScenarioSetup(scenario or default_scenario(), content_dir)
+        self.setup = ScenarioSetup(scenario or default_scenario(), content_dir, engine)
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.illegal_penalty = float(illegal_penalty)
@@ -158,10 +159,11 @@ class FrayAECEnv(AECEnv):
         damage_reward: float = 0.0,
         max_cycles: int | None = None,
         content_dir: str | None = None,
+        engine: str | None = None,
     ) -> None:
         super().__init__()
         self.game = _Game(scenario, render_mode, illegal_action, illegal_penalty,
-                          damage_reward, max_cycles, content_dir)
+                          damage_reward, max_cycles, content_dir, engine)
         self.render_mode = render_mode
         self.possible_agents = list(self.game.setup.unit_ids)
         self.observation_spaces, self.action_spaces = self.game.spaces_for(self.possible_agents)
@@ -296,9 +298,10 @@ class FrayParallelEnv(ParallelEnv):
         damage_reward: float = 0.0,
         max_cycles: int | None = None,
         content_dir: str | None = None,
+        engine: str | None = None,
     ) -> None:
         self.game = _Game(scenario, render_mode, illegal_action, illegal_penalty,
-                          damage_reward, max_cycles, content_dir)
+                          damage_reward, max_cycles, content_dir, engine)
         self.render_mode = render_mode
         self.possible_agents = list(self.game.setup.unit_ids)
         self.observation_spaces, self.action_spaces = self.game.spaces_for(self.possible_agents)

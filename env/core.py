@@ -3,6 +3,7 @@ rewards, action-space and illegal-action handling, opponents (agents or factorie
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
@@ -36,12 +37,27 @@ def default_scenario() -> str:
     return "duel" if "duel" in names else names[0]
 
 
+def env_engine(engine: str | None) -> str:
+    """The engine an env's battles run on: ``engine`` if named, else ``$FRAY_ENGINE`` if
+    set, else the Python engine. An env step reads the whole state in Python (the
+    observation, the mask, the opponent's own logic), and on the native engine reading it
+    means bringing its Python mirror up to date and back after every step, which costs
+    more than the native step saves (docs/architecture.md "Native engine": 900-1,200
+    steps/s against 1,900 with a random opponent); the envs move to the native engine when
+    the observation and mask do (issue 24)."""
+    if engine is None and not os.environ.get(rules.engine.ENVIRONMENT_VARIABLE):
+        return "python"
+    return rules.engine.resolve(engine)
+
+
 class ScenarioSetup:
-    """A scenario loaded once: content, codec, observation builder and spaces."""
+    """A scenario loaded once: content, codec, observation builder and spaces; its
+    battles run on ``env_engine(engine)``."""
 
     def __init__(self, scenario: str | Path | rules.Scenario,
-                 content_dir: str | None = None) -> None:
+                 content_dir: str | None = None, engine: str | None = None) -> None:
         self.content_dir = content_dir
+        self.engine = env_engine(engine)
         content = (rules.load_content(Path(content_dir)) if content_dir
                    else rules.default_content())
         self.content = content
@@ -55,7 +71,7 @@ class ScenarioSetup:
         self.teams = self.scenario.teams
 
     def new_battle(self, seed: int) -> Battle:
-        return Battle(self.scenario, seed, self.content, self.content_dir)
+        return Battle(self.scenario, seed, self.content, self.content_dir, engine=self.engine)
 
     def mask_space(self) -> spaces.Box:
         return spaces.Box(0, 1, (self.n,), dtype=np.int8)

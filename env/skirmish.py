@@ -60,6 +60,8 @@ class SkirmishEnv(gym.Env):
     - ``flat_obs``: flatten ``planes`` and ``units`` to 1-D (C order), for libraries that
       expect vectors (stable-baselines3's checker); default False.
     - ``content_dir``: an alternative content folder (default: ``rules/data``).
+    - ``engine``: ``"native"`` or ``"python"``; default ``$FRAY_ENGINE``, else the Python
+      engine (``env.core.env_engine`` says why).
 
     **Steps.** Every decision of any learner combatant is one step: its turn actions one by
     one, and its reactions (take a Free Attack, parry and with what, dodge and where)
@@ -139,12 +141,13 @@ class SkirmishEnv(gym.Env):
         damage_reward: float = 0.0,
         flat_obs: bool = False,
         content_dir: str | None = None,
+        engine: str | None = None,
     ) -> None:
         super().__init__()
         check_illegal_mode(illegal_action)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
-        self.setup = ScenarioSetup(scenario or default_scenario(), content_dir)
+        self.setup = ScenarioSetup(scenario or default_scenario(), content_dir, engine)
         if team not in self.setup.teams:
             raise ValueError(f"team {team!r} is not in scenario "
                              f"{self.setup.scenario.name!r} (teams: {self.setup.teams})")
