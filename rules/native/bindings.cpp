@@ -24,6 +24,7 @@ namespace nb = nanobind;
 using fray::dice::Pcg64;
 using fray::dice::Pcg64State;
 using fray::dice::u128;
+using fray::bindings::seed_words;
 
 namespace {
 
@@ -65,27 +66,6 @@ u128 u128_from_int(nb::handle value, const std::string& field) {
   const u128 low_part = PyLong_AsUnsignedLongLongMask(number.ptr());
   const u128 high_part = PyLong_AsUnsignedLongLongMask(high.ptr());
   return (high_part << 64) | low_part;
-}
-
-// numpy's SeedSequence entropy for an integer seed: its base-2**32 digits, lowest first.
-std::vector<std::uint32_t> seed_words(nb::handle seed) {
-  if (PyBool_Check(seed.ptr()) || !PyIndex_Check(seed.ptr())) {
-    throw nb::type_error((std::string("seed: expected a non-negative integer, got ") +
-                          nb::repr(seed).c_str()).c_str());
-  }
-  nb::object number = steal_or_raise(PyNumber_Index(seed.ptr()));
-  nb::object zero = steal_or_raise(PyLong_FromLong(0));
-  if (PyObject_RichCompareBool(number.ptr(), zero.ptr(), Py_LT) == 1) {
-    throw nb::value_error((std::string("seed: expected a non-negative integer, got ") +
-                           nb::repr(seed).c_str()).c_str());
-  }
-  nb::object shift = steal_or_raise(PyLong_FromLong(32));
-  std::vector<std::uint32_t> words;
-  do {
-    words.push_back(static_cast<std::uint32_t>(PyLong_AsUnsignedLongLongMask(number.ptr())));
-    number = steal_or_raise(PyNumber_Rshift(number.ptr(), shift.ptr()));
-  } while (PyObject_RichCompareBool(number.ptr(), zero.ptr(), Py_GT) == 1);
-  return words;
 }
 
 nb::dict state_to_dict(const Pcg64State& state) {
@@ -234,6 +214,30 @@ fray::reach::Query query_from(nb::handle start, int parity, std::int64_t budget,
 }
 
 }  // namespace
+
+namespace fray::bindings {
+
+std::vector<std::uint32_t> seed_words(nb::handle seed) {
+  if (PyBool_Check(seed.ptr()) || !PyIndex_Check(seed.ptr())) {
+    throw nb::type_error((std::string("seed: expected a non-negative integer, got ") +
+                          nb::repr(seed).c_str()).c_str());
+  }
+  nb::object number = steal_or_raise(PyNumber_Index(seed.ptr()));
+  nb::object zero = steal_or_raise(PyLong_FromLong(0));
+  if (PyObject_RichCompareBool(number.ptr(), zero.ptr(), Py_LT) == 1) {
+    throw nb::value_error((std::string("seed: expected a non-negative integer, got ") +
+                           nb::repr(seed).c_str()).c_str());
+  }
+  nb::object shift = steal_or_raise(PyLong_FromLong(32));
+  std::vector<std::uint32_t> words;
+  do {
+    words.push_back(static_cast<std::uint32_t>(PyLong_AsUnsignedLongLongMask(number.ptr())));
+    number = steal_or_raise(PyNumber_Rshift(number.ptr(), shift.ptr()));
+  } while (PyObject_RichCompareBool(number.ptr(), zero.ptr(), Py_GT) == 1);
+  return words;
+}
+
+}  // namespace fray::bindings
 
 NB_MODULE(_native, module) {
   module.doc() = "fray's native engine (issue 23): rules/native/*.cpp; see docs/architecture.md";

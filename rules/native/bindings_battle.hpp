@@ -5,8 +5,10 @@
 
 #include <nanobind/nanobind.h>
 
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "bindings_records.hpp"
 #include "combatant.hpp"
@@ -25,6 +27,10 @@ bool bool_of(nb::handle value, std::string_view where);
 nb::handle item_of(nb::handle mapping, const char* key, std::string_view where);
 // A square [x, y] or (x, y).
 combatant::Square square_of(nb::handle value, std::string_view where);
+// numpy's SeedSequence entropy for an integer seed >= 0 (default_rng(seed)): its
+// base-2**32 digits, lowest first (0 is {0}); TypeError or ValueError otherwise
+// (bindings.cpp).
+std::vector<std::uint32_t> seed_words(nb::handle seed);
 // The number of a word in a fixed table of words (an enum), or a ValueError.
 template <std::size_t N>
 int word_of(const std::array<std::string_view, N>& words, nb::handle value,
