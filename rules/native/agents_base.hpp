@@ -11,10 +11,12 @@
 // (agents/berserker.py); the env and the in-engine battles (env_skirmish.cpp) call them.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "actions.hpp"
@@ -66,5 +68,43 @@ class Seeded {
  private:
   dice::Pcg64 rng_;
 };
+
+// ------------------------------------------------------------ shared helpers
+
+// The agents' `kinds` dict: the indices of `legal` by action kind, each kind's in the
+// order listed.
+class ByKind {
+ public:
+  explicit ByKind(const std::vector<actions::Action>& legal);
+  const std::vector<std::size_t>& operator[](actions::ActionKind kind) const {
+    return of_[static_cast<std::size_t>(kind)];
+  }
+
+ private:
+  std::array<std::vector<std::size_t>, actions::ACTION_KIND_COUNT> of_;
+};
+
+// The Roster number of the combatant an action names (battle.combatants[name]); kNone
+// when no combatant has that id.
+int combatant_number(const View& view, actions::Name name);
+// combatant.item(uid): the entry of `owner`'s inventory whose uid an action names, or
+// nullptr.
+const combatant::ItemInstance* item_of(const View& view, const combatant::Combatant& owner,
+                                       actions::Name uid);
+// The weapon row of an item, or nullptr when it is no weapon (`inst.item in weapons`).
+const content::Weapon* weapon_of(const combatant::Combatant& owner,
+                                 const combatant::ItemInstance& inst);
+// bool(combatant.ready_melee()): a ready melee weapon in hand.
+bool has_ready_melee(const combatant::Combatant& owner);
+// rules.actions.default_answer: the first DECLINE listed, else the first action.
+std::size_t default_answer(const std::vector<actions::Action>& legal);
+
+// ------------------------------------------------------------ the registry
+
+// The native agents by name ("random", "berserker"), in this order.
+const std::vector<std::string_view>& known_names();
+// A new agent of that name seeded as SeededAgent(seed) (the seed's 32-bit words), or
+// nullptr for a name not in known_names().
+std::unique_ptr<Agent> make(std::string_view name, const std::vector<std::uint32_t>& seed_words);
 
 }  // namespace fray::agents

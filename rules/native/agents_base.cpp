@@ -1,0 +1,64 @@
+// agents_base.hpp's shared helpers and the registry of native agents.
+#include "agents_base.hpp"
+
+#include "agents_berserker.hpp"
+#include "agents_random.hpp"
+
+namespace fray::agents {
+
+ByKind::ByKind(const std::vector<actions::Action>& legal) {
+  for (std::size_t i = 0; i < legal.size(); ++i) {
+    of_[static_cast<std::size_t>(legal[i].kind)].push_back(i);
+  }
+}
+
+int combatant_number(const View& view, actions::Name name) {
+  const int number = view.state.roster.ids.find(view.names.text(name));
+  const auto count = static_cast<int>(view.state.roster.combatants.size());
+  return number >= 0 && number < count ? number : content::kNone;
+}
+
+const combatant::ItemInstance* item_of(const View& view, const combatant::Combatant& owner,
+                                       actions::Name uid) {
+  const int number = view.state.roster.uids.find(view.names.text(uid));
+  if (number == content::kNone) return nullptr;
+  for (const combatant::ItemInstance& inst : owner.inventory) {
+    if (inst.uid == number) return &inst;
+  }
+  return nullptr;
+}
+
+const content::Weapon* weapon_of(const combatant::Combatant& owner,
+                                 const combatant::ItemInstance& inst) {
+  const content::Content& tables = owner.c();
+  const int row = tables.equipment_of(inst.item).weapon;
+  return row == content::kNone ? nullptr : &tables.weapons[static_cast<std::size_t>(row)];
+}
+
+bool has_ready_melee(const combatant::Combatant& owner) {
+  bool found = false;
+  owner.for_each_ready_weapon([&](std::size_t, const content::Weapon& weapon) {
+    found = found || weapon.kind == content::WeaponKind::melee;
+  });
+  return found;
+}
+
+std::size_t default_answer(const std::vector<actions::Action>& legal) {
+  for (std::size_t i = 0; i < legal.size(); ++i) {
+    if (legal[i].kind == actions::ActionKind::DECLINE) return i;
+  }
+  return 0;
+}
+
+const std::vector<std::string_view>& known_names() {
+  static const std::vector<std::string_view> names{"random", "berserker"};
+  return names;
+}
+
+std::unique_ptr<Agent> make(std::string_view name, const std::vector<std::uint32_t>& seed_words) {
+  if (name == "random") return std::make_unique<RandomAgent>(seed_words);
+  if (name == "berserker") return std::make_unique<Berserker>(seed_words);
+  return nullptr;
+}
+
+}  // namespace fray::agents

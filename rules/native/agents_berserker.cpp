@@ -1,0 +1,260 @@
+// agents/berserker.py in C++ (agents_berserker.hpp). Each function names the Python it
+// mirrors; ties are broken by Seeded::below exactly where the Python agent calls choose.
+#include "agents_berserker.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+
+namespace fray::agents {
+
+using actions::ActionKind;
+using K = actions::ActionKind;
+
+namespace {
+
+constexpr std::size_t kNoChoice = std::numeric_limits<std::size_t>::max();
+
+// _passable per square index: on the map and no wall (closed doors count as floor).
+std::vector<std::uint8_t> passable_of(const grid::Grid& grid) {
+  std::vector<std::uint8_t> out(static_cast<std::size_t>(grid.width() * grid.height()));
+  for (int y = 0; y < grid.height(); ++y) {
+    for (int x = 0; x < grid.width(); ++x) {
+      out[static_cast<std::size_t>(y * grid.width() + x)] = grid.is_wall({x, y}) ? 0 : 1;
+    }
+  }
+  return out;
+}
+
+// _distance_map over the mask: a breadth-first search from every source at once.
+std::vector<int> search(int width, const std::vector<std::uint8_t>& passable,
+                        const std::vector<int>& sources) {
+  const int height = width == 0 ? 0 : static_cast<int>(passable.size()) / width;
+  const auto open = [&](int x, int y) {
+    return 0 <= x && x < width && 0 <= y && y < height &&
+           passable[static_cast<std::size_t>(y * width + x)] != 0;
+  };
+  std::vector<int> dist(passable.size(), kFar);
+  std::vector<int> frontier;
+  frontier.reserve(passable.size());
+  for (const int source : sources) {
+    dist[static_cast<std::size_t>(source)] = 0;
+    frontier.push_back(source);
+  }
+  for (std::size_t next = 0; next < frontier.size(); ++next) {
+    const int i = frontier[next];
+    const int x = i % width;
+    const int y = i / width;
+    if (!open(x, y)) continue;  // _neighbours: a blocked square has none
+    const int d = dist[static_cast<std::size_t>(i)] + 1;
+    for (const auto& [dx, dy] : grid::KING_STEPS) {
+      if (!open(x + dx, y + dy)) continue;
+      if (dx != 0 && dy != 0 && !(open(x + dx, y) && open(x, y + dy))) continue;  // H13
+      const auto j = static_cast<std::size_t>((y + dy) * width + x + dx);
+      if (dist[j] == kFar) {
+        dist[j] = d;
+        frontier.push_back(static_cast<int>(j));
+      }
+    }
+  }
+  return dist;
+}
+
+std::vector<int> source_indices(const grid::Grid& grid,
+                                const std::vector<combatant::Square>& sources) {
+  std::vector<int> out;
+  out.reserve(sources.size());
+  for (const combatant::Square& square : sources) out.push_back(square.y * grid.width() + square.x);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// kinds[kind][0], or std::logic_error where Python's kinds[kind] raises KeyError.
+std::size_t first_of(const ByKind& kinds, ActionKind kind) {
+  const std::vector<std::size_t>& found = kinds[kind];
+  if (found.empty()) {
+    throw std::logic_error("berserker: no " +
+                           std::string(actions::ACTION_KIND_NAMES[static_cast<std::size_t>(kind)]) +
+                           " among the legal actions");
+  }
+  return found.front();
+}
+
+}  // namespace
+
+std::vector<int> distance_map(const grid::Grid& grid,
+                              const std::vector<combatant::Square>& sources) {
+  return search(grid.width(), passable_of(grid), source_indices(grid, sources));
+}
+
+const std::vector<int>& Berserker::distances(const View& view, const combatant::Combatant& self) {
+  const grid::Grid& grid = view.map.grid;
+  std::vector<combatant::Square> squares;
+  for (const combatant::Combatant& other : view.state.roster.combatants) {
+    if (other.in_action() && other.team != self.team) squares.push_back(other.position);
+  }
+  std::vector<int> sources = source_indices(grid, squares);
+  std::vector<std::uint8_t> passable = passable_of(grid);
+  if (!cached_ || cached_->width != grid.width() || cached_->sources != sources ||
+      cached_->passable != passable) {
+    auto fresh = std::make_shared<Cached>();
+    fresh->width = grid.width();
+    fresh->dist = search(grid.width(), passable, sources);
+    fresh->passable = std::move(passable);
+    fresh->sources = std::move(sources);
+    cached_ = std::move(fresh);
+  }
+  return cached_->dist;
+}
+
+Choice Berserker::act(const View& view) {
+  const ByKind kinds(view.legal);
+  const state::PendingDecision& decision = *view.state.decision;
+  switch (decision.kind) {
+    case actions::DecisionKind::TURN:
+      return {turn(view, kinds, decision.actor), {}};
+    case actions::DecisionKind::FREE_ATTACK: {
+      // _free_attack: on the provoker itself first, else any, else decline
+      const std::vector<std::size_t>& hits = kinds[K::FREE_ATTACK];
+      for (const std::size_t i : hits) {
+        const auto& target = view.legal[i].target;
+        if (target && decision.source != content::kNone &&
+            combatant_number(view, *target) == decision.source) {
+          return {i, {}};
+        }
+      }
+      return {hits.empty() ? first_of(kinds, K::DECLINE) : hits.front(), {}};
+    }
+    case actions::DecisionKind::PARRY: {
+      // _parry: the first item that can, else decline
+      const std::vector<std::size_t>& parries = kinds[K::PARRY];
+      return {parries.empty() ? first_of(kinds, K::DECLINE) : parries.front(), {}};
+    }
+    case actions::DecisionKind::DODGE: {
+      // _dodge: a Shift to a random open square, else the first dodge, else decline
+      const std::vector<std::size_t>& dodges = kinds[K::DODGE];
+      std::vector<std::size_t> to_square;
+      for (const std::size_t i : dodges) {
+        if (view.legal[i].square) to_square.push_back(i);
+      }
+      if (!to_square.empty()) {
+        return {to_square[static_cast<std::size_t>(
+                    seeded_.below(static_cast<int>(to_square.size())))], {}};
+      }
+      return {dodges.empty() ? first_of(kinds, K::DECLINE) : dodges.front(), {}};
+    }
+  }
+  return {default_answer(view.legal), {}};  // a decision kind it has no rule for
+}
+
+std::size_t Berserker::turn(const View& view, const ByKind& kinds, int actor) {
+  const combatant::Combatant& self = view.state.roster.combatants.at(static_cast<std::size_t>(actor));
+  if (!kinds[K::STAND_UP].empty()) return kinds[K::STAND_UP].front();
+  const std::vector<std::size_t>& attacks = kinds[K::MELEE_ATTACK];
+  if (!attacks.empty()) {
+    // min(attacks, key=wound): the lowest hp / max(1, max_hp), the first listed of equals
+    std::size_t chosen = kNoChoice;
+    double lowest = 0.0;
+    for (const std::size_t i : attacks) {
+      const int number = combatant_number(view, view.legal[i].target.value());
+      const combatant::Combatant& target =
+          view.state.roster.combatants.at(static_cast<std::size_t>(number));
+      const double wound =
+          static_cast<double>(target.hp) / static_cast<double>(std::max(1, target.max_hp));
+      if (chosen == kNoChoice || wound < lowest) {
+        chosen = i;
+        lowest = wound;
+      }
+    }
+    return chosen;
+  }
+  if (!has_ready_melee(self)) {
+    for (const std::size_t i : kinds[K::READY_WEAPON]) {  // _is_melee
+      const auto& uid = view.legal[i].item;
+      const combatant::ItemInstance* inst = uid ? item_of(view, self, *uid) : nullptr;
+      const content::Weapon* weapon = inst ? weapon_of(self, *inst) : nullptr;
+      if (weapon != nullptr && weapon->kind == content::WeaponKind::melee) return i;
+    }
+    std::size_t drop = kNoChoice;
+    for (const std::size_t i : kinds[K::DROP_ITEM]) {  // _is_ready_missile
+      const auto& uid = view.legal[i].item;
+      const combatant::ItemInstance* inst = uid ? item_of(view, self, *uid) : nullptr;
+      if (inst == nullptr || inst->state != combatant::ItemState::ready) continue;
+      const content::Weapon* weapon = weapon_of(self, *inst);
+      if (weapon != nullptr && weapon->kind == content::WeaponKind::missile) {
+        drop = i;
+        break;
+      }
+    }
+    if (drop != kNoChoice) {
+      bool melee_in_pack = false;  // _melee_in_pack
+      for (const combatant::ItemInstance& inst : self.inventory) {
+        if (inst.state != combatant::ItemState::carried &&
+            inst.state != combatant::ItemState::sheathed &&
+            inst.state != combatant::ItemState::hidden) {
+          continue;
+        }
+        const content::Weapon* weapon = weapon_of(self, inst);
+        if (weapon != nullptr && weapon->kind == content::WeaponKind::melee) {
+          melee_in_pack = true;
+          break;
+        }
+      }
+      if (melee_in_pack) return drop;
+    }
+  }
+  const std::size_t move = approach(view, kinds, self);
+  if (move != kNoChoice) return move;
+  return first_of(kinds, K::END_TURN);
+}
+
+std::size_t Berserker::approach(const View& view, const ByKind& kinds,
+                                const combatant::Combatant& self) {
+  const std::vector<int>& dist = distances(view, self);
+  const int width = view.map.grid.width();
+  const auto at = [&](const combatant::Square& square) {
+    return dist[static_cast<std::size_t>(square.y * width + square.x)];
+  };
+  const int here = at(self.position);
+  const int reach = std::max(1, self.reach());
+  // score(action): the distance at the action's square, else at the combatant's own
+  std::vector<int> scores(view.legal.size());
+  for (std::size_t i = 0; i < view.legal.size(); ++i) {
+    const auto& square = view.legal[i].square;
+    scores[i] = square ? at({square->x, square->y}) : here;
+  }
+  const std::vector<std::size_t>& moves = kinds[K::MOVE];
+  if (self.actions_used.empty() && has_ready_melee(self)) {  // can attack after moving
+    std::vector<std::size_t> into_reach;
+    for (const std::size_t i : moves) {
+      if (scores[i] <= reach) into_reach.push_back(i);
+    }
+    if (!into_reach.empty()) return best(into_reach, scores);
+  }
+  for (const ActionKind kind : {K::FULL_MOVE, K::MOVE}) {
+    const std::vector<std::size_t>& options = kinds[kind];
+    if (!options.empty()) {
+      const std::size_t chosen = best(options, scores);  // draws even when not taken
+      if (scores[chosen] < here) return chosen;
+    }
+  }
+  std::vector<std::size_t> doors;
+  for (const std::size_t i : kinds[K::OPEN_DOOR]) {
+    if (scores[i] < here) doors.push_back(i);
+  }
+  if (!doors.empty()) return best(doors, scores);
+  return kNoChoice;
+}
+
+std::size_t Berserker::best(const std::vector<std::size_t>& options,
+                            const std::vector<int>& scores) {
+  int low = scores[options.front()];
+  for (const std::size_t i : options) low = std::min(low, scores[i]);
+  std::vector<std::size_t> lowest;
+  for (const std::size_t i : options) {
+    if (scores[i] == low) lowest.push_back(i);
+  }
+  return lowest[static_cast<std::size_t>(seeded_.below(static_cast<int>(lowest.size())))];
+}
+
+}  // namespace fray::agents

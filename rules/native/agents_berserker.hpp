@@ -1,0 +1,57 @@
+// agents/berserker.py in C++: the melee rusher, decision for decision as the Python
+// Berserker with the same seed (the seed only breaks ties; tests/native/
+// test_native_agents.py checks every decision of whole battles).
+//
+// Turn: stand up if prone; attack the most wounded enemy in reach (the first listed of
+// equals); with no ready melee weapon, ready one (dropping a ready missile weapon first
+// when one is in the pack); else move toward the nearest enemy (distance_map: king steps
+// over the map's passable squares, closed doors counted as floor, no wall corner cut);
+// else end the turn. Reactions: every Free Attack (on the provoker first), the first
+// parry, a dodge to a random square else in place; any other kind: default_answer.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "agents_base.hpp"
+#include "grid.hpp"
+
+namespace fray::agents {
+
+// berserker.FAR: the distance of a square no source reaches.
+inline constexpr int kFar = 1'000'000;
+
+// berserker.distance_map: per square index y * width + x, the king-step distance to the
+// nearest of `sources` over the squares on the map that are no wall (closed doors count
+// as floor), never cutting a wall corner; kFar where unreachable.
+std::vector<int> distance_map(const grid::Grid& grid, const std::vector<combatant::Square>& sources);
+
+class Berserker final : public Agent {
+ public:
+  explicit Berserker(const std::vector<std::uint32_t>& seed_words) : seeded_(seed_words) {}
+  Choice act(const View& view) override;
+  std::unique_ptr<Agent> clone() const override { return std::make_unique<Berserker>(*this); }
+  const char* name() const override { return "berserker"; }
+
+ private:
+  std::size_t turn(const View& view, const ByKind& kinds, int actor);
+  // The move or door toward the nearest enemy, or none (kNoChoice).
+  std::size_t approach(const View& view, const ByKind& kinds, const combatant::Combatant& self);
+  // self._best: a random one of the lowest-scoring options.
+  std::size_t best(const std::vector<std::size_t>& options, const std::vector<int>& scores);
+  // The distance map to the enemies in action, reused while the map's walls and the
+  // enemies' squares stay the same (Python caches it per map and sources).
+  const std::vector<int>& distances(const View& view, const combatant::Combatant& self);
+
+  Seeded seeded_;
+  struct Cached {
+    int width = 0;
+    std::vector<std::uint8_t> passable;
+    std::vector<int> sources;  // square indices, sorted
+    std::vector<int> dist;
+  };
+  std::shared_ptr<const Cached> cached_;  // shared by clones (never changed in place)
+};
+
+}  // namespace fray::agents
