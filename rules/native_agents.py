@@ -1,0 +1,40 @@
+"""The native scripted agents (``rules/native/agents_*.cpp``: ``agents/random_agent.py``
+and ``agents/berserker.py`` in C++) on a battle run by the native engine.
+
+``native_agent(name, seed)`` makes one (``rules._native.NativeAgent``: "random" or
+"berserker", seeded as ``SeededAgent(seed)``); :func:`native_choice` asks it for the
+pending decision of a ``rules.Battle(engine="native")``: the very action object
+``battle.legal_actions()`` lists, and the agent's reason ("" when it gives none).
+``tests/native/test_native_agents.py`` checks that it chooses as the Python agent with the
+same seed at every decision of whole battles.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rules import engine
+
+if TYPE_CHECKING:
+    from rules.actions import Action
+    from rules.battle import Battle
+
+
+def native_agent(name: str, seed: int) -> Any:
+    """A new ``rules._native.NativeAgent`` (ValueError naming the known ones for an
+    unknown ``name``)."""
+    return engine.require_native("NativeAgent", "the native agents").NativeAgent(name, seed)
+
+
+def native_choice(battle: Battle, agent: Any) -> tuple[Action, str]:
+    """``agent``'s choice for ``battle``'s pending decision, as (the action listed by
+    ``battle.legal_actions()``, the reason); ValueError when the battle is over or does not
+    run on the native engine."""
+    driver = battle._driver
+    if driver is None:
+        raise ValueError("native_choice: the battle runs on the Python engine; native agents "
+                         "need Battle(engine='native')")
+    if battle.decision is None:
+        raise ValueError("the battle is over: there is no decision to act on")
+    index, reason = agent.act(driver.to_native(battle), driver.loop)
+    return battle.legal_actions()[index], reason
