@@ -4,11 +4,11 @@ for ``battle.decision.actor``."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from rules import Action, Battle, Decision
+from rules import Action, Battle, Decision, engine
 
 
 @runtime_checkable
@@ -37,6 +37,24 @@ class SeededAgent:
 
     def act(self, battle: Battle) -> Action:  # pragma: no cover - abstract
         raise NotImplementedError
+
+    #: the name of the native agent (rules/native/agents_*.cpp) that decides exactly as
+    #: this class does, set by the classes that have one (never inherited: a subclass
+    #: decides its own way)
+    native_name: str | None = None
+
+    def native_twin(self) -> Any | None:
+        """A native agent (``rules._native.NativeAgent``) that decides from here on exactly
+        as this one would, or None: when the class has no native form (``native_name``
+        set on the class itself), the native engine is not built, or the generator has
+        been drawn from already (the twin starts from the seed)."""
+        if "native_name" not in type(self).__dict__ or self.native_name is None:
+            return None
+        if self.seed is None or self._halves_of is not None or not engine.native_available():
+            return None
+        if self.rng.bit_generator.state != np.random.default_rng(self.seed).bit_generator.state:
+            return None
+        return engine.native_module().NativeAgent(self.native_name, self.seed)
 
     def choose(self, options: list[Action]) -> Action:
         """One of ``options``, uniformly at random."""

@@ -16,14 +16,19 @@ An unknown name fails here, when the env is made, in one line listing the agents
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
+
+from gymnasium.vector import AutoresetMode, SyncVectorEnv, VectorEnv
 
 import agents
 import rules
 from agents.base import Agent
+from env import native
 from env.core import OpponentSource
 from env.skirmish import SkirmishEnv
+from env.vector import SkirmishVectorEnv
 
 DEFAULT_OPPONENT = "berserker"
 
@@ -63,3 +68,34 @@ def skirmish_env(scenario: str | Path | None = None,
 
 #: what ``gymnasium.make`` reads from an entry point (the render modes it may ask for)
 skirmish_env.metadata = SkirmishEnv.metadata  # type: ignore[attr-defined]
+
+
+def skirmish_vector_env(num_envs: int = 8, scenario: str | Path | None = None,
+                        opponent: str | OpponentSource = DEFAULT_OPPONENT,
+                        **kwargs: Any) -> VectorEnv:
+    """``gymnasium.make_vec("fray/...", num_envs=N)``: the batched native vector env
+    (:class:`env.vector.SkirmishVectorEnv`) when the native engine is built and the
+    opponent has a native form; otherwise (or with ``engine="python"``, or a single-env
+    option such as ``render_mode``) a ``SyncVectorEnv`` of ``SkirmishEnv`` with the same
+    ``SAME_STEP`` autoreset, so the same code runs everywhere."""
+    source = opponent_factory(opponent)
+    batched = {"team", "illegal_penalty", "damage_reward", "flat_obs", "content_dir", "copy"}
+    engine = kwargs.get("engine")
+    probe = source(0) if not hasattr(source, "act") or isinstance(source, type) else source
+    if (set(kwargs) - {"engine"} <= batched and engine in (None, "native") and native.available()
+            and getattr(probe, "native_twin", lambda: None)() is not None):
+        kwargs.pop("engine", None)
+        return SkirmishVectorEnv(num_envs, scenario, source, **kwargs)
+    kwargs.pop("copy", None)
+    return SyncVectorEnv([partial(skirmish_env, scenario, opponent, **kwargs)
+                          for _ in range(int(num_envs))], autoreset_mode=AutoresetMode.SAME_STEP)
+
+
+def sb3_vec_env(num_envs: int, opponent: str | OpponentSource = DEFAULT_OPPONENT,
+                **kwargs: Any) -> Any:
+    """stable-baselines3's ``VecEnv`` over the batched native vector env
+    (:class:`env.sb3.FrayVecEnv`), the opponent by name or factory; the other keyword
+    arguments are :class:`env.vector.SkirmishVectorEnv`'s."""
+    from env.sb3 import FrayVecEnv
+
+    return FrayVecEnv(SkirmishVectorEnv(num_envs, opponent=opponent_factory(opponent), **kwargs))

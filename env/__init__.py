@@ -33,6 +33,8 @@ env = aec_env
 
 #: resolves ``opponent=`` names (``agents`` may import ``env``; ``env`` never imports ``agents``)
 ENTRY_POINT = "agents.environments:skirmish_env"
+#: ``gymnasium.make_vec``'s: the batched native vector env (env/vector.py)
+VECTOR_ENTRY_POINT = "agents.environments:skirmish_vector_env"
 
 
 def env_id(scenario: str) -> str:
@@ -52,11 +54,12 @@ def registered_ids() -> list[str]:
 def _register_all() -> None:
     if "fray/Skirmish-v0" not in registry:
         register(id="fray/Skirmish-v0", entry_point=ENTRY_POINT,
-                 kwargs={"scenario": default_scenario()})
+                 vector_entry_point=VECTOR_ENTRY_POINT, kwargs={"scenario": default_scenario()})
     for name in rules.shipped_scenarios():
         gid = env_id(name)
         if gid not in registry:
-            register(id=gid, entry_point=ENTRY_POINT, kwargs={"scenario": name})
+            register(id=gid, entry_point=ENTRY_POINT, vector_entry_point=VECTOR_ENTRY_POINT,
+                     kwargs={"scenario": name})
 
 
 _register_all()

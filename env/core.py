@@ -37,17 +37,29 @@ def default_scenario() -> str:
     return "duel" if "duel" in names else names[0]
 
 
-def env_engine(engine: str | None) -> str:
+def env_engine(engine: str | None, opponent: Any = None) -> str:
     """The engine an env's battles run on: ``engine`` if named, else ``$FRAY_ENGINE`` if
-    set, else the Python engine. An env step reads the whole state in Python (the
-    observation, the mask, the opponent's own logic), and on the native engine reading it
-    means bringing its Python mirror up to date and back after every step, which costs
-    more than the native step saves (docs/architecture.md "Native engine": 900-1,200
-    steps/s against 1,900 with a random opponent); the envs move to the native engine when
-    the observation and mask do (issue 24)."""
+    set, else the native engine when the env can step there (it is built and
+    ``opponent``, a factory ``factory(seed) -> agent``, makes agents with a native twin:
+    env/native.py), else the Python engine. An env whose opponent decides in Python reads
+    the whole state every step, and on the native engine that means bringing its Python
+    mirror up to date and back, which costs more than the native step saves
+    (docs/architecture.md "Native engine")."""
     if engine is None and not os.environ.get(rules.engine.ENVIRONMENT_VARIABLE):
-        return "python"
+        return "native" if _steps_natively(opponent) else "python"
     return rules.engine.resolve(engine)
+
+
+def _steps_natively(opponent: Any) -> bool:
+    """Whether an env with this opponent source can step in the engine."""
+    if opponent is None or (hasattr(opponent, "act") and not isinstance(opponent, type)):
+        return False  # an agent object decides in Python, as given
+    from env import native
+
+    if not native.available():
+        return False
+    twin = getattr(opponent(0), "native_twin", None)
+    return twin is not None and twin() is not None
 
 
 class ScenarioSetup:
@@ -55,23 +67,45 @@ class ScenarioSetup:
     battles run on ``env_engine(engine)``."""
 
     def __init__(self, scenario: str | Path | rules.Scenario,
-                 content_dir: str | None = None, engine: str | None = None) -> None:
+                 content_dir: str | None = None, engine: str | None = None,
+                 opponent: Any = None) -> None:
         self.content_dir = content_dir
-        self.engine = env_engine(engine)
+        self.engine = env_engine(engine, opponent)
         content = (rules.load_content(Path(content_dir)) if content_dir
                    else rules.default_content())
         self.content = content
         self.scenario = (scenario if isinstance(scenario, rules.Scenario)
                          else rules.load_scenario(scenario, content))
         probe = self.new_battle(0)
+        self._native_layouts: Any = None
         self.codec = ActionCodec(probe)
         self.builder = ObservationBuilder(probe)
         self.n = self.codec.n
         self.unit_ids = self.codec.unit_ids
         self.teams = self.scenario.teams
 
+    def native_layouts(self) -> Any:
+        """The scenario's observation and action layouts in the engine
+        (:class:`env.native.NativeLayouts`), built at the first call."""
+        if self._native_layouts is None:
+            from env.native import NativeLayouts
+
+            probe = Battle(self.scenario, 0, self.content, self.content_dir, engine="native")
+            self._native_layouts = NativeLayouts(probe, self.codec)
+        return self._native_layouts
+
     def new_battle(self, seed: int) -> Battle:
         return Battle(self.scenario, seed, self.content, self.content_dir, engine=self.engine)
+
+    def observation_space(self, flat_obs: bool = False) -> spaces.Dict:
+        """One env's observation space: the builder's parts (``planes`` and ``units``
+        flattened with ``flat_obs``) and the ``action_mask``."""
+        parts = self.builder.spaces()
+        if flat_obs:
+            for key in ("planes", "units"):
+                box = parts[key]
+                parts[key] = spaces.Box(box.low.ravel(), box.high.ravel(), dtype=box.dtype)
+        return spaces.Dict({**parts, "action_mask": self.mask_space()})
 
     def mask_space(self) -> spaces.Box:
         return spaces.Box(0, 1, (self.n,), dtype=np.int8)

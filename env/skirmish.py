@@ -9,6 +9,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from env import native
 from env import render as draw
 from env.core import (
     OpponentSource,
@@ -26,7 +27,7 @@ from env.core import (
     team_health,
 )
 from env.observation import DECISION_KINDS, GLOBAL_FEATURES, PLANES, UNIT_FEATURES
-from rules import Battle, IllegalActionError
+from rules import Battle, IllegalActionError, native_driver
 
 _MAX_RESET_ATTEMPTS = 64
 
@@ -60,8 +61,10 @@ class SkirmishEnv(gym.Env):
     - ``flat_obs``: flatten ``planes`` and ``units`` to 1-D (C order), for libraries that
       expect vectors (stable-baselines3's checker); default False.
     - ``content_dir``: an alternative content folder (default: ``rules/data``).
-    - ``engine``: ``"native"`` or ``"python"``; default ``$FRAY_ENGINE``, else the Python
-      engine (``env.core.env_engine`` says why).
+    - ``engine``: ``"native"`` or ``"python"``; default ``$FRAY_ENGINE``, else the native
+      engine when the opponent has a native form (a factory of ``random`` or
+      ``berserker`` agents: then the whole step runs in the engine, env/native.py), else
+      the Python engine (``env.core.env_engine`` says why).
 
     **Steps.** Every decision of any learner combatant is one step: its turn actions one by
     one, and its reactions (take a Free Attack, parry and with what, dodge and where)
@@ -147,18 +150,19 @@ class SkirmishEnv(gym.Env):
         check_illegal_mode(illegal_action)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
-        self.setup = ScenarioSetup(scenario or default_scenario(), content_dir, engine)
-        if team not in self.setup.teams:
-            raise ValueError(f"team {team!r} is not in scenario "
-                             f"{self.setup.scenario.name!r} (teams: {self.setup.teams})")
-        self.scenario_name = self.setup.scenario.name
-        self.team = team
         if opponent is None:
             raise TypeError("SkirmishEnv needs an opponent: an agent or a factory(seed) -> "
                             "agent (gymnasium.make('fray/Skirmish-v0') defaults to "
                             "'berserker')")
         #: what plays the other teams: an agent, or a factory called on every reset
         self.opponent_source: OpponentSource = check_opponent(opponent)
+        self.setup = ScenarioSetup(scenario or default_scenario(), content_dir, engine,
+                                   self.opponent_source)
+        if team not in self.setup.teams:
+            raise ValueError(f"team {team!r} is not in scenario "
+                             f"{self.setup.scenario.name!r} (teams: {self.setup.teams})")
+        self.scenario_name = self.setup.scenario.name
+        self.team = team
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.illegal_penalty = float(illegal_penalty)
@@ -166,16 +170,15 @@ class SkirmishEnv(gym.Env):
         self.codec = self.setup.codec
         self.action_space = spaces.Discrete(self.setup.n)
         self.flat_obs = bool(flat_obs)
-        parts = self.setup.builder.spaces()
-        if self.flat_obs:
-            for key in ("planes", "units"):
-                box = parts[key]
-                parts[key] = spaces.Box(box.low.ravel(), box.high.ravel(), dtype=box.dtype)
-        self.observation_space = spaces.Dict({**parts, "action_mask": self.setup.mask_space()})
+        self.observation_space = self.setup.observation_space(self.flat_obs)
         self.battle: Battle | None = None
         self.opponent: Policy | None = None
         self._mask = np.zeros(self.setup.n, dtype=np.int8)
         self._legal_by_index: dict[int, Any] = {}  # the mask's legal actions by index
+        #: the episode's step in the engine (env/native.py), when its battle runs on the
+        #: native engine and its opponent has a native twin; else None (steps in Python)
+        self._core: Any = None
+        self._native_core: Any = None  # built at the first native episode, then reused
 
     # ------------------------------------------------------------ gymnasium API
     def reset(self, *, seed: int | None = None,
@@ -186,7 +189,9 @@ class SkirmishEnv(gym.Env):
             opp_seed = int(self.np_random.integers(2**62))
             self.battle = self.setup.new_battle(battle_seed)
             self.opponent = make_opponent(self.opponent_source, opp_seed)
-            self._play_opponent()
+            self._core = self._native_start(self.battle, self.opponent)
+            if self._core is None:
+                self._play_opponent()
             if not self.battle.is_over:
                 break
         else:  # pragma: no cover - needs a scenario the learner never gets to play
@@ -206,6 +211,11 @@ class SkirmishEnv(gym.Env):
             if self.illegal_action == "raise":
                 raise IllegalActionError(illegal_message(self.setup, b, index))
             return self._obs(), self.illegal_penalty, False, False, self._info(True)
+        if self._core is not None:
+            reward, terminated, truncated, _ = self._core.step(index)
+            native_driver.stepped_natively(b)
+            self._core.mask(self._mask)
+            return self._obs(), reward, terminated, truncated, self._info(False)
         assert b.decision is not None
         before = team_health(b) if self.damage_reward else None
         act = self._legal_by_index.get(index)  # what decode gives, as the battle listed it
@@ -262,9 +272,30 @@ class SkirmishEnv(gym.Env):
                 return
             b.apply(self.opponent.act(b))
 
+    def _native_start(self, battle: Battle, opponent: Policy) -> Any:
+        """Start the episode's step in the engine and play the opponent there, when the
+        battle runs natively and the env made the opponent (a factory's fresh agent) and it
+        has a native twin; None otherwise (the episode steps in Python)."""
+        if battle._driver is None or self.opponent_source is opponent:
+            return None
+        twin = getattr(opponent, "native_twin", None)
+        twin = twin() if twin is not None else None
+        if twin is None:
+            return None
+        if self._native_core is None:
+            self._native_core = native.episode_core(self.setup, self.team, self.illegal_penalty,
+                                                    self.damage_reward)
+        self._native_core.start(*native.battle_parts(battle), twin)
+        native_driver.stepped_natively(battle)
+        return self._native_core
+
     def _refresh_mask(self) -> None:
         b = self.battle
         assert b is not None
+        if self._core is not None:
+            self._core.mask(self._mask)
+            self._legal_by_index = {}
+            return
         if b.is_over:
             self._mask = np.zeros(self.setup.n, dtype=np.int8)
             self._mask[0] = 1
@@ -276,8 +307,12 @@ class SkirmishEnv(gym.Env):
     def _obs(self) -> dict[str, np.ndarray]:
         b = self.battle
         assert b is not None
-        d = b.decision
-        obs = self.setup.builder.build(b, self.team, d.actor if d is not None else None)
+        if self._core is not None:
+            obs = self.setup.native_layouts().empty()
+            self._core.observe(obs["planes"], obs["units"], obs["decision"], obs["globals"])
+        else:
+            d = b.decision
+            obs = self.setup.builder.build(b, self.team, d.actor if d is not None else None)
         if self.flat_obs:
             obs["planes"] = obs["planes"].ravel()
             obs["units"] = obs["units"].ravel()
@@ -287,8 +322,9 @@ class SkirmishEnv(gym.Env):
     def _info(self, illegal: bool) -> dict[str, Any]:
         b = self.battle
         assert b is not None
+        legal = int(self._mask.sum()) if self._core is None else self._core.legal_count
         info: dict[str, Any] = {"round": b.round, "illegal_action": illegal,
-                                "legal_actions": int(self._mask.sum()) if not b.is_over else 0}
+                                "legal_actions": legal if not b.is_over else 0}
         if b.is_over:
             info["winner"] = b.winner
         return info

@@ -79,9 +79,7 @@ class NativeDriver:
     def start(cls, battle: Battle) -> NativeDriver:
         """The driver of ``battle``, built from its Python state (which stays current)."""
         state = battle._state
-        native = native_battle.native_state_of(state, battle._decision, _header(battle))
-        rules = native_apply.apply_rules(state.content, native)
-        loop = _module().BattleLoop(native_legal.legal_map(state), state.scenario.max_rounds)
+        native, rules, loop = native_parts(battle)
         driver = cls(native, rules, loop, state.content, state.scenario, "both")
         driver.synced_dice(state.dice.forced)
         return driver
@@ -220,6 +218,17 @@ class NativeDriver:
         return driver
 
 
+def native_parts(battle: Battle, records: Any = None) -> tuple[Any, Any, Any]:
+    """The native (state, rules, loop) of ``battle``'s Python state as it stands; its
+    events interned in ``records`` (default: the process's shared name table; the
+    batched env gives each batch its own, as it steps with the GIL released)."""
+    state = battle._state
+    native = native_battle.native_state_of(state, battle._decision, _header(battle), records)
+    rules = native_apply.apply_rules(state.content, native)
+    loop = _module().BattleLoop(native_legal.legal_map(state), state.scenario.max_rounds)
+    return native, rules, loop
+
+
 def _header(battle: Battle) -> dict[str, Any]:
     from rules.battle import JSON_VERSION
     scenario = battle._state.scenario
@@ -258,9 +267,18 @@ def random_play(battle: Battle, seed: int, max_decisions: int, check: bool) -> i
     native = driver.to_native(battle)
     made = _module().battle_random_play(native, driver.loop, driver.rules, seed,
                                         max_decisions, check)
+    stepped_natively(battle)
+    return made
+
+
+def stepped_natively(battle: Battle) -> None:
+    """Note that native code (the random-play loop, the native env's step) changed
+    ``battle``'s native state: the mirror is behind (pulled now if Python code holds its
+    objects, as the Python engine changes them in place) and the legal actions are new."""
+    driver = battle._driver
+    assert driver is not None  # called for native battles only
     driver.where = "native"
     battle._legal = None
     if driver.handed_out and battle._state is not None:
         driver.pull(battle)
         driver.where = "python"
-    return made

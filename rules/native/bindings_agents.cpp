@@ -25,10 +25,6 @@ namespace fray::bindings {
 
 namespace {
 
-struct NativeAgent {  // rules._native.NativeAgent
-  std::unique_ptr<agents::Agent> agent;
-};
-
 std::string known_list() {
   std::string out;
   for (const std::string_view name : agents::known_names()) {

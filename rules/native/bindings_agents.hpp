@@ -4,7 +4,16 @@
 
 #include <nanobind/nanobind.h>
 
+#include <memory>
+
+#include "agents_base.hpp"
+
 namespace fray::bindings {
+
+// rules._native.NativeAgent: one native agent (the env's opponents are copies of one).
+struct NativeAgent {
+  std::unique_ptr<agents::Agent> agent;
+};
 
 // Adds NativeAgent to the module.
 void bind_agents(nanobind::module_& module);

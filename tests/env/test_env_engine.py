@@ -1,6 +1,7 @@
-"""Which engine an env's battles run on (``env.core.env_engine``): the Python engine unless
-one is named (the ``engine`` keyword or ``FRAY_ENGINE``), until the observation and mask
-move into the native engine (issue 24); both give the same episodes."""
+"""Which engine an env's battles run on (``env.core.env_engine``): the one named (the
+``engine`` keyword or ``FRAY_ENGINE``), else the native engine when the whole step can run
+there (an opponent factory with a native twin), else the Python engine; both give the
+same episodes."""
 
 from __future__ import annotations
 
@@ -20,9 +21,17 @@ needs_native = pytest.mark.skipif(not engine.native_available(),
                                   reason="the native engine (rules._native) is not built")
 
 
-def test_envs_run_on_the_python_engine_unless_told(monkeypatch: pytest.MonkeyPatch) -> None:
+def tactician_opponent(seed: int | None) -> agents.Agent:
+    return agents.make("tactician", seed=seed)
+
+
+def test_envs_pick_the_engine_their_step_runs_fastest_on(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(engine.ENVIRONMENT_VARIABLE, raising=False)
-    assert SkirmishEnv("duel", opponent=random_opponent).setup.engine == "python"
+    native_step = "native" if engine.native_available() else "python"
+    assert SkirmishEnv("duel", opponent=random_opponent).setup.engine == native_step
+    # an agent object (used as given) or an opponent deciding in Python: the Python engine
+    assert SkirmishEnv("duel", opponent=random_opponent(0)).setup.engine == "python"
+    assert SkirmishEnv("duel", opponent=tactician_opponent).setup.engine == "python"
     assert raw_env(scenario="duel").game.setup.engine == "python"
     monkeypatch.setenv(engine.ENVIRONMENT_VARIABLE, "python")
     assert SkirmishEnv("duel", opponent=random_opponent, engine="python").setup.engine == "python"
