@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import rules
+from rules import native_agents
 from rules.events import event_from_dict, event_to_dict
 
 FORMAT = "fray-replay"
@@ -92,9 +93,10 @@ class Replay:
         self.actions.append(action.to_dict())
         self.reasons.append(reason)
 
-    def finish(self, battle: rules.Battle) -> None:
-        """Store the battle's events and result."""
-        self.events = [event_to_dict(e) for e in battle.events]
+    def finish(self, battle: rules.Battle, events: bool = True) -> None:
+        """Store the battle's result and (unless ``events`` is False: a compact replay,
+        which the seed and actions re-simulate) its events."""
+        self.events = [event_to_dict(e) for e in battle.events] if events else []
         self.result = {"winner": battle.winner, "rounds": battle.round,
                        "decisions": len(self.actions)}
 
@@ -157,7 +159,7 @@ def play(scenario: str, seed: int, agents_by_team: Mapping[str, str], *,
          content_dir: str | None = None, agent_seeds: Mapping[str, int] | None = None,
          on_decision: Callable[[rules.Battle], None] | None = None,
          agent_kwargs: Mapping[str, Mapping[str, Any]] | None = None,
-         players: Mapping[str, Any] | None = None,
+         players: Mapping[str, Any] | None = None, events: bool = True,
          ) -> tuple[rules.Battle, Replay]:
     """Play a whole battle with the named agents and return it with its replay.
 
@@ -165,7 +167,12 @@ def play(scenario: str, seed: int, agents_by_team: Mapping[str, str], *,
     i-th team is seeded ``seed + i`` unless ``agent_seeds`` says otherwise;
     ``agent_kwargs`` (team -> keyword arguments) go to ``agents.make``. ``players``
     (team -> an object with ``act(battle)``, a wrapped agent say) plays those teams
-    instead; the replay still records the names.
+    instead; the replay still records the names. ``events=False`` leaves the replay's
+    events out (a compact replay, as ``fray tournament`` keeps).
+
+    When the battle runs on the native engine and every agent has a native form
+    (``agent.native_twin()``), the engine plays the whole battle (rules/native/play.cpp),
+    with the same actions, reasons and events.
     """
     import agents
 
@@ -178,6 +185,10 @@ def play(scenario: str, seed: int, agents_by_team: Mapping[str, str], *,
         players[team] = given.get(team) or agents.make(
             names[team], seed=agent_seed, **(agent_kwargs or {}).get(team, {}))
     replay = Replay.start(battle, names)
+    twins = _native_twins(battle, players) if on_decision is None and not given else None
+    if twins is not None:  # every team's agent has a native form: the engine plays it out
+        for action, reason in native_agents.play_natively(battle, twins):
+            replay.record(action, reason)
     while not battle.is_over:
         if on_decision is not None:
             on_decision(battle)
@@ -189,8 +200,23 @@ def play(scenario: str, seed: int, agents_by_team: Mapping[str, str], *,
         reason = getattr(agent, "reason", None)
         battle.apply(action, reason=reason)
         replay.record(action, reason)
-    replay.finish(battle)
+    replay.finish(battle, events)
     return battle, replay
+
+
+def _native_twins(battle: rules.Battle, players: Mapping[str, Any]) -> dict[str, Any] | None:
+    """Each team's agent's native twin (``agent.native_twin()``) when the battle runs on the
+    native engine and every agent has one; else None (the battle is played in Python)."""
+    if battle._driver is None:
+        return None
+    twins = {}
+    for team, player in players.items():
+        twin = getattr(player, "native_twin", None)
+        twin = twin() if twin is not None else None
+        if twin is None:
+            return None
+        twins[team] = twin
+    return twins
 
 
 def rerun(replay: Replay) -> rules.Battle:

@@ -38,3 +38,22 @@ def native_choice(battle: Battle, agent: Any) -> tuple[Action, str]:
         raise ValueError("the battle is over: there is no decision to act on")
     index, reason = agent.act(driver.to_native(battle), driver.loop)
     return battle.legal_actions()[index], reason
+
+
+def play_natively(battle: Battle, agents_by_team: dict[str, Any],
+                  max_decisions: int = 2**31 - 1) -> list[tuple[Action, str | None]]:
+    """Play ``battle`` (on the native engine) on in the engine with a native agent per team
+    (team -> ``NativeAgent``, used in place) until it is over or ``max_decisions`` were
+    made, each decision's reason logged as ``Battle.apply`` logs it: the decisions, as
+    (action, reason or None). ``rules/native/play.cpp`` is the loop."""
+    driver = battle._driver
+    if driver is None:
+        raise ValueError("play_natively: the battle runs on the Python engine; native agents "
+                         "need Battle(engine='native')")
+    module = engine.require_native("battle_play", "the in-engine battle loop")
+    made = module.battle_play(driver.to_native(battle), driver.loop, driver.rules,
+                              agents_by_team, max_decisions)
+    from rules.native_driver import stepped_natively
+
+    stepped_natively(battle)
+    return made

@@ -148,9 +148,9 @@ def play_one(spec: BattleSpec) -> BattleResult:
                           {team: agent.name for team, agent in teams.items()},
                           content_dir=spec.content_dir,
                           agent_kwargs={team: dict(agent.kwargs)
-                                        for team, agent in teams.items()})
+                                        for team, agent in teams.items()},
+                          events=False)  # compact: the seed and actions re-simulate them
     replay.agents = {team: agent.label for team, agent in teams.items()}
-    replay.events = []  # compact: the seed and actions re-simulate every event
     record: dict[str, Any] = {
         "id": spec.id, "scenario": spec.scenario, "seed": spec.seed,
         "agents": dict(replay.agents), **dict(spec.meta),

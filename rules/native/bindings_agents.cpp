@@ -18,6 +18,7 @@
 #include "battle.hpp"
 #include "bindings_battle.hpp"
 #include "legal.hpp"
+#include "play.hpp"
 
 namespace nb = nanobind;
 
@@ -79,6 +80,35 @@ void bind_agents(nb::module_& module) {
       .def("__repr__", [](const NativeAgent& self) {
         return "NativeAgent('" + std::string(self.agent->name()) + "')";
       });
+
+  // experiments/replay.py's play loop in the engine (play.hpp).
+  module.def("battle_play", [](NativeBattle& battle, battle::BattleLoop& loop,
+                               const harm::ApplyRules& rules, nb::dict agents_by_team,
+                               int max_decisions) {
+    const combatant::Roster& roster = battle.state.roster;
+    std::vector<agents::Agent*> agents(static_cast<std::size_t>(roster.teams.size()), nullptr);
+    for (auto [team, agent] : agents_by_team) {
+      const int number = roster.teams.find(nb::cast<std::string>(team));
+      if (number == content::kNone) {
+        throw nb::value_error(("battle_play: no team " + nb::cast<std::string>(team)).c_str());
+      }
+      agents[static_cast<std::size_t>(number)] = nb::cast<NativeAgent&>(agent).agent.get();
+    }
+    // The GIL is held: the battle's names are the process's shared table, which other
+    // threads' battles intern into (the batched env, which releases it, has its own).
+    const std::vector<play::Decided> made = play::play_battle(
+        battle.state, loop, battle.names().names(), rules, agents, max_decisions);
+    nb::list out;
+    for (const play::Decided& decided : made) {
+      out.append(nb::make_tuple(battle.names().action_to(decided.first),
+                                decided.second.empty() ? nb::object(nb::none())
+                                                       : nb::object(nb::str(decided.second.c_str()))));
+    }
+    return out;
+  }, nb::arg("state"), nb::arg("loop"), nb::arg("rules"), nb::arg("agents"),
+  nb::arg("max_decisions"),
+  "Play on with a native agent per team (team -> NativeAgent, used in place) until the "
+  "battle is over or max_decisions were made: [(action, reason or None)] per decision.");
 }
 
 }  // namespace fray::bindings

@@ -1,0 +1,43 @@
+"""Whole battles in the engine (rules/native/play.cpp): experiments.replay.play hands a
+native battle whose every agent has a native twin to the engine, with byte-identical
+replays (actions, reasons, events, result) to the Python agents on the Python engine."""
+
+from __future__ import annotations
+
+import pytest
+
+import rules
+from experiments import replay as replays
+from rules import engine
+
+pytestmark = pytest.mark.skipif(not engine.native_available(),
+                                reason="the native engine (rules._native) is not built")
+
+CASES = [(scenario, pairing, seed) for scenario in rules.shipped_scenarios()
+         for pairing, seed in ((("berserker", "berserker"), 3), (("random", "berserker"), 4))]
+
+
+@pytest.mark.parametrize(("scenario", "pairing", "seed"), CASES)
+def test_in_engine_battles_equal_python_battles(monkeypatch: pytest.MonkeyPatch, scenario: str,
+                                                pairing: tuple[str, str], seed: int) -> None:
+    teams = rules.Battle.from_scenario(scenario, 0, engine="python").scenario.teams
+    names = dict(zip(teams, pairing, strict=False))
+    played = {}
+    calls = []
+    original = replays.native_agents.play_natively
+    monkeypatch.setattr(replays.native_agents, "play_natively",
+                        lambda *args, **kwargs: calls.append(1) or original(*args, **kwargs))
+    for name in engine.ENGINES:
+        monkeypatch.setenv(engine.ENVIRONMENT_VARIABLE, name)
+        battle, replay = replays.play(scenario, seed, names)
+        played[name] = (replay.to_dict(), battle.to_json())
+    assert calls == [1]  # the native battle went to the engine, the Python one did not
+    assert played["native"] == played["python"]
+
+
+def test_an_agent_without_native_form_plays_in_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(engine.ENVIRONMENT_VARIABLE, "native")
+    monkeypatch.setattr(replays.native_agents, "play_natively",
+                        lambda *args, **kwargs: pytest.fail("played in the engine"))
+    battle, replay = replays.play("duel", 1, {"party": "defender", "monsters": "berserker"})
+    assert battle.is_over and replay.result["decisions"] == len(replay.actions)
