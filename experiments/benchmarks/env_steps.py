@@ -126,6 +126,41 @@ def vector_figures(steps: int, repeats: int) -> Iterator[Figure]:
                      "/s", [_vector_steps(workers, steps, r) for r in range(repeats)])
 
 
+#: the batched vector env's size in the issue's target ("64 battles")
+BATCH = 64
+
+
+def batched_steps(count: int, steps: int, seed: int) -> float:
+    """Env steps per CPU-second of this process (one core: the batch steps in one thread)
+    of the batched native vector env (env/vector.py), ``count`` skirmish battles against
+    the berserker, each row's action uniform among its mask (drawn for every row at once,
+    as a learner's batched policy would); finished battles reset inside ``step``."""
+    from agents.environments import NamedAgent
+    from env.vector import SkirmishVectorEnv
+
+    vector = SkirmishVectorEnv(count, "skirmish", NamedAgent("berserker"), copy=False)
+    rng = np.random.default_rng(seed)
+    obs, _ = vector.reset(seed=seed)
+    start = time.process_time()
+    for _ in range(steps):
+        scores = rng.random(obs["action_mask"].shape) * obs["action_mask"]
+        obs, *_ = vector.step(scores.argmax(axis=1))
+    seconds = time.process_time() - start
+    vector.close()
+    return steps * count / seconds
+
+
+def batched_figures(steps: int, repeats: int) -> Iterator[Figure]:
+    """The batched vector env of ``BATCH`` skirmish battles (needs the native engine)."""
+    from env import native
+
+    key, label = f"vector.batched.{BATCH}", f"batched vector env {BATCH} battles: steps/CPU-s"
+    if not native.available():
+        yield unavailable(key, label, "/s", "n/a (the native engine is not built)")
+        return
+    yield Figure(key, label, "/s", [batched_steps(BATCH, steps, r) for r in range(repeats)])
+
+
 def memory_per_env(scenario: str, count: int, repeats: int) -> Figure:
     """KiB held by one reset Gymnasium env (tracemalloc, ``count`` kept alive)."""
     skirmish_env(scenario).reset(seed=0)  # load content and caches first
@@ -153,6 +188,7 @@ def figures(quick: bool) -> Iterator[Figure]:
     yield from gym_figures(steps, repeats)
     yield from aec_figures(steps, repeats)
     yield from vector_figures(steps, 1 if quick else 3)
+    yield from batched_figures(max(20, steps // 5), repeats)
     for scenario in ("skirmish", "horde"):
         yield memory_per_env(scenario, 3 if quick else 10, repeats)
 

@@ -112,13 +112,19 @@ def targets(figs: dict[str, Figure], units: dict[str, int]) -> list[Target]:
         _check(REACH, "reach cold query / scipy dijkstra", _ratio(
             figs, "reach.cold_us", "reach.scipy_us"), "x", "<= 5", lambda value: value <= 5),
         _check(ENVS, "gym env skirmish (berserker) / connect_four_v3", _ratio(
-            figs, "gym.skirmish.berserker", "aec.connect_four"), "x", ">= 1.0",
-            lambda value: value >= 1.0),
+            figs, "gym.skirmish.berserker", "aec.connect_four"), "x", ">= 3",
+            lambda value: value >= 3),
+        _check(ENVS, f"batched vector env {env_steps.BATCH} battles per core / connect_four_v3",
+               _ratio(figs, f"vector.batched.{env_steps.BATCH}", "aec.connect_four"), "x",
+               ">= 30", lambda value: value >= 30),
         _check(ENVS, "AsyncVectorEnv 2 workers / 1 worker", _ratio(
             figs, "vector.2", "vector.1"), "x", ">= 1.7", lambda value: value >= 1.7),
         _check(LEARNER, "MaskablePPO skirmish / InvalidActionEnvDiscrete", _ratio(
             figs, "ppo.skirmish", "ppo.invalid_action_env"), "x", ">= 0.7",
             lambda value: value >= 0.7),
+        _check(LEARNER, "MaskablePPO batched vector env / InvalidActionEnvDiscrete", _ratio(
+            figs, "ppo.vector", "ppo.invalid_action_env"), "x", ">= 0.9",
+            lambda value: value >= 0.9),
         _check(BIG, "first decision 300x300: time", _median(figs, "map300.first_decision_s"),
                "s", "< 2", lambda value: value < 2),
         _check(BIG, "first decision 300x300: memory", _median(

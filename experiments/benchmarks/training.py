@@ -18,6 +18,10 @@ from typing import Any
 
 from experiments.benchmarks.measure import Figure, unavailable
 
+#: the batched vector env's size in the learner figure (its rollout: n_steps / VECTOR_ENVS
+#: steps of each env, the same timesteps per rollout as the one-env figure)
+VECTOR_ENVS = 8
+
 
 def _timesteps_per_s(make_env: Any, policy: str, n_steps: int, epochs: int,
                      rollouts: int) -> float:
@@ -52,6 +56,19 @@ def figures(quick: bool) -> Iterator[Figure]:
     yield Figure(fray_key, fray_label, "/s", [
         _timesteps_per_s(lambda: gymnasium.make("fray/Skirmish-v0"), "MultiInputPolicy",
                          n_steps, epochs, rollouts) for _ in range(repeats)])
+    from env import native
+
+    vector_key = "ppo.vector"
+    vector_label = f"MaskablePPO batched vector env ({VECTOR_ENVS} skirmish): timesteps/s"
+    if native.available():
+        from agents.environments import sb3_vec_env
+
+        yield Figure(vector_key, vector_label, "/s", [
+            _timesteps_per_s(lambda: sb3_vec_env(VECTOR_ENVS, scenario="skirmish"),
+                             "MultiInputPolicy", n_steps // VECTOR_ENVS, epochs, rollouts)
+            for _ in range(repeats)])
+    else:
+        yield unavailable(vector_key, vector_label, "/s", "n/a (the native engine is not built)")
     yield Figure(base_key, base_label, "/s", [
         _timesteps_per_s(lambda: InvalidActionEnvDiscrete(dim=80, n_invalid_actions=60),
                          "MlpPolicy", n_steps, epochs, rollouts) for _ in range(repeats)])
