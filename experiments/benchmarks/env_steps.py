@@ -21,6 +21,7 @@ from pettingzoo import AECEnv
 
 import env  # importing it registers the fray/ ids
 from agents.environments import skirmish_env
+from experiments.benchmarks.engines import NOT_BUILT
 from experiments.benchmarks.measure import Figure, rate, unavailable
 from experiments.heap import freeze_shared
 
@@ -156,7 +157,7 @@ def batched_figures(steps: int, repeats: int) -> Iterator[Figure]:
 
     key, label = f"vector.batched.{BATCH}", f"batched vector env {BATCH} battles: steps/CPU-s"
     if not native.available():
-        yield unavailable(key, label, "/s", "n/a (the native engine is not built)")
+        yield unavailable(key, label, "/s", NOT_BUILT)
         return
     yield Figure(key, label, "/s", [batched_steps(BATCH, steps, r) for r in range(repeats)])
 

@@ -16,6 +16,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from experiments.benchmarks.engines import NOT_BUILT
 from experiments.benchmarks.measure import Figure, unavailable
 
 #: the batched vector env's size in the learner figure (its rollout: n_steps / VECTOR_ENVS
@@ -68,7 +69,7 @@ def figures(quick: bool) -> Iterator[Figure]:
                              "MultiInputPolicy", n_steps // VECTOR_ENVS, epochs, rollouts)
             for _ in range(repeats)])
     else:
-        yield unavailable(vector_key, vector_label, "/s", "n/a (the native engine is not built)")
+        yield unavailable(vector_key, vector_label, "/s", NOT_BUILT)
     yield Figure(base_key, base_label, "/s", [
         _timesteps_per_s(lambda: InvalidActionEnvDiscrete(dim=80, n_invalid_actions=60),
                          "MlpPolicy", n_steps, epochs, rollouts) for _ in range(repeats)])

@@ -20,11 +20,11 @@ EXPECTED = [
     *(f"headless.{agent}.{s}.{what}" for agent in ("random", "tactician") for s in SCENARIOS
       for what in ("decisions_per_s", "battles_per_s", "battles_per_cpu_s")),
     *(f"gym.{s}.{o}" for s in SCENARIOS for o in ("random", "berserker")),
-    "aec.skirmish", "aec.connect_four", "vector.1", "vector.2",
+    "aec.skirmish", "aec.connect_four", "vector.1", "vector.2", "vector.batched.64",
     "reach.cold_us", "reach.cached_us", "reach.scipy_us",
     *(f"{what}.{s}" for what in ("clone", "json", "memory.battle", "memory.env")
       for s in ("skirmish", "horde")),
-    "ppo.skirmish", "ppo.invalid_action_env",
+    "ppo.skirmish", "ppo.invalid_action_env", "ppo.vector",
     "map300.first_decision_s", "map300.first_decision_mib", "crowd.p50_ms", "crowd.p99_ms",
     "crowd.p99_cpu_ms",
 ]
@@ -32,6 +32,8 @@ EXPECTED = [
 ENGINE_FIGURES = [f"engines.{what}.{side}" for what in (
     "random.skirmish", "loop.skirmish", "loop.horde", "clone.skirmish",
     "map300.first_decision_s") for side in ("native", "python", "ratio")]
+#: the env figures that need the native engine (the batched vector env)
+NATIVE_ENV = ["vector.batched.64", "ppo.vector"]
 DIFFERENTIAL = ["engines.differential.decisions", "engines.differential.differences"]
 NATIVE_GOALS = {  # label -> goal of the native engine targets
     "random skirmish, agents in Python: native / python": ">= 10",
@@ -41,7 +43,7 @@ NATIVE_GOALS = {  # label -> goal of the native engine targets
     "first decision 300x300: native / python": "<= 1.0",
     "differential fuzzing: decisions with 0 differences": ">= 1,000,000",
 }
-TARGETS = 13 + len(NATIVE_GOALS)
+TARGETS = 15 + len(NATIVE_GOALS)
 
 
 def test_bench_quick_prints_every_figure_and_target(
@@ -64,7 +66,7 @@ def test_bench_quick_prints_every_figure_and_target(
             assert format_number(fig["median"]) in line and fig["unit"] in line
         elif fig["key"] in DIFFERENTIAL:  # no fuzzing record given
             assert fig["note"].startswith("n/a (no record") and fig["note"] in line
-        elif fig["key"].startswith("engines."):
+        elif fig["key"].startswith("engines.") or fig["key"] in NATIVE_ENV:
             assert fig["note"] == engines.NOT_BUILT and fig["note"] in line
         else:  # only an agent not registered yet may be missing
             assert fig["note"] == "n/a (not registered)" and fig["note"] in line
@@ -113,11 +115,15 @@ def test_targets_judge_medians_and_ratios() -> None:
         return Figure(key, key, "/s", list(values))
 
     figs = {f.key: f for f in (
-        fig("gym.skirmish.berserker", 100, 300, 200), fig("aec.connect_four", 150, 250),
+        fig("gym.skirmish.berserker", 300, 900, 600), fig("aec.connect_four", 150, 250),
+        fig("vector.batched.64", 5000), fig("ppo.vector", 80), fig("ppo.invalid_action_env", 100),
         fig("clone.skirmish", 99, 101, 120), fig("vector.1", 10), fig("vector.2", 17))}
     judged = {t.label: t for t in suite.targets(figs, {"duel": 2, "horde": 18})}
     env = judged["gym env skirmish (berserker) / connect_four_v3"]
-    assert env.value == pytest.approx(1.0) and env.verdict == "PASS"
+    assert env.value == pytest.approx(3.0) and env.verdict == "PASS"
+    batched = judged["batched vector env 64 battles per core / connect_four_v3"]
+    assert batched.value == pytest.approx(25.0) and batched.verdict == "MISS"
+    assert judged["MaskablePPO batched vector env / InvalidActionEnvDiscrete"].verdict == "MISS"
     assert judged["clone() skirmish"].verdict == "MISS"  # median 101 µs
     assert judged["AsyncVectorEnv 2 workers / 1 worker"].verdict == "PASS"  # 1.7x
     assert judged["reach cached query"].verdict == "n/a"  # not measured
