@@ -14,6 +14,7 @@
 #include "bindings_apply.hpp"
 #include "bindings_battle.hpp"
 #include "bindings_legal.hpp"
+#include "bindings_odds.hpp"
 #include "bindings_queries.hpp"
 #include "bindings_state.hpp"
 #include "bindings_records.hpp"
@@ -250,6 +251,7 @@ NB_MODULE(_native, module) {
   fray::bindings::bind_battle(module);  // rules/state.py, frames.py: BattleState (bindings_battle.cpp)
   fray::bindings::bind_legal(module);  // rules/legal.py: turn_actions (bindings_legal.cpp)
   fray::bindings::bind_apply(module);  // rules/harm.py ...: the native step (bindings_apply.cpp)
+  fray::bindings::bind_odds(module);  // rules/odds: exact odds in double (bindings_odds.cpp)
 
   // rules/reach.py (S17, S18, H12-H14, S23) over compiled tables; rules/native_reach.py
   // compiles them from a GridMap, the occupancy and the threat zones.
