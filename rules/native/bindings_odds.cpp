@@ -3,7 +3,8 @@
 // state (rules._native.BattleState with its BattleLoop and ApplyRules, as a native
 // rules.Battle's driver holds them), answering with floats, ids and dicts shaped like the
 // Python results; rules/native_odds.py wraps them for a rules.Battle and
-// tests/native/test_native_odds.py compares them with rules.odds' Fractions.
+// tests/native/test_native_odds.py compares them with rules.odds' Fractions. Then the
+// tactics_* functions: agents/tactics.py's scoring on the same odds (agents_tactics.hpp).
 #include "bindings_odds.hpp"
 
 #include <nanobind/stl/optional.h>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "battle.hpp"
+#include "agents_tactics.hpp"
 #include "bindings_battle.hpp"
 #include "combat.hpp"
 #include "odds_attack.hpp"
@@ -110,6 +112,101 @@ nb::dict risk_dict(const NativeBattle& battle, const odds::Risk& risk) {
   out["stops"] = risk.stops;
   out["expected_damage"] = risk.expected_damage();
   return out;
+}
+
+namespace tactics = agents::tactics;
+
+// A square (x, y), or None for none.
+std::optional<combatant::Square> optional_square(nb::handle value) {
+  if (value.is_none()) return std::nullopt;
+  return square_of(value, "square");
+}
+
+std::vector<combatant::Square> squares_of(nb::handle squares) {
+  std::vector<combatant::Square> out;
+  for (nb::handle square : squares) out.push_back(square_of(square, "squares"));
+  return out;
+}
+
+nb::list ids_of(const NativeBattle& battle, const std::vector<int>& numbers) {
+  nb::list out;
+  for (const int number : numbers) out.append(str_of(battle.state.roster.ids.name(number)));
+  return out;
+}
+
+// agents/tactics.py's helpers (agents_tactics.hpp), combatants by id.
+void bind_tactics(nb::module_& module) {
+#define FRAY_ODDS_ARGS NativeBattle &battle, battle::BattleLoop &loop, const harm::ApplyRules &rules
+  module.def("tactics_best_attack", [](FRAY_ODDS_ARGS, nb::iterable strikes,
+                                       std::optional<std::string_view> attacker) -> nb::object {
+    // strikes: (kind name, target id, item uid or None) each; the best's index, value, odds
+    std::vector<tactics::Strike> wanted;
+    for (nb::handle strike : strikes) {
+      nb::object item = strike[2];
+      wanted.push_back({kind_of(text_of(strike[0], "kind")),
+                        combatant_of(battle, text_of(strike[1], "target")),
+                        item.is_none() ? kNone
+                                       : battle.state.roster.uids.find(text_of(item, "item"))});
+    }
+    const std::optional<tactics::Scored> best = tactics::best_attack(
+        view_of(battle, loop, rules), wanted, attacker ? combatant_of(battle, *attacker) : kNone);
+    if (!best) return nb::none();
+    std::size_t index = 0;
+    while (&wanted[index] != &wanted.back() &&
+           !(wanted[index].kind == best->strike.kind && wanted[index].target == best->strike.target &&
+             wanted[index].item == best->strike.item)) {
+      ++index;
+    }
+    return nb::make_tuple(index, best->value, attack_odds_dict(best->odds));
+  }, nb::arg("state"), nb::arg("loop"), nb::arg("rules"), nb::arg("strikes"),
+  nb::arg("attacker").none() = nb::none(),
+  "tactics.best_attack: (index of the best strike, its value, its odds dict), or None.");
+  module.def("tactics_hypothetical_melee", [](FRAY_ODDS_ARGS, std::string_view combatant,
+                                              std::string_view target) -> nb::object {
+    const std::optional<tactics::Scored> best = tactics::hypothetical_melee(
+        view_of(battle, loop, rules), combatant_of(battle, combatant), combatant_of(battle, target));
+    if (!best) return nb::none();
+    return nb::make_tuple(str_of(battle.state.roster.uids.name(best->strike.item)), best->value,
+                          attack_odds_dict(best->odds));
+  }, nb::arg("state"), nb::arg("loop"), nb::arg("rules"), nb::arg("combatant"), nb::arg("target"),
+  "tactics.hypothetical_melee: (item uid, value, odds dict), or None.");
+  module.def("tactics_threats", [](FRAY_ODDS_ARGS, std::string_view combatant, nb::handle square) {
+    // (enemies_of, allies_of, threatened_by square or its own, incoming, my_turn_done)
+    const odds::View view = view_of(battle, loop, rules);
+    const int me = combatant_of(battle, combatant);
+    const combatant::Square where = optional_square(square).value_or(view.at(me).position);
+    return nb::make_tuple(ids_of(battle, tactics::enemies_of(view, me)),
+                          ids_of(battle, tactics::allies_of(view, me)),
+                          ids_of(battle, tactics::threatened_by(view, me, where)),
+                          tactics::incoming(view, me, optional_square(square)),
+                          tactics::my_turn_done(view, me));
+  }, nb::arg("state"), nb::arg("loop"), nb::arg("rules"), nb::arg("combatant"),
+  nb::arg("square").none() = nb::none(),
+  "tactics' enemies_of, allies_of, threatened_by, incoming and my_turn_done at once.");
+  module.def("tactics_reaches", [](FRAY_ODDS_ARGS, std::string_view combatant, nb::handle square,
+                                   std::string_view target) {
+    return tactics::reaches(view_of(battle, loop, rules), combatant_of(battle, combatant),
+                            square_of(square, "square"), combatant_of(battle, target));
+  }, nb::arg("state"), nb::arg("loop"), nb::arg("rules"), nb::arg("combatant"), nb::arg("square"),
+  nb::arg("target"), "tactics.reaches.");
+  module.def("tactics_route_costs", [](FRAY_ODDS_ARGS, std::string_view combatant,
+                                       nb::iterable squares, bool full) {
+    nb::list keys;
+    for (nb::handle square : squares) keys.append(square);
+    const std::vector<std::pair<int, double>> found = tactics::route_costs(
+        view_of(battle, loop, rules), combatant_of(battle, combatant), squares_of(keys), full);
+    nb::dict out;
+    for (std::size_t i = 0; i < found.size(); ++i) {
+      out[keys[i]] = nb::make_tuple(found[i].first, found[i].second);
+    }
+    return out;
+  }, nb::arg("state"), nb::arg("loop"), nb::arg("rules"), nb::arg("combatant"), nb::arg("squares"),
+  nb::arg("full") = false, "tactics.route_costs: {square: (provokers, cost)}.");
+  module.def("tactics_provoke_cost", [](FRAY_ODDS_ARGS, std::string_view combatant) {
+    return tactics::provoke_cost(view_of(battle, loop, rules), combatant_of(battle, combatant));
+  }, nb::arg("state"), nb::arg("loop"), nb::arg("rules"), nb::arg("combatant"),
+  "tactics.provoke_cost.");
+#undef FRAY_ODDS_ARGS
 }
 
 }  // namespace
@@ -222,6 +319,7 @@ void bind_odds(nb::module_& module) {
   }, nb::arg("state"), nb::arg("loop"), nb::arg("rules"), nb::arg("mover"),
   nb::arg("defence") = "none", "rules.odds.action_risk as a dict.");
 #undef FRAY_ODDS_ARGS
+  bind_tactics(module);
 }
 
 }  // namespace fray::bindings
