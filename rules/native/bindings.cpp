@@ -16,6 +16,7 @@
 #include "bindings_battle.hpp"
 #include "bindings_env.hpp"
 #include "bindings_legal.hpp"
+#include "bindings_odds.hpp"
 #include "bindings_queries.hpp"
 #include "bindings_state.hpp"
 #include "bindings_records.hpp"
@@ -258,6 +259,7 @@ NB_MODULE(_native, module) {
   fray::bindings::bind_apply(module);  // rules/harm.py ...: the native step (bindings_apply.cpp)
   fray::bindings::bind_agents(module);  // agents/*.py: NativeAgent (bindings_agents.cpp)
   fray::bindings::bind_env(module);  // env/*.py: the env step in C++ (bindings_env.cpp)
+  fray::bindings::bind_odds(module);  // rules/odds: exact odds in double (bindings_odds.cpp)
 
   // rules/reach.py (S17, S18, H12-H14, S23) over compiled tables; rules/native_reach.py
   // compiles them from a GridMap, the occupancy and the threat zones.

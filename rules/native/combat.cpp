@@ -268,9 +268,14 @@ ActionKind mode_kind(AttackMode mode) {
 
 // H6
 roller::Dice damage_bonus_dice(const harm::Context& context, int combatant) {
-  const Combatant& who = context.state.roster.combatants.at(static_cast<std::size_t>(combatant));
-  const int total = characteristic(context, who, "str") + characteristic(context, who, "siz");
-  const harm::ApplyRules& db = context.rules;
+  return damage_bonus_dice(context.state.roster, context.rules, combatant);
+}
+
+roller::Dice damage_bonus_dice(const combatant::Roster& roster, const harm::ApplyRules& db,
+                               int combatant) {
+  const Combatant& who = roster.combatants.at(static_cast<std::size_t>(combatant));
+  const content::Names& names = roster.content->characteristic_names;
+  const int total = who.characteristic(names.find("str")) + who.characteristic(names.find("siz"));
   for (const harm::DamageBonusStep& row : db.damage_bonus_table) {
     if (total <= row.max) return row.dice;
   }
@@ -291,17 +296,21 @@ roller::Dice damage_bonus_dice(const harm::Context& context, int combatant) {
 
 // H3/H15/H23
 int attack_chance(harm::Context& context, int attacker, int target, int skill, bool missile, int points) {
-  const harm::ApplyRules& modifiers = context.rules;
-  const Combatant& t = context.at(target);
-  const Combatant& a = context.at(attacker);
-  const double factor = queries::is_lit(context.query(), t.position) ? 1.0 : modifiers.dark_factor;
+  return attack_chance(context.query(), context.rules, attacker, target, skill, missile, points);
+}
+
+int attack_chance(const queries::QueryState& query, const harm::ApplyRules& modifiers, int attacker,
+                  int target, int skill, bool missile, int points) {
+  const Combatant& t = query.combatant(target);
+  const Combatant& a = query.combatant(attacker);
+  const double factor = queries::is_lit(query, t.position) ? 1.0 : modifiers.dark_factor;
   if (missile) {
     points += t.prone ? modifiers.prone_target_missile : 0;
   } else {
     points += t.prone ? modifiers.prone_target_melee : 0;
     points += a.prone ? modifiers.prone_attacker_melee : 0;
   }
-  return a.skill(skill, context.state.round, factor, points);
+  return a.skill(skill, query.round, factor, points);
 }
 
 // S4, H11

@@ -30,7 +30,12 @@ bool settled(const frames::AttackFrame& frame);
 void resolve(harm::Context& context, frames::AttackFrame& frame);
 // H3/H15/H23: the attack skill (skill id) with its situational modifiers.
 int attack_chance(harm::Context& context, int attacker, int target, int skill, bool missile, int points);
+// The same over a battle as the queries read it (rules/odds: no step under way).
+int attack_chance(const queries::QueryState& query, const harm::ApplyRules& rules, int attacker,
+                  int target, int skill, bool missile, int points);
 // H6: the damage-bonus dice for STR+SIZ (Combatant.damage_bonus_dice).
 roller::Dice damage_bonus_dice(const harm::Context& context, int combatant);
+roller::Dice damage_bonus_dice(const combatant::Roster& roster, const harm::ApplyRules& rules,
+                               int combatant);
 
 }  // namespace fray::combat

@@ -79,27 +79,39 @@ std::vector<Action> free_attack_actions(const queries::QueryState& query,
   return out;
 }
 
-// S8/H9: parry_items, then DECLINE.
-std::vector<Action> parry_actions(const queries::QueryState& query,
-                                  const frames::AttackFrame& frame, legal::Namer& names) {
-  const Combatant& defender = query.combatant(frame.target);
+// S8/H9: ready weapons that can parry, and shields; only shields parry missiles.
+std::vector<std::size_t> parry_items(const queries::QueryState& query, int defender_number,
+                                     bool missile) {
+  const Combatant& defender = query.combatant(defender_number);
   const content::Content& tables = *query.roster.content;
-  std::vector<Action> out;
-  for (const ItemInstance& inst : defender.inventory) {
+  std::vector<std::size_t> out;
+  for (std::size_t index = 0; index < defender.inventory.size(); ++index) {
+    const ItemInstance& inst = defender.inventory[index];
     if (inst.state != ItemState::ready) continue;
     const content::Equipment& equipment = tables.equipment_of(inst.item);
     if (equipment.armour != kNone) {
       const content::Armour& armour = tables.armour[static_cast<std::size_t>(equipment.armour)];
       if (armour.slot == content::ArmourSlot::shield && armour.skill != kNone &&
           defender.skill_possible(armour.skill)) {
-        out.push_back(Action{K::PARRY, {}, {}, names.uid(inst.uid)});
+        out.push_back(index);
       }
-    } else if (equipment.weapon != kNone && !frame.missile) {
+    } else if (equipment.weapon != kNone && !missile) {
       const content::Weapon& weapon = tables.weapons[static_cast<std::size_t>(equipment.weapon)];
       if (weapon.parry && !weapon.natural && weapon.kind == content::WeaponKind::melee) {
-        out.push_back(Action{K::PARRY, {}, {}, names.uid(inst.uid)});
+        out.push_back(index);
       }
     }
+  }
+  return out;
+}
+
+// S8/H9: parry_items, then DECLINE.
+std::vector<Action> parry_actions(const queries::QueryState& query,
+                                  const frames::AttackFrame& frame, legal::Namer& names) {
+  const Combatant& defender = query.combatant(frame.target);
+  std::vector<Action> out;
+  for (const std::size_t index : parry_items(query, frame.target, frame.missile)) {
+    out.push_back(Action{K::PARRY, {}, {}, names.uid(defender.inventory[index].uid)});
   }
   out.push_back(kDecline);
   return out;

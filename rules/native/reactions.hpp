@@ -5,6 +5,7 @@
 // logic, still Python's.
 #pragma once
 
+#include <cstddef>
 #include <vector>
 
 #include "actions.hpp"
@@ -19,6 +20,11 @@ namespace fray::reactions {
 std::vector<actions::Action> free_attack_actions(const queries::QueryState& query,
                                                  const frames::OfferFrame& frame,
                                                  legal::Namer& names);
+
+// S8/H9: the inventory indices of `defender`'s ready items that can parry (parry_items:
+// weapons that parry and shields; only shields against missiles), in inventory order.
+std::vector<std::size_t> parry_items(const queries::QueryState& query, int defender,
+                                     bool missile);
 
 // S8/H9: the PARRY decision: each ready item that can parry (only shields against
 // missiles), then DECLINE.

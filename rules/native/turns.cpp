@@ -107,10 +107,21 @@ void pay(harm::Context& context, int actor, const actions::Action& action) {
 // queries.routes(...)[square].path: the chosen route (threats when provoking, H13).
 std::vector<combatant::Square> route_to(harm::Context& context, int actor, bool full, bool provokes,
                                         combatant::Square square) {
-  const queries::QueryState query = context.query();
-  const queries::RouteTables tables = queries::route_tables(query, actor, provokes);
   const grid::Grid& grid = context.grid;
-  const Combatant& who = context.at(actor);
+  const reach::Query search = route_query(context.query(), grid, actor, full, provokes);
+  const std::optional<reach::Route> route = context.graph->cheapest(search, square.x, square.y);
+  if (!route) throw std::logic_error("start_action: no route to the chosen square");
+  std::vector<combatant::Square> path;
+  for (const int index : route->path) path.push_back({index % grid.width(), index / grid.width()});
+  return path;
+}
+
+}  // namespace
+
+reach::Query route_query(const queries::QueryState& query, const grid::Grid& grid, int actor,
+                         bool full, bool provokes, std::vector<int>* ranked) {
+  const queries::RouteTables tables = queries::route_tables(query, actor, provokes);
+  const Combatant& who = query.combatant(actor);
   reach::Query search;
   search.x = who.position.x;
   search.y = who.position.y;
@@ -124,23 +135,21 @@ std::vector<combatant::Square> route_to(harm::Context& context, int actor, bool 
   }
   if (provokes) {  // enemies numbered by their ids in sorted order (native_reach.compile_threats)
     std::map<std::string, int> ranks;
-    for (const auto& [at, enemy] : tables.threats) ranks.emplace(context.state.roster.ids.name(enemy), 0);
-    int rank = 0;
-    for (auto& entry : ranks) entry.second = rank++;
+    for (const auto& [at, enemy] : tables.threats) ranks.emplace(query.roster.ids.name(enemy), enemy);
+    std::vector<int> by_rank;
+    for (auto& entry : ranks) {
+      by_rank.push_back(entry.second);
+      entry.second = static_cast<int>(by_rank.size()) - 1;
+    }
     for (const auto& [at, enemy] : tables.threats) {
       if (grid.in_bounds(at)) {
-        search.threats.emplace_back(grid.index(at), ranks.at(context.state.roster.ids.name(enemy)));
+        search.threats.emplace_back(grid.index(at), ranks.at(query.roster.ids.name(enemy)));
       }
     }
+    if (ranked != nullptr) *ranked = std::move(by_rank);
   }
-  const std::optional<reach::Route> route = context.graph->cheapest(search, square.x, square.y);
-  if (!route) throw std::logic_error("start_action: no route to the chosen square");
-  std::vector<combatant::Square> path;
-  for (const int index : route->path) path.push_back({index % grid.width(), index / grid.width()});
-  return path;
+  return search;
 }
-
-}  // namespace
 
 FrameKind frame_of(ActionKind kind) { return spec(kind).frame; }
 bool provoking(ActionKind kind) { return spec(kind).provokes; }

@@ -3,6 +3,8 @@
 // and pushing the frame its ACTION_SPECS row names.
 #pragma once
 
+#include <vector>
+
 #include "actions.hpp"
 #include "harm.hpp"
 
@@ -12,6 +14,13 @@ namespace fray::turns {
 enum class FrameKind : std::uint8_t { none, move, act, ride };
 FrameKind frame_of(actions::ActionKind kind);
 bool provoking(actions::ActionKind kind);  // PROVOKING
+
+// queries.routes' search for a move of `actor` (MOVE, or FULL_MOVE when `full`; H13): the
+// occupancy, and when `provokes` the threat zones, enemies numbered by their ids in sorted
+// order (native_reach.compile_threats); `ranked`, when given, gets the enemy (Roster
+// number) of each number, so a Route's provokers read ranked[number].
+reach::Query route_query(const queries::QueryState& query, const grid::Grid& grid, int actor,
+                         bool full, bool provokes, std::vector<int>* ranked = nullptr);
 
 void start_round(harm::Context& context);           // S5, S7, S8, H14, H7, S21
 void start_turn(harm::Context& context, int owner);  // S2, H25, S10

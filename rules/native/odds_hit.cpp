@@ -1,0 +1,192 @@
+// rules/odds/hit.py in C++ (H6, H7, H9, H10, H11, S24). See odds_hit.hpp.
+#include "odds_hit.hpp"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace fray::odds {
+
+double Distribution::at(int value) const {
+  const int index = value - lowest;
+  if (index < 0 || index >= static_cast<int>(probability.size())) return 0.0;
+  return probability[static_cast<std::size_t>(index)];
+}
+
+void Distribution::add(int value, double p) {
+  if (probability.empty()) {
+    lowest = value;
+    probability.assign(1, 0.0);
+  } else if (value < lowest) {
+    probability.insert(probability.begin(), static_cast<std::size_t>(lowest - value), 0.0);
+    lowest = value;
+  } else if (value > highest()) {
+    probability.resize(static_cast<std::size_t>(value - lowest + 1), 0.0);
+  }
+  probability[static_cast<std::size_t>(value - lowest)] += p;
+}
+
+// hit.py _convolve
+Distribution convolve(const Distribution& first, const Distribution& second) {
+  Distribution out;
+  if (first.probability.empty() || second.probability.empty()) return out;
+  out.lowest = first.lowest + second.lowest;
+  out.probability.assign(first.probability.size() + second.probability.size() - 1, 0.0);
+  for (std::size_t i = 0; i < first.probability.size(); ++i) {
+    const double p = first.probability[i];
+    if (p == 0.0) continue;
+    for (std::size_t j = 0; j < second.probability.size(); ++j) {
+      out.probability[i + j] += p * second.probability[j];
+    }
+  }
+  return out;
+}
+
+// hit.py dice_distribution (_dice_items): the constant, then each die of each term.
+Distribution dice_distribution(const roller::Dice& dice) {
+  Distribution dist;
+  dist.add(dice.constant, 1.0);
+  for (const roller::DiceTerm& term : dice.terms) {
+    Distribution face;
+    for (int f = 1; f <= term.sides; ++f) face.add(term.sign * f, 1.0 / term.sides);
+    for (int die = 0; die < term.count; ++die) dist = convolve(dist, face);
+  }
+  return dist;
+}
+
+LevelDistribution no_roll() { return {{Level::FAILURE, 1.0}}; }
+
+// hit.py _levels (rules.dice.level_probabilities): count the d100 faces of each level (H2).
+Levels levels(int chance, const roller::SuccessRules& success) {
+  std::array<int, kLevelCount> counts{};
+  for (int roll = 1; roll <= 100; ++roll) {
+    counts[static_cast<std::size_t>(roller::success_level(roll, chance, success))] += 1;
+  }
+  Levels out{};
+  for (std::size_t i = 0; i < kLevelCount; ++i) out[i] = counts[i] / 100.0;
+  return out;
+}
+
+// hit.py _succeeds
+double succeeds(int chance, const roller::SuccessRules& success) {
+  const Levels found = levels(chance, success);
+  double total = 0.0;
+  for (std::size_t i = 0; i < kLevelCount; ++i) {
+    if (roller::succeeded(static_cast<Level>(i))) total += found[i];
+  }
+  return total;
+}
+
+// hit.py _level_dist
+LevelDistribution level_distribution(std::optional<int> chance, const roller::SuccessRules& success) {
+  if (!chance) return no_roll();
+  const Levels found = levels(*chance, success);
+  LevelDistribution out;
+  for (std::size_t i = 0; i < kLevelCount; ++i) {
+    if (found[i] != 0.0) out.emplace_back(static_cast<Level>(i), found[i]);
+  }
+  return out;
+}
+
+// hit.py _rolled (H6, H7)
+Distribution rolled(const roller::Dice& dice, const roller::Dice& bonus, Level level, bool impale) {
+  const Distribution weapon = dice_distribution(dice);
+  Distribution base;
+  if (level == Level::CRITICAL) {  // H7: maximum weapon damage + rolled bonus, ignores armour
+    base.add(weapon.highest(), 1.0);
+  } else if (level == Level::SPECIAL && impale) {  // H7: impale rolls the weapon dice twice
+    base = convolve(weapon, weapon);
+  } else {
+    base = weapon;
+  }
+  const Distribution total = convolve(base, dice_distribution(bonus));
+  Distribution out;
+  for (std::size_t i = 0; i < total.probability.size(); ++i) {
+    if (total.probability[i] == 0.0) continue;
+    out.add(std::max(0, total.lowest + static_cast<int>(i)), total.probability[i]);
+  }
+  return out;
+}
+
+// hit.py _after_damage (H7, S24)
+Outcomes after_damage(const Blow& blow, Level level, int damage, int through,
+                      const roller::SuccessRules& success) {
+  const int hp = blow.hp - damage;
+  const bool dead = hp <= blow.out_at && hp < -blow.con;  // H5
+  const bool special = damage > 0 && level == Level::SPECIAL && !dead;
+  const bool bleeds = special && blow.damage_type == DamageKind::slash && !blow.bleeding;
+  double knocked = 0.0;
+  if (special && blow.damage_type == DamageKind::crush && hp > blow.out_at) {
+    // H8: CON vs damage; rules/odds/hit.py takes resistance_chance's defaults (50, 5)
+    knocked = 1.0 - succeeds(roller::resistance_chance(blow.con, damage, 50, 5), success);
+  }
+  Outcomes outcomes{{damage, bleeds, true, knocked}, {damage, bleeds, false, 1.0 - knocked}};
+  if (blow.poison_dice && through > 0 && !dead) {  // S24
+    const double fails = 1.0 - succeeds(blow.poison_save, success);
+    const Distribution extra = dice_distribution(*blow.poison_dice);
+    Outcomes poisoned;
+    for (const Outcome& outcome : outcomes) {
+      poisoned.push_back({outcome.damage, outcome.bleeds, outcome.knocked,
+                          outcome.probability * (1.0 - fails)});
+      for (std::size_t i = 0; i < extra.probability.size(); ++i) {
+        if (extra.probability[i] == 0.0) continue;
+        const int more = std::max(0, extra.lowest + static_cast<int>(i));
+        poisoned.push_back({outcome.damage + more, outcome.bleeds, outcome.knocked,
+                            outcome.probability * fails * extra.probability[i]});
+      }
+    }
+    outcomes = std::move(poisoned);
+  }
+  std::erase_if(outcomes, [](const Outcome& outcome) { return outcome.probability == 0.0; });
+  return outcomes;
+}
+
+// hit.py _hit_outcomes (H9: parry blocks AP, 2 x AP on a special, all on a critical;
+// H10: the dodge after any parry but a critical; H6 armour; H11 a fumble blocks nothing)
+Outcomes hit_outcomes(const Blow& blow, Level level, const LevelDistribution& parry, int ap,
+                      const LevelDistribution& dodge, const roller::SuccessRules& success,
+                      int parry_factor, std::array<int, 2> dodge_cuts) {
+  const Distribution roll = rolled(blow.dice, blow.bonus, level,
+                                   blow.damage_type == DamageKind::impale);
+  std::map<std::pair<int, bool>, double> parried;  // (after parry, may still dodge)
+  for (std::size_t i = 0; i < roll.probability.size(); ++i) {
+    const double p_roll = roll.probability[i];
+    if (p_roll == 0.0) continue;
+    const int value = roll.lowest + static_cast<int>(i);
+    for (const auto& [p_level, p_parry] : parry) {
+      const int block = p_level == Level::SUCCESS   ? ap
+                        : p_level == Level::SPECIAL  ? ap * parry_factor
+                        : p_level == Level::CRITICAL ? value
+                                                     : 0;
+      parried[{value - std::min(block, value), p_level != Level::CRITICAL}] += p_roll * p_parry;
+    }
+  }
+  const LevelDistribution nothing = no_roll();
+  std::map<std::pair<int, int>, double> dealt;  // (damage, through armour or not)
+  for (const auto& [key, p_parried] : parried) {
+    const auto [after_parry, may_dodge] = key;
+    for (const auto& [d_level, p_dodge] : (may_dodge ? dodge : nothing)) {
+      const int cut = d_level == Level::SUCCESS   ? dodge_cuts[0]
+                      : d_level == Level::SPECIAL  ? dodge_cuts[1]
+                      : d_level == Level::CRITICAL ? after_parry
+                                                   : 0;
+      const int through = after_parry - std::min(cut, after_parry);
+      const int armour = level == Level::CRITICAL ? 0 : std::min(through, blow.armour);
+      dealt[{std::max(0, through - armour), through}] += p_parried * p_dodge;
+    }
+  }
+  std::map<std::tuple<int, bool, bool>, double> out;
+  for (const auto& [key, p_dealt] : dealt) {
+    for (const Outcome& after : after_damage(blow, level, key.first, key.second, success)) {
+      out[{after.damage, after.bleeds, after.knocked}] += p_dealt * after.probability;
+    }
+  }
+  Outcomes result;
+  result.reserve(out.size());
+  for (const auto& [key, p] : out) {
+    result.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), p});
+  }
+  return result;
+}
+
+}  // namespace fray::odds

@@ -1,0 +1,164 @@
+// rules/odds/risk.py in C++ (S5, S6, H5, H13). See odds_risk.hpp.
+#include "odds_risk.hpp"
+
+#include <cmath>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "combat.hpp"
+#include "turns.hpp"
+
+namespace fray::odds {
+
+namespace {
+
+// As odds_attack.cpp's: a weapon replaces the first best only when better by more than
+// this relative margin, so exact ties keep the first, as Python's Fractions do.
+constexpr double kTie = 1e-12;
+
+}  // namespace
+
+double Risk::expected_damage() const {
+  double total = 0.0;
+  for (std::size_t i = 0; i < damage.probability.size(); ++i) {
+    total += (damage.lowest + static_cast<int>(i)) * damage.probability[i];
+  }
+  return total;
+}
+
+// risk.py free_attack_risk
+Risk free_attack_risk(const View& view, int mover, const std::vector<int>& enemies, Defence defence) {
+  std::vector<FreeOutcomes> attacks;
+  for (std::size_t index = 0; index < enemies.size(); ++index) {
+    std::optional<FreeOutcomes> odds =
+        best_free_attack(view, enemies[index], mover, index == 0 ? defence : Defence::none);
+    if (odds) attacks.push_back(std::move(*odds));
+  }
+  return combined_risk(enemies, attacks, view.at(mover).hp, view.rules.out_of_action_at);
+}
+
+// risk.py _combined_risk (H5, H13)
+Risk combined_risk(const std::vector<int>& provokers, const std::vector<FreeOutcomes>& attacks,
+                   int hp, int out_at) {
+  std::map<std::pair<int, bool>, double> states{{{0, false}, 1.0}};  // (lost, stopped)
+  for (const FreeOutcomes& odds : attacks) {
+    std::map<std::pair<int, bool>, double> next;
+    for (const auto& [state, p] : states) {
+      const auto [lost, stopped] = state;
+      if (stopped) {
+        next[{lost, true}] += p;
+        continue;
+      }
+      for (const FreeOutcome& outcome : odds) {
+        const int total = lost + outcome.damage;
+        const bool stop = outcome.prone || hp - total <= out_at;
+        next[{total, stop}] += p * outcome.probability;
+      }
+    }
+    states = std::move(next);
+  }
+  Risk risk;
+  risk.provokers = provokers;
+  for (const auto& [state, p] : states) {
+    risk.damage.add(state.first, p);
+    if (state.second) risk.stops += p;
+  }
+  for (std::size_t i = 0; i < risk.damage.probability.size(); ++i) {
+    const int lost = risk.damage.lowest + static_cast<int>(i);
+    if (lost > 0) risk.wounds += risk.damage.probability[i];
+    if (hp - lost <= out_at) risk.drops += risk.damage.probability[i];
+  }
+  return risk;
+}
+
+// risk.py _best_free_attack (S5, H12)
+std::optional<FreeOutcomes> best_free_attack(const View& view, int enemy, int mover, Defence defence) {
+  const Rules rules = rules_of(view);
+  const Defences defences = defences_of(view, mover, false, defence, std::nullopt);
+  const queries::QueryState query = view.query();
+  const content::Content& tables = view.content();
+  const Combatant& attacker = view.at(enemy);
+  const combatant::Square target = view.at(mover).position;
+  std::optional<std::pair<double, FreeOutcomes>> best;
+  attacker.for_each_ready_weapon([&](std::size_t index, const content::Weapon& weapon) {
+    if (weapon.kind != content::WeaponKind::melee) return;  // Combatant.ready_melee
+    if (!queries::weapon_reaches(query, enemy, weapon.reach, target)) return;
+    const int chance = combat::attack_chance(query, view.rules, enemy, mover, weapon.skill, false, 0);
+    const int row = tables.equipment_of(attacker.inventory[index].item).weapon;
+    const Blow blow = blow_of(view, enemy, mover, row, frames::AttackMode::free);
+    std::pair<double, FreeOutcomes> found = free_attack_outcomes(rules, blow, chance, defences);
+    if (!best || found.first > best->first + kTie * std::max(1.0, std::fabs(best->first))) {
+      best = std::move(found);
+    }
+  });
+  if (!best) return std::nullopt;
+  return std::move(best->second);
+}
+
+// risk.py _free_attack_outcomes
+std::pair<double, FreeOutcomes> free_attack_outcomes(const Rules& rules, const Blow& blow,
+                                                     int chance, const Defences& defences) {
+  const Levels found = levels(chance, rules.success);
+  std::map<std::pair<int, bool>, double> out;  // (hp lost, knocked prone)
+  for (std::size_t i = 0; i < kLevelCount; ++i) {
+    const double p_level = found[i];
+    if (p_level == 0.0) continue;  // Python adds nothing but zeros for it
+    const auto level = static_cast<Level>(i);
+    if (!roller::succeeded(level)) {
+      out[{0, false}] += p_level;
+      continue;
+    }
+    const Outcomes hits = outcomes_of(rules, blow, level, defence_against(rules, defences, blow, level));
+    if (hits.empty()) out[{0, false}] += p_level;
+    for (const Outcome& outcome : hits) out[{outcome.damage, outcome.knocked}] += p_level * outcome.probability;
+  }
+  double mean = 0.0;
+  FreeOutcomes outcomes;
+  for (const auto& [key, p] : out) {
+    mean += key.first * p;
+    outcomes.push_back({key.first, key.second, p});
+  }
+  return {mean, std::move(outcomes)};
+}
+
+// risk.py route_risks (H13): the routes searched once, with the threat zones
+std::vector<Risk> route_risks(const View& view, int combatant,
+                              const std::vector<combatant::Square>& squares, bool full,
+                              Defence defence) {
+  const grid::Grid& grid = view.map.grid;
+  std::vector<int> ranked;
+  const reach::Query search = turns::route_query(view.query(), grid, combatant, full, true, &ranked);
+  const std::shared_ptr<const reach::Reach> reach = view.map.graph.reachable_cached(search);
+  std::map<std::pair<int, int>, std::size_t> numbers;
+  for (std::size_t i = 0; i < reach->size(); ++i) numbers.emplace(reach->destination(i), i);
+  std::vector<Risk> out;
+  out.reserve(squares.size());
+  for (const combatant::Square square : squares) {
+    const auto found = numbers.find({square.x, square.y});
+    if (found == numbers.end()) {
+      throw std::invalid_argument("route_risk: " + view.state.roster.ids.name(combatant) +
+                                  " cannot move to (" + std::to_string(square.x) + ", " +
+                                  std::to_string(square.y) + ")");
+    }
+    std::vector<int> provokers;
+    for (const int number : reach->route(found->second).provokers) {
+      provokers.push_back(ranked.at(static_cast<std::size_t>(number)));
+    }
+    out.push_back(free_attack_risk(view, combatant, provokers, defence));
+  }
+  return out;
+}
+
+// risk.py route_risk
+Risk route_risk(const View& view, int combatant, combatant::Square square, bool full, Defence defence) {
+  return route_risks(view, combatant, {square}, full, defence).front();
+}
+
+// risk.py action_risk (S6)
+Risk action_risk(const View& view, int combatant, Defence defence) {
+  return free_attack_risk(view, combatant, queries::provokers_at(view.query(), combatant), defence);
+}
+
+}  // namespace fray::odds
