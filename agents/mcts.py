@@ -56,7 +56,7 @@ import agents as registry
 from agents import tactics as t
 from agents.base import SeededAgent, legal_for
 from agents.spec import Option
-from rules import Action, ActionKind, Battle, Combatant, DecisionKind
+from rules import Action, ActionKind, Battle, Combatant, DecisionKind, native_agents
 from rules.actions import TURN_DESTINATION_KINDS
 from rules.grid import chebyshev
 from rules.reach import threatened_squares
@@ -195,9 +195,18 @@ class MCTS(SeededAgent):
         self.tree = tree
         self.confidence = confidence
         self.rollout_policy = registry.make(rollout, seed=seed)
+        #: the rollout policy's native twin (made at once, then used in place for every
+        #: rollout, as the Python policy is): the flat search's rounds then run in the
+        #: engine (rules/native/agents_mcts.cpp) on native battles
+        self._native_rollout = None if tree else self.rollout_policy_twin()
         self.prior = registry.make(prior, seed=seed) if prior else None
         self.reason: str | None = None
         self.last_iterations = 0
+
+    def rollout_policy_twin(self) -> object | None:
+        """The rollout policy's native twin, or None (it has no native form)."""
+        twin = getattr(self.rollout_policy, "native_twin", None)
+        return twin() if twin is not None else None
 
     def act(self, battle: Battle) -> Action:
         """Search from ``battle`` and return the most visited root candidate."""
@@ -226,8 +235,8 @@ class MCTS(SeededAgent):
             rounds = 0
             while True:
                 seed = int(self.rng.integers(2**63))  # one determinization for all
-                for action in alive:
-                    value = self._iterate(battle, root, team, [action], seed)
+                for action, value in zip(alive, self._round(battle, root, team, alive, seed),
+                                         strict=True):
                     if phase == phases - 1:
                         last_phase.setdefault(action, []).append(value)
                 done += len(alive)
@@ -291,6 +300,27 @@ class MCTS(SeededAgent):
             return None
         choice = self.prior.act(battle)
         return choice if choice in legal else None
+
+    def _round(self, battle: Battle, root: Node, team: str, alive: list[Action], seed: int,
+               ) -> list[float]:
+        """One iteration per surviving root candidate under the dice of ``seed``: their
+        values. On a native battle with a native rollout policy (a flat search) the engine
+        runs the whole round in one call, with the same values and statistics as
+        :meth:`_iterate` (tests/agents/test_mcts_native.py)."""
+        driver = battle._driver
+        if self._native_rollout is None or driver is None:
+            return [self._iterate(battle, root, team, [action], seed) for action in alive]
+        values = native_agents.search_round(battle, alive, seed, self._native_rollout,
+                                            self.rollout_depth, team)
+        for action, value in zip(alive, values, strict=True):
+            child = root.children.get(action)
+            if child is None:
+                child = root.children[action] = Node(available=0)
+            child.available += 1
+            for node in (root, child):
+                node.visits += 1
+                node.value += value
+        return values
 
     def _iterate(self, root_battle: Battle, root: Node, team: str, root_options: list[Action],
                  seed: int) -> float:

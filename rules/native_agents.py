@@ -57,3 +57,17 @@ def play_natively(battle: Battle, agents_by_team: dict[str, Any],
 
     stepped_natively(battle)
     return made
+
+
+def search_round(battle: Battle, candidates: list[Action], seed: int, rollout: Any,
+                 depth: int, team: str) -> list[float]:
+    """``agents.mcts``'s flat iterations in the engine: for each candidate, a clone of
+    ``battle`` with its dice re-seeded by ``seed``, the candidate applied and ``rollout``
+    (a ``NativeAgent``, used in place) playing ``depth`` decisions; the leaf values
+    (``hp_balance`` for ``team``). ``rules/native/agents_mcts.cpp`` is the loop."""
+    driver = battle._driver
+    if driver is None:
+        raise ValueError("search_round: the battle runs on the Python engine")
+    module = engine.require_native("mcts_round", "the native search rounds")
+    return module.mcts_round(driver.to_native(battle), driver.loop, driver.rules, candidates,
+                             seed, rollout, depth, team)

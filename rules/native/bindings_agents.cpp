@@ -18,6 +18,7 @@
 #include "battle.hpp"
 #include "bindings_battle.hpp"
 #include "legal.hpp"
+#include "agents_mcts.hpp"
 #include "play.hpp"
 
 namespace nb = nanobind;
@@ -80,6 +81,25 @@ void bind_agents(nb::module_& module) {
       .def("__repr__", [](const NativeAgent& self) {
         return "NativeAgent('" + std::string(self.agent->name()) + "')";
       });
+
+  // agents/mcts.py's flat iterations in the engine (agents_mcts.hpp).
+  module.def("mcts_round", [](NativeBattle& battle, battle::BattleLoop& loop,
+                              const harm::ApplyRules& rules, nb::list candidates,
+                              nb::handle seed, NativeAgent& rollout, int depth,
+                              const std::string& team) {
+    const int number = battle.state.roster.teams.find(team);
+    if (number == content::kNone) throw nb::value_error(("mcts_round: no team " + team).c_str());
+    if (battle.state.is_over || !battle.state.decision) {
+      throw nb::value_error("mcts_round: the battle is over");
+    }
+    std::vector<actions::Action> records;
+    for (nb::handle candidate : candidates) records.push_back(battle.names().action_from(candidate));
+    return agents::search_round(battle.state, loop, battle.names().names(), rules, records,
+                                seed_words(seed), *rollout.agent, depth, number);
+  }, nb::arg("state"), nb::arg("loop"), nb::arg("rules"), nb::arg("candidates"),
+  nb::arg("seed"), nb::arg("rollout"), nb::arg("depth"), nb::arg("team"),
+  "MCTS._iterate (flat) for each candidate under the dice of `seed` (each on a clone of "
+  "the state): the leaf values for `team`. The rollout agent is used in place.");
 
   // experiments/replay.py's play loop in the engine (play.hpp).
   module.def("battle_play", [](NativeBattle& battle, battle::BattleLoop& loop,
