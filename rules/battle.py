@@ -100,12 +100,8 @@ class Battle:
         self._legal_ids: frozenset[int] | None = None  # their ids, built when needed
         if _restoring:
             return
-        for spec in scenario.units:
-            self.combatants[spec.id] = muster.build_combatant(content, self.dice, spec)
-        for spec in scenario.units:
-            if spec.riding is not None:
-                self.combatants[spec.id].riding = spec.riding
-                self.combatants[spec.riding].ridden_by = spec.id
+        self.combatants.update(muster.muster_combatants(content, self.dice, scenario))
+        # rules.native_driver.start_template / start_native: the same from here on in C++
         self.initiative_order = muster.roll_initiative(content, self.dice, self.combatants)
         self.emit(BattleStarted, scenario=scenario.name, order=tuple(self.initiative_order),
                   initiative=tuple(self.combatants[i].initiative for i in self.initiative_order))

@@ -1,6 +1,7 @@
 """A battle's combatants as its scenario musters them: each unit spec made a
 :class:`rules.combatant.Combatant` (the creature's statistics, the unit's overrides,
-its equipment with item uids, its state), and the initiative order (S1, H4)."""
+its equipment with item uids, its state), the riders on their mounts (H22), and the
+initiative order (S1, H4; ``rules/native/muster.cpp`` is its native twin)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from rules.combatant import (
 )
 from rules.content import Content
 from rules.roller import Roller
-from rules.scenario import UnitSpec, apply_state
+from rules.scenario import Scenario, UnitSpec, apply_state
 
 
 def build_combatant(content: Content, dice: Roller, spec: UnitSpec) -> Combatant:
@@ -60,6 +61,24 @@ def build_combatant(content: Content, dice: Roller, spec: UnitSpec) -> Combatant
     )
     apply_state(combatant, spec)
     return combatant
+
+
+def muster_combatants(content: Content, dice: Roller,
+                      scenario: Scenario) -> dict[str, Combatant]:
+    """Every unit of ``scenario`` built (``build_combatant``, in unit order) and each rider
+    put on its mount (H22): the combatants by id, before initiative."""
+    combatants = {spec.id: build_combatant(content, dice, spec) for spec in scenario.units}
+    for spec in scenario.units:
+        if spec.riding is not None:
+            combatants[spec.id].riding = spec.riding
+            combatants[spec.riding].ridden_by = spec.id
+    return combatants
+
+
+def rolls_at_muster(scenario: Scenario) -> bool:
+    """Whether mustering ``scenario`` rolls dice (a unit with ``roll_characteristics``,
+    H1): its combatants then depend on the seed."""
+    return any(spec.roll_characteristics for spec in scenario.units)
 
 
 def roll_initiative(content: Content, dice: Roller,

@@ -26,9 +26,9 @@ the native one's state, so ``forcing`` sees which faces were used.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from rules import engine, native_apply, native_battle, native_legal, saves
+from rules import engine, muster, native_apply, native_battle, native_legal, saves
 from rules.actions import Decision, DecisionKind
 from rules.combatant import Combatant, item_from_dict
 from rules.events import Reasoned
@@ -39,7 +39,9 @@ from rules.state import BattleState
 if TYPE_CHECKING:
     from rules.actions import Action
     from rules.battle import Battle
+    from rules.content import Content
     from rules.events import Event
+    from rules.scenario import Scenario
 
 
 _loaded: list[Any] = []
@@ -227,6 +229,48 @@ def native_parts(battle: Battle, records: Any = None) -> tuple[Any, Any, Any]:
     rules = native_apply.apply_rules(state.content, native)
     loop = _module().BattleLoop(native_legal.legal_map(state), state.scenario.max_rounds)
     return native, rules, loop
+
+
+class StartTemplate(NamedTuple):
+    """A scenario mustered once, to start its battles in C++ (:func:`start_template`)."""
+
+    state: Any  # rules._native.BattleState: the combatants before initiative, no events
+    rules: Any  # rules._native.ApplyRules of the content
+    loop: Any  # rules._native.BattleLoop of the scenario's map
+    scenario: str  # the scenario's name (BattleStarted.scenario)
+
+
+def start_template(scenario: Scenario, content: Content | None = None,
+                   content_dir: str | None = None, records: Any = None) -> StartTemplate:
+    """``scenario`` mustered as ``Battle(scenario, seed, content, content_dir)`` musters it
+    for any seed (``rules.muster.muster_combatants``: round ``start_round``, no events, no
+    decision), as native parts; :func:`start_native` starts battles from it. ``records``:
+    as in :func:`native_parts` (the started battles' events are interned there too).
+
+    ValueError when mustering rolls dice (a unit with ``roll_characteristics``, H1): its
+    combatants depend on the seed, so the battle must be built by ``rules.Battle``."""
+    if muster.rolls_at_muster(scenario):
+        rolled = [spec.id for spec in scenario.units if spec.roll_characteristics]
+        raise ValueError(f"start_template: scenario {scenario.name!r} rolls characteristics "
+                         f"at muster ({', '.join(rolled)}), so its combatants depend on the "
+                         f"seed; build its battles with rules.Battle")
+    from rules.battle import Battle
+    battle = Battle(scenario, None, content, content_dir, engine="python", _restoring=True)
+    state = battle._state
+    state.combatants.update(muster.muster_combatants(state.content, state.dice, scenario))
+    native, rules, loop = native_parts(battle, records)
+    return StartTemplate(native, rules, loop, scenario.name)
+
+
+def start_native(template: StartTemplate, seed: int) -> Any:
+    """The native state (``rules._native.BattleState``) of
+    ``Battle(scenario, seed, content, content_dir)`` of ``template``'s scenario, built in
+    C++ (``rules/native/battle.cpp`` ``start_battle``: initiative, BattleStarted, the first
+    turn, run to the first decision); ``to_dict()`` equals that battle's. ``seed``: an
+    integer >= 0. It steps with ``template.loop`` and ``template.rules``, which every
+    battle started from the template may share (one thread at a time)."""
+    return _module().battle_start(template.state, seed, template.loop, template.rules,
+                                  template.scenario)
 
 
 def _header(battle: Battle) -> dict[str, Any]:

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "frames.hpp"
+#include "muster.hpp"
 #include "turns.hpp"
 
 namespace fray::battle {
@@ -136,6 +137,43 @@ void BattleLoop::run(state::BattleState& state, actions::NameTable& names, const
     }
     loop.end_turn();
   }
+}
+
+// Battle.__init__: turns.start_round(state) (no RoundStarted: the first round's is
+// BattleStarted), self._begin_turn(), self._run().
+void BattleLoop::begin(state::BattleState& state, actions::NameTable& names,
+                       const harm::ApplyRules& rules) {
+  {
+    const legal::LegalMap& map = map_of(state);
+    harm::Context context{state, map.grid, names, rules, &map.graph};
+    context.watch = watch;
+    Loop loop{context, max_rounds_};
+    turns::start_round(context);
+    loop.begin_turn();
+  }
+  run(state, names, rules);
+}
+
+state::BattleState start_battle(const state::BattleState& muster,
+                                std::span<const std::uint32_t> seed, BattleLoop& loop,
+                                actions::NameTable& names, const harm::ApplyRules& rules,
+                                std::string_view scenario) {
+  // Battle.__init__ from `self.initiative_order = muster.roll_initiative(...)` on (S1, H4)
+  state::BattleState state = muster.copy();
+  state.names = &names;
+  state.dice = state::Roller{dice::Pcg64::from_seed(seed), {}, 0};  // Roller(seed)
+  state.initiative_order = muster::roll_initiative(state, rules.initiative_die);
+  events::BattleStarted started;  // emit(BattleStarted, scenario=, order=, initiative=)
+  started.round = state.round;    // BattleState.emit
+  started.scenario = names.intern(scenario);
+  for (const int number : state.initiative_order) {
+    const combatant::Combatant& who = state.roster.combatants[static_cast<std::size_t>(number)];
+    started.order.push_back(names.intern(state.roster.ids.name(number)));
+    started.initiative.push_back(who.initiative);
+  }
+  state.events.push_back(events::Event(std::move(started)));
+  loop.begin(state, names, rules);
+  return state;
 }
 
 void BattleLoop::apply(state::BattleState& state, actions::NameTable& names,

@@ -2,13 +2,19 @@
 // (a TURN's start_action, else the top frame's answer) and run until the next decision
 // or the end: end_turn, begin_turn, new_round, check_end, finish.
 //
+// start_battle is Battle.__init__ from roll_initiative on: a new battle of a scenario for a
+// new seed, from the state the Python muster built (rules.native_driver.start_template).
+//
 // The map follows the doors: a BattleLoop keeps the scenario's map and one LegalMap (the
 // Grid with the reach search over it) per door state met, and gives each step the map of
 // the doors as they stand.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
+#include <span>
+#include <string_view>
 #include <vector>
 
 #include "actions.hpp"
@@ -27,6 +33,9 @@ class BattleLoop {
              const actions::Action& action);
   // Battle._run: advance until a decision is needed or the battle ends.
   void run(state::BattleState& state, actions::NameTable& names, const harm::ApplyRules& rules);
+  // Battle.__init__ after BattleStarted: turns.start_round, Battle._begin_turn, then
+  // Battle._run to the first decision (or the end).
+  void begin(state::BattleState& state, actions::NameTable& names, const harm::ApplyRules& rules);
   // The LegalMap of the doors as `state`'s stand.
   const legal::LegalMap& map_of(const state::BattleState& state);
 
@@ -41,5 +50,17 @@ class BattleLoop {
   int max_rounds_;
   std::map<std::vector<bool>, std::shared_ptr<const legal::LegalMap>> maps_;  // shared by copies
 };
+
+// Battle.__init__ from roll_initiative on (S1, H4): a copy of `muster` (the combatants as
+// rules.muster.build_combatant and the riding links made them: round start_round, no
+// events, no decision) with the dice of Roller(seed) (`seed`: numpy SeedSequence entropy
+// words, dice::Pcg64::from_seed), the initiative rolled (muster::roll_initiative),
+// BattleStarted logged (`scenario`: the scenario's name), then loop.begin. A loop (and
+// rules) may start any number of battles of its scenario; its map cache is not locked, so
+// one thread at a time uses it.
+state::BattleState start_battle(const state::BattleState& muster,
+                                std::span<const std::uint32_t> seed, BattleLoop& loop,
+                                actions::NameTable& names, const harm::ApplyRules& rules,
+                                std::string_view scenario);
 
 }  // namespace fray::battle

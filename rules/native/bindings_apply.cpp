@@ -44,6 +44,7 @@ roller::Dice dice_of(nb::handle dice) {
 harm::ApplyRules rules_of(nb::handle python_content, const content::Content& tables) {
   harm::ApplyRules out;
   nb::handle ruleset = python_content.attr("ruleset");
+  out.initiative_die = dice_of(ruleset.attr("initiative").attr("die"));
   nb::handle success = ruleset.attr("success");
   out.success = {attr_int(success, "critical_divisor"), attr_int(success, "special_divisor"),
                  attr_int(success, "success_cap"), attr_int(success, "auto_success_max"),
@@ -319,6 +320,29 @@ void bind_apply(nb::module_& module) {
   nb::arg("reason") = nb::none(),
   "Battle.apply(action, reason) without the legality check, on the native state: the new "
   "events.");
+  module.def("battle_start", [](const NativeBattle& muster, nb::handle seed,
+                                battle::BattleLoop& loop, const harm::ApplyRules& rules,
+                                std::string_view scenario) {
+    // Battle(scenario, seed).__init__ from roll_initiative on (battle::start_battle), from
+    // the state rules.native_driver.start_template mustered: a new BattleState sharing
+    // its records, its header with "seed" set to `seed`.
+    if (muster.state.events.size() != 0 || muster.state.decision || !muster.state.stack.empty()) {
+      throw nb::value_error("battle_start: expected a mustered state (no events, no decision; "
+                            "rules.native_driver.start_template builds one)");
+    }
+    const std::vector<std::uint32_t> words = seed_words(seed);
+    records::Records& records = muster.names();
+    PyObject* copied = PyDict_Copy(muster.header.ptr());
+    if (copied == nullptr) throw nb::python_error();
+    nb::dict header = nb::steal<nb::dict>(copied);
+    header["seed"] = seed;
+    return NativeBattle{muster.records_object, &records, std::move(header),
+                        battle::start_battle(muster.state, words, loop, records.names(), rules,
+                                             scenario)};
+  }, nb::arg("template"), nb::arg("seed"), nb::arg("loop"), nb::arg("rules"), nb::arg("scenario"),
+  "Battle(scenario, seed)'s native state, started from the mustered `template` "
+  "(rules.native_driver.start_template) with `loop` and `rules` of the same scenario and "
+  "content; `scenario`: the scenario's name (BattleStarted.scenario).");
   module.def("listed", [](nb::list items, nb::handle item) {
     // Battle._is_listed: whether `item` is one of the very objects in `items` (identity).
     for (nb::handle each : items) {

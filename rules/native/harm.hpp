@@ -55,10 +55,11 @@ struct DamageBonusStep {  // H6
   roller::Dice dice;
 };
 
-// The ruleset numbers the step reads beyond content.hpp's (schema.Ruleset's success,
-// resistance, hit_points, fatigue, falling, defence, modifiers, poison, damage bonus,
-// misc; the weapons' damage), compiled once from Python's content.
+// The ruleset numbers the step reads beyond content.hpp's (schema.Ruleset's initiative
+// die, success, resistance, hit_points, fatigue, falling, defence, modifiers, poison,
+// damage bonus, misc; the weapons' damage), compiled once from Python's content.
 struct ApplyRules {
+  roller::Dice initiative_die{{{1, 1, 12}}, 0};  // S1: schema.InitiativeRules.die (muster.hpp)
   roller::SuccessRules success;
   int resistance_base = 50;  // H8
   int resistance_step = 5;
