@@ -14,7 +14,7 @@ from gymnasium import spaces
 import rules
 from env.observation import ObservationBuilder
 from env.spaces import ActionCodec
-from rules import Action, ActionKind, Battle, DecisionKind, IllegalActionError
+from rules import Action, ActionKind, Battle, DecisionKind, IllegalActionError, native_driver
 
 ILLEGAL_MODES = ("raise", "penalty")
 
@@ -76,6 +76,7 @@ class ScenarioSetup:
         self.content = content
         self.scenario = (scenario if isinstance(scenario, rules.Scenario)
                          else rules.load_scenario(scenario, content))
+        self._template: native_driver.StartTemplate | bool | None = None  # built when asked
         probe = self.new_battle(0)
         self._native_layouts: Any = None
         self.codec = ActionCodec(probe)
@@ -95,7 +96,28 @@ class ScenarioSetup:
         return self._native_layouts
 
     def new_battle(self, seed: int) -> Battle:
+        """The battle of ``seed`` on the setup's engine; a native one is started in C++
+        from the scenario mustered once (``rules.native_driver.start_template``)."""
+        template = self.template() if self.engine == "native" else None
+        if template is not None:
+            return native_driver.battle_from_template(template, seed, self.content,
+                                                      self.scenario, self.content_dir)
         return Battle(self.scenario, seed, self.content, self.content_dir, engine=self.engine)
+
+    def template(self, records: Any = None) -> native_driver.StartTemplate | None:
+        """The scenario mustered once as native parts (names in ``records``, default the
+        process's shared table; the default one is kept), or None when mustering rolls
+        dice (then battles are built by ``rules.Battle``)."""
+        if records is None and self._template is not None:
+            return self._template or None
+        try:
+            made = native_driver.start_template(self.scenario, self.content, self.content_dir,
+                                                records)
+        except ValueError:
+            made = None
+        if records is None:
+            self._template = made or False
+        return made
 
     def observation_space(self, flat_obs: bool = False) -> spaces.Dict:
         """One env's observation space: the builder's parts (``planes`` and ``units``

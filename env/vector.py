@@ -81,6 +81,8 @@ class SkirmishVectorEnv(VectorEnv):
         module = rules.engine.native_module()
         #: this batch's own name table: its steps run without the GIL, beside other threads
         self._records = native_records.new_records()
+        #: the scenario mustered once: battles start in C++ (None: mustering rolls dice)
+        self._template = self.setup.template(self._records)
         actions = self.layouts.actions_in(self._records)
         self._cores = [native.episode_core(self.setup, team, illegal_penalty, damage_reward,
                                            actions) for _ in range(self.num_envs)]
@@ -152,9 +154,14 @@ class SkirmishVectorEnv(VectorEnv):
         for _ in range(_MAX_RESET_ATTEMPTS):
             battle_seed = int(generator.integers(2**62))
             opponent_seed = int(generator.integers(2**62))
-            battle = Battle(self.setup.scenario, battle_seed, self.setup.content,
-                            self.setup.content_dir, engine="python")
-            state, rules_, loop = native_driver.native_parts(battle, self._records)
+            if self._template is not None:  # started in C++ from the mustered scenario
+                template = self._template
+                state, rules_, loop = (native_driver.start_native(template, battle_seed),
+                                       template.rules, template.loop)
+            else:
+                battle = Battle(self.setup.scenario, battle_seed, self.setup.content,
+                                self.setup.content_dir, engine="python")
+                state, rules_, loop = native_driver.native_parts(battle, self._records)
             opponent = make_opponent(self.opponent_source, opponent_seed)
             twin = getattr(opponent, "native_twin", None)
             twin = twin() if twin is not None else None

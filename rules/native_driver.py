@@ -273,6 +273,25 @@ def start_native(template: StartTemplate, seed: int) -> Any:
                                   template.scenario)
 
 
+def battle_from_template(template: StartTemplate, seed: int, content: Content,
+                         scenario: Scenario, content_dir: str | None = None) -> Battle:
+    """``rules.Battle(scenario, seed, content, content_dir, engine="native")`` started in
+    C++ from ``template`` (:func:`start_native`; the template of that scenario and
+    content): the same battle, its Python mirror built only when read. The battle steps
+    with the template's loop and rules (one thread at a time)."""
+    from rules.battle import Battle
+
+    battle = Battle.__new__(Battle)
+    battle.content_dir = content_dir
+    battle.seed = seed
+    battle._driver = NativeDriver(start_native(template, seed), template.rules, template.loop,
+                                  content, scenario, "native")
+    battle._state = None
+    battle._decision = None  # the native state holds it; a pull brings it to the mirror
+    battle._legal = battle._legal_set = battle._legal_ids = None
+    return battle
+
+
 def _header(battle: Battle) -> dict[str, Any]:
     from rules.battle import JSON_VERSION
     scenario = battle._state.scenario
