@@ -24,6 +24,7 @@ from env.core import (
     default_scenario,
     ended_by_round_limit,
     illegal_message,
+    out_of_action,
     outcome_reward,
     shaping,
     space_index,
@@ -46,7 +47,8 @@ class _Game:
             raise ValueError(f"render_mode must be one of {RENDER_MODES}")
         if max_cycles is not None and max_cycles < 1:
             raise ValueError("max_cycles must be a positive integer or None")
-        self.setup = ScenarioSetup(scenario or default_scenario(), content_dir, engine)
+        self.setup = ScenarioSetup(scenario or default_scenario(), content_dir, engine,
+                                   every_agent_outside=True)
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.illegal_penalty = float(illegal_penalty)
@@ -79,9 +81,16 @@ class _Game:
     def refresh_mask(self) -> None:
         b = self.battle
         assert b is not None
-        self.legal_by_index = {} if b.is_over else self.setup.codec.legal_by_index(b)
-        self.mask = (np.zeros(self.setup.n, dtype=np.int8) if b.is_over
-                     else self.setup.codec.mask_of(self.legal_by_index))
+        if b.is_over:
+            self.legal_by_index = {}
+            self.mask = np.zeros(self.setup.n, dtype=np.int8)
+        elif b._driver is not None:  # the mask from the engine (env/native.py)
+            self.mask, places = self.setup.native_layouts().mask(b)
+            legal = b.legal_actions()
+            self.legal_by_index = {index: legal[place] for index, place in places.items()}
+        else:
+            self.legal_by_index = self.setup.codec.legal_by_index(b)
+            self.mask = self.setup.codec.mask_of(self.legal_by_index)
 
     def apply_index(self, action: Any) -> bool:
         """Apply the decider's action; False (and nothing changed) if it was illegal under
@@ -104,7 +113,11 @@ class _Game:
     def observe(self, agent: str, deciding: bool) -> dict[str, Any]:
         b = self.battle
         assert b is not None
-        obs = self.setup.builder.build(b, self.team_of[agent], agent, show_reachable=deciding)
+        if b._driver is not None:  # the observation from the engine (env/native.py)
+            obs = self.setup.native_layouts().observe(b, self.team_of[agent], agent, deciding)
+        else:
+            obs = self.setup.builder.build(b, self.team_of[agent], agent,
+                                           show_reachable=deciding)
         mask = self.mask.copy() if deciding else np.zeros(self.setup.n, dtype=np.int8)
         return {"observation": obs, "action_mask": mask}
 
@@ -274,8 +287,9 @@ class FrayAECEnv(AECEnv):
             for a in self.agents:
                 self.infos[a] = {"winner": b.winner, "round": b.round}
             return
+        fallen = out_of_action(b)
         for a in self.agents:
-            if self._live(a) and not b.combatants[a].in_action:
+            if self._live(a) and a in fallen:
                 self.terminations[a] = True
 
 
@@ -354,8 +368,9 @@ class FrayParallelEnv(ParallelEnv):
                 rewards[a] += outcome_reward(b, self.game.team_of[a])
                 (truncations if limit else terminations)[a] = True
         else:
+            fallen = out_of_action(b)
             for a in self.agents:
-                terminations[a] = not b.combatants[a].in_action
+                terminations[a] = a in fallen
             if self.game.max_cycles is not None and self._cycles >= self.game.max_cycles:
                 truncations = dict.fromkeys(self.agents, True)
         self.game.refresh_mask()

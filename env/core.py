@@ -37,15 +37,22 @@ def default_scenario() -> str:
     return "duel" if "duel" in names else names[0]
 
 
-def env_engine(engine: str | None, opponent: Any = None) -> str:
+def env_engine(engine: str | None, opponent: Any = None, every_agent_outside: bool = False,
+               ) -> str:
     """The engine an env's battles run on: ``engine`` if named, else ``$FRAY_ENGINE`` if
     set, else the native engine when the env can step there (it is built and
     ``opponent``, a factory ``factory(seed) -> agent``, makes agents with a native twin:
     env/native.py), else the Python engine. An env whose opponent decides in Python reads
     the whole state every step, and on the native engine that means bringing its Python
     mirror up to date and back, which costs more than the native step saves
-    (docs/architecture.md "Native engine")."""
+    (docs/architecture.md "Native engine"). ``every_agent_outside``: every combatant is
+    an outside agent (the PettingZoo envs): no opponent decides in Python, so the native
+    engine whenever it is built."""
     if engine is None and not os.environ.get(rules.engine.ENVIRONMENT_VARIABLE):
+        from env import native
+
+        if every_agent_outside:
+            return "native" if native.available() else "python"
         return "native" if _steps_natively(opponent) else "python"
     return rules.engine.resolve(engine)
 
@@ -68,9 +75,9 @@ class ScenarioSetup:
 
     def __init__(self, scenario: str | Path | rules.Scenario,
                  content_dir: str | None = None, engine: str | None = None,
-                 opponent: Any = None) -> None:
+                 opponent: Any = None, every_agent_outside: bool = False) -> None:
         self.content_dir = content_dir
-        self.engine = env_engine(engine, opponent)
+        self.engine = env_engine(engine, opponent, every_agent_outside)
         content = (rules.load_content(Path(content_dir)) if content_dir
                    else rules.default_content())
         self.content = content
@@ -138,8 +145,25 @@ def check_illegal_mode(mode: str) -> None:
         raise ValueError(f"illegal_action must be one of {ILLEGAL_MODES}, got {mode!r}")
 
 
+def unit_status(battle: Battle) -> list[tuple[str, str, bool, int, int]]:
+    """(id, team, in action, hp, max hp) of every combatant in the scenario's order, read
+    from the native state without bringing the Python mirror up to date when only the
+    native state is current (the envs ask it every step)."""
+    driver = battle._driver
+    if driver is not None and driver.where == "native":
+        rows = rules.engine.native_module().env_units(driver.native)
+        return [(unit.id, unit.team, *row)
+                for unit, row in zip(battle.scenario.units, rows, strict=True)]
+    return [(c.id, c.team, c.in_action, c.hp, c.max_hp) for c in battle.combatants.values()]
+
+
 def standing_teams(battle: Battle) -> set[str]:
-    return {c.team for c in battle.combatants.values() if c.in_action}
+    return {team for _, team, standing, _, _ in unit_status(battle) if standing}
+
+
+def out_of_action(battle: Battle) -> set[str]:
+    """The ids of the combatants out of action (fallen or dead)."""
+    return {cid for cid, _, standing, _, _ in unit_status(battle) if not standing}
 
 
 def ended_by_round_limit(battle: Battle) -> bool:
@@ -159,9 +183,9 @@ def team_health(battle: Battle) -> dict[str, float]:
     [0, max])."""
     hp: dict[str, float] = {}
     mx: dict[str, float] = {}
-    for c in battle.combatants.values():
-        hp[c.team] = hp.get(c.team, 0.0) + min(max(c.hp, 0), c.max_hp)
-        mx[c.team] = mx.get(c.team, 0.0) + c.max_hp
+    for _, team, _, points, most in unit_status(battle):
+        hp[team] = hp.get(team, 0.0) + min(max(points, 0), most)
+        mx[team] = mx.get(team, 0.0) + most
     return {t: hp[t] / max(1.0, mx[t]) for t in hp}
 
 

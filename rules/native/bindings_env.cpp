@@ -184,6 +184,15 @@ void bind_env(nb::module_& module) {
   nb::arg("show_reachable"), nb::arg("planes"), nb::arg("units"), nb::arg("decision"),
   nb::arg("globals"), "ObservationBuilder.build into the given arrays.");
 
+  module.def("env_units", [](const NativeBattle& battle) {
+    // what the envs' rewards and endings read of each combatant, in slot order
+    nb::list out;
+    for (const combatant::Combatant& c : battle.state.roster.combatants) {
+      out.append(nb::make_tuple(c.in_action(), c.hp, c.max_hp));
+    }
+    return out;
+  }, nb::arg("state"), "(in action, hp, max hp) of each combatant, in the scenario's order.");
+
   module.def("env_mask", [](const env::ActionLayout& layout, NativeBattle& battle,
                             battle::BattleLoop& loop, Buffer<std::int8_t, 1> mask) {
     if (mask.shape(0) != static_cast<std::size_t>(layout.n)) throw nb::value_error("mask: wrong size");
