@@ -54,6 +54,7 @@ class FrayVecEnv(VecEnv):
             out[i]["terminal_observation"] = infos["final_obs"][i]
             out[i]["TimeLimit.truncated"] = bool(truncated[i] and not terminated[i])
             out[i]["winner"] = infos["final_info"]["winner"][i]
+            out[i]["opponent"] = infos["final_info"]["opponent"][i]
         for i in np.flatnonzero(infos["illegal_action"]):
             out[i]["illegal_action"] = True
         return observations, rewards.astype(np.float32), dones, out

@@ -131,10 +131,10 @@ class SkirmishVectorEnv(VectorEnv):
                                  "_illegal_action": np.ones(self.num_envs, dtype=np.bool_)}
         for i in np.flatnonzero(self._terminated | self._truncated):
             final = self._row(int(i))
-            winner = self._cores[i].winner
+            ended = {"winner": self._cores[i].winner,
+                     "opponent": getattr(self.opponents[i], "name", None)}
             self._start(int(i))
-            infos = self._add_info(infos, {"final_obs": final,
-                                           "final_info": {"winner": winner}}, int(i))
+            infos = self._add_info(infos, {"final_obs": final, "final_info": ended}, int(i))
         return (self._observations(), self._rewards.copy(), self._terminated.copy(),
                 self._truncated.copy(), infos)
 

@@ -131,6 +131,7 @@ def run(args: argparse.Namespace) -> int:
                          "demonstrations (FILE.npz)")
     config = TrainConfig(scenario=args.scenario, out=args.out, team=args.team,
                          opponents=opponents, steps=args.steps, envs=args.envs,
+                         subprocesses=args.subprocesses,
                          eval_every=args.eval_every, eval_battles=args.eval_battles,
                          checkpoint_every=args.checkpoint_every, seed=args.seed,
                          policy=args.policy, damage_reward=args.damage_reward,
@@ -163,7 +164,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                              "checkpoints), one drawn per episode (berserker)")
     parser.add_argument("--steps", type=int, default=100_000, help="total env steps")
     parser.add_argument("--out", required=True, help="output folder")
-    parser.add_argument("--envs", type=int, default=1, help="parallel envs (subprocesses)")
+    parser.add_argument("--envs", type=int, default=1,
+                        help="battles collected at once: in one process, stepped together "
+                             "by the native engine (env/vector.py) when it can; in "
+                             "subprocesses with --subprocesses or when it cannot (1)")
+    parser.add_argument("--subprocesses", action="store_true",
+                        help="one subprocess per env (Gymnasium envs) instead of the "
+                             "batched native vector env")
     parser.add_argument("--eval-every", type=int, default=0,
                         help="evaluate every K steps (0 = never)")
     parser.add_argument("--eval-battles", type=int, default=100,

@@ -52,6 +52,8 @@ class TrainConfig:
     opponents: list[str] = field(default_factory=lambda: ["berserker"])
     steps: int = 100_000
     envs: int = 1
+    #: one subprocess per env (Gymnasium envs) instead of the batched native vector env
+    subprocesses: bool = False
     eval_every: int = 0
     eval_battles: int = 100
     checkpoint_every: int = 10_000
@@ -143,14 +145,59 @@ def _make_env(config: TrainConfig, rank: int) -> Any:
 
 
 def make_vec_env(config: TrainConfig) -> Any:
-    """``config.envs`` envs, in subprocesses when more than one."""
+    """``config.envs`` envs: the batched native vector env (``config.envs`` battles stepped
+    in one native call in this process, :func:`batched_vec_env`) when it can run them,
+    else Gymnasium envs, in subprocesses when more than one."""
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
+    batched = None if config.subprocesses else batched_vec_env(config)
+    if batched is not None:
+        return batched
     factories = [_make_env(config, rank) for rank in range(config.envs)]
     if config.envs > 1:
         return SubprocVecEnv([_ignoring_terminate(f) for f in factories],
                              start_method="forkserver")
     return DummyVecEnv(factories)
+
+
+class PoolOpponents:
+    """The vector env's opponent factory: each episode's opponent drawn from the pool (the
+    agent made with the env's seed for it)."""
+
+    def __init__(self, pool: OpponentPool) -> None:
+        self.pool = pool
+
+    def __call__(self, seed: int | None) -> Any:
+        _, spec = self.pool.sample()
+        return spec(seed)
+
+
+def batched_vec_env(config: TrainConfig) -> Any:
+    """sb3's VecEnv over the batched native vector env (env/vector.py, env/sb3.py) with
+    ``config.envs`` battles, each episode's opponent drawn from the pool; None when it
+    cannot run them: no native engine, an opponent without a native form (``self``, a
+    learned model, an option) or a wrapper (``--advice``, ``--options``) that works on
+    single envs."""
+    import agents
+    from env import native
+
+    if config.advice or config.options or not native.available():
+        return None
+    for name in config.opponents:
+        twin = None if name == SELF else getattr(agents.make(name, seed=0), "native_twin", None)
+        if twin is None or twin() is None:
+            return None
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    from env.sb3 import FrayVecEnv
+    from env.vector import SkirmishVectorEnv
+
+    pool = OpponentPool(config.opponents, config.checkpoint_dir, seed=config.seed * 1000)
+    vector = SkirmishVectorEnv(config.envs, config.scenario, PoolOpponents(pool),
+                               team=config.team, damage_reward=config.damage_reward)
+    vec = FrayVecEnv(vector)
+    vec.seed(config.seed * 1000)
+    return VecMonitor(vec, info_keywords=("opponent",))
 
 
 def _ignoring_terminate(factory: Callable[[], Any]) -> Callable[[], Any]:

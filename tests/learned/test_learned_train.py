@@ -16,6 +16,7 @@ import rules
 from agents.learned import load_model
 from experiments.cli import main
 from experiments.train.sb3 import TrainConfig, latest_checkpoint, train
+from rules import engine as rules_engine
 
 
 def _steps(model: Path) -> int:
@@ -119,3 +120,20 @@ def test_torch_threads_sets_the_count_inside_and_restores_it() -> None:
         with torch_threads(1):
             assert torch.get_num_threads() == 1
     assert torch.get_num_threads() == before
+
+
+@pytest.mark.skipif(not rules_engine.native_available(), reason="the native engine is not built")
+def test_envs_collect_in_one_batched_native_vector_env(tmp_path: Path) -> None:
+    from experiments.train.sb3 import batched_vec_env
+
+    config = TrainConfig(scenario="duel", out=str(tmp_path), opponents=["random", "berserker"],
+                         envs=4, steps=256, n_steps=32, batch_size=64, n_epochs=1,
+                         checkpoint_every=0, progress=False)
+    vec = batched_vec_env(config)
+    assert vec is not None and vec.num_envs == 4
+    vec.close()
+    # an opponent deciding in Python, or --subprocesses: the Gymnasium envs
+    assert batched_vec_env(replace(config, opponents=["self"])) is None
+    assert batched_vec_env(replace(config, opponents=["defender"])) is None
+    final = train(config)
+    assert _steps(final) >= 256
