@@ -28,7 +28,7 @@ from pathlib import Path
 
 import agents
 import rules
-from experiments.benchmarks import maps
+from experiments.benchmarks import engine_agents, maps
 from experiments.benchmarks.decisions import play
 from experiments.benchmarks.measure import Figure, format_number, per_call_us, unavailable
 from experiments.heap import freeze_shared
@@ -168,6 +168,7 @@ def figures(quick: bool, record: Path | None = None) -> Iterator[Figure]:
              "skirmish", 40, 200 if quick else 1000), True),
         ("engines.map300.first_decision_s", "first decision 300x300 open map", "s",
          "first decision 300x300: native / python", first_decision(300), False),
+        *engine_agents.rows(quick),
     ]
     available = engines.native_available()
     if available:  # both engines' content and map graphs built, then frozen (heap.py)

@@ -154,6 +154,12 @@ def native_targets(figs: dict[str, Figure]) -> list[Target]:
         _check(NATIVE, "first decision 300x300: native / python", _median(
             figs, "engines.map300.first_decision_s.ratio"), "x", "<= 1.0",
             lambda value: value <= 1.0),
+        _check(NATIVE, "MCTS iterations/s, native rollouts / python", _median(
+            figs, "engines.mcts.skirmish.ratio"), "x", ">= 20", lambda value: value >= 20),
+        _check(NATIVE, "tactician-vs-tactician skirmish battles/s: native / python", _median(
+            figs, "engines.tactician.skirmish.ratio"), "x", ">= 50", lambda value: value >= 50),
+        _check(NATIVE, "fray fuzz decisions/s: native / python", _median(
+            figs, "engines.fuzz.ratio"), "x", ">= 20", lambda value: value >= 20),
         _check(NATIVE, "differential fuzzing: decisions with 0 differences", fuzzed, "",
                f">= {DIFFERENTIAL_DECISIONS:,}",
                lambda value: value >= DIFFERENTIAL_DECISIONS and differences == 0),

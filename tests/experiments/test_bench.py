@@ -31,7 +31,8 @@ EXPECTED = [
 #: the native engine section: each figure on both engines and their ratio
 ENGINE_FIGURES = [f"engines.{what}.{side}" for what in (
     "random.skirmish", "loop.skirmish", "loop.horde", "clone.skirmish",
-    "map300.first_decision_s") for side in ("native", "python", "ratio")]
+    "map300.first_decision_s", "tactician.skirmish", "mcts.skirmish", "fuzz")
+    for side in ("native", "python", "ratio")]
 #: the env figures that need the native engine (the batched vector env)
 NATIVE_ENV = ["vector.batched.64", "ppo.vector"]
 DIFFERENTIAL = ["engines.differential.decisions", "engines.differential.differences"]
@@ -41,6 +42,9 @@ NATIVE_GOALS = {  # label -> goal of the native engine targets
     "random play horde (Battle.random_play): native / python": ">= 100",
     "clone() mid-skirmish: python / native": ">= 10",
     "first decision 300x300: native / python": "<= 1.0",
+    "MCTS iterations/s, native rollouts / python": ">= 20",
+    "tactician-vs-tactician skirmish battles/s: native / python": ">= 50",
+    "fray fuzz decisions/s: native / python": ">= 20",
     "differential fuzzing: decisions with 0 differences": ">= 1,000,000",
 }
 TARGETS = 15 + len(NATIVE_GOALS)
@@ -156,6 +160,9 @@ def test_native_targets_judge_the_ratios_and_the_fuzzing_record(tmp_path: Path) 
         "random play horde (Battle.random_play): native / python": "PASS",
         "clone() mid-skirmish: python / native": "PASS",  # median 10.5x
         "first decision 300x300: native / python": "PASS",  # median 0.9x
+        "MCTS iterations/s, native rollouts / python": "n/a",
+        "tactician-vs-tactician skirmish battles/s: native / python": "n/a",
+        "fray fuzz decisions/s: native / python": "n/a",
         "differential fuzzing: decisions with 0 differences": "PASS",
     }
     record.write_text(json.dumps({"decisions": 1_200_000, "differences": 1}))
