@@ -13,7 +13,9 @@
 #    from (PYTHONPATH comes before the editable install's .pth line):
 #    - python -m pytest tests/native: the differential tests of the reach search, the
 #      combatant state, the records, the queries, the battle state and the legal
-#      actions, the dice stream, the engine switch and fallback;
+#      actions, the dice stream, the engine switch and fallback, the native agents and
+#      odds; and the native env (observation, mask, step, the batched vector env), the
+#      in-engine battles and MCTS rounds (tests/env, tests/experiments, tests/agents);
 #    - a bounded `fray fuzz --differential` campaign (both engines on the same actions,
 #      compared at every decision), shipped and generated scenarios (default 30 s).
 # Any sanitizer finding fails the script: the first report stops its process
@@ -112,8 +114,9 @@ import rules._native as native, rules.engine as engine
 if not native.__file__.startswith('$checkout/') or engine.resolve() != 'native':
     raise SystemExit(f'not the sanitized module: {native.__file__}')"
 sanitized_python -m pytest -q -p no:cacheprovider -n "$jobs" --capture=sys --engine native \
-    tests/native
-echo "tests/native under the sanitizers: ok ($((SECONDS - started)) s so far)"
+    tests/native tests/env/test_native_env.py tests/env/test_vector_env.py \
+    tests/experiments/test_native_play.py tests/agents/test_mcts_native.py
+echo "tests/native and the native env, play and search under the sanitizers: ok ($((SECONDS - started)) s so far)"
 sanitized_python -m experiments.cli fuzz --differential --seconds "$fuzz_seconds" \
     --generated --seed 0 --out "$work/fuzz"
 if compgen -G "$reports/*" > /dev/null; then exit 1; fi  # finish prints them
