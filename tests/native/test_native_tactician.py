@@ -21,6 +21,7 @@ import pytest
 
 import rules
 import rules.engine
+from agents import tactics as t
 from agents.base import SeededAgent
 from agents.berserker import Berserker
 from agents.random_agent import RandomAgent
@@ -76,6 +77,34 @@ def test_the_native_tactician_decides_as_the_python_one(scenario: str) -> None:
     assert compared > 100
     assert differences == [], f"{len(differences)} of {compared} differ:\n" + "\n".join(
         differences[:10])
+
+
+def test_spell_values_and_manoeuvre_chances_are_pythons_floats() -> None:
+    """``tactics.spell_value`` of every spell cast legal and ``manoeuvre_chance`` of every
+    TRIP and GRAPPLE legal in random play of every scenario: the same floats."""
+    native = rules.engine.native_module()
+    spells = manoeuvres = 0
+    for scenario in rules.shipped_scenarios():
+        battle = rules.Battle.from_scenario(scenario, seed=1, engine="native")
+        driver = RandomAgent(1)
+        for _ in range(MAX_DECISIONS):
+            if battle.decision is None:
+                break
+            parts = (battle._driver.to_native(battle), battle._driver.loop, battle._driver.rules)
+            me = battle.combatants[battle.decision.actor]
+            for action in battle.legal_actions():
+                if action.kind.name == "CAST_SPELL" and action.target is not None:
+                    target = battle.combatants[action.target]
+                    assert native.tactics_spell_value(*parts, me.id, action.item, target.id) == (
+                        t.spell_value(battle, me, action.item, target)), action
+                    spells += 1
+                elif action.kind.name in ("TRIP", "GRAPPLE"):
+                    assert native.tactics_manoeuvre_chance(
+                        *parts, me.id, action.kind.name, action.target) == t.manoeuvre_chance(
+                        battle, me, action), action
+                    manoeuvres += 1
+            battle.apply(driver.act(battle))
+    assert spells > 0 and manoeuvres > 0
 
 
 CASES = [(scenario, pairing, seed) for scenario in rules.shipped_scenarios()
