@@ -32,6 +32,8 @@ the exact odds say they pay). Every decision sets ``reason``.
 
 from __future__ import annotations
 
+from typing import Any
+
 from agents import tactics as t
 from agents.berserker import FAR, distance_map
 from agents.spec import Option
@@ -47,6 +49,7 @@ class Tactician(ScriptedAgent):
     """See the module docstring."""
 
     name = "tactician"
+    native_name = "tactician"  # rules/native/agents_tactician*.cpp (step_back off only)
     #: the options of ``tactician(...)`` (and of the skirmisher, which inherits them)
     OPTIONS: tuple[Option, ...] = (
         Option("step_back", bool, "End a threatened turn with a Shift out of every enemy's "
@@ -58,6 +61,13 @@ class Tactician(ScriptedAgent):
         #: an experiment, off by default: end a turn with a Shift out of every enemy's
         #: reach when it would end threatened (docs/agents.md, "Hit and step back")
         self.step_back = bool(step_back)
+
+    def native_twin(self) -> Any | None:
+        """The native tactician (``SeededAgent.native_twin``), which has no ``step_back``:
+        None when it is on."""
+        if self.step_back:
+            return None
+        return super().native_twin()
 
     def turn(self, battle: Battle, combatant: Combatant, kinds: Kinds) -> Choice:
         """The tactician's turn decision (module docstring, steps 1-7)."""

@@ -8,8 +8,8 @@ per scenario by :class:`env.spaces.ActionCodec`, passed over as tables) and the 
 the observation reads from content and scenario.
 
 An env runs its step natively when its battles run on the native engine and its opponent
-has a native twin (``agent.native_twin()``: the scripted agents ``random`` and
-``berserker`` made fresh by the env's factory); otherwise it steps in Python as before.
+has a native twin (``agent.native_twin()``: the scripted agents ``random``, ``berserker``
+and ``tactician`` made fresh by the env's factory); otherwise it steps in Python as before.
 """
 
 from __future__ import annotations

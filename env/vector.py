@@ -15,7 +15,8 @@ env's docstring says about spaces, rewards and masks holds row by row. The mask 
 is never all False: it is the next episode's first decision's when a battle ends.
 
 The opponent must have a native form (``agent.native_twin()``: ``random``,
-``berserker``); the battles run on the native engine, so the vector env needs it built.
+``berserker``, ``tactician``); the battles run on the native engine, so the vector env
+needs it built.
 """
 
 from __future__ import annotations

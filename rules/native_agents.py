@@ -1,10 +1,11 @@
-"""The native scripted agents (``rules/native/agents_*.cpp``: ``agents/random_agent.py``
-and ``agents/berserker.py`` in C++) on a battle run by the native engine.
+"""The native scripted agents (``rules/native/agents_*.cpp``: ``agents/random_agent.py``,
+``agents/berserker.py`` and ``agents/tactician.py`` in C++) on a battle run by the native
+engine.
 
-``native_agent(name, seed)`` makes one (``rules._native.NativeAgent``: "random" or
-"berserker", seeded as ``SeededAgent(seed)``); :func:`native_choice` asks it for the
-pending decision of a ``rules.Battle(engine="native")``: the very action object
-``battle.legal_actions()`` lists, and the agent's reason ("" when it gives none).
+``native_agent(name, seed)`` makes one (``rules._native.NativeAgent``: "random",
+"berserker" or "tactician", seeded as ``SeededAgent(seed)``); :func:`native_choice` asks
+it for the pending decision of a ``rules.Battle(engine="native")``: the very action
+object ``battle.legal_actions()`` lists, and the agent's reason ("" when it gives none).
 ``tests/native/test_native_agents.py`` checks that it chooses as the Python agent with the
 same seed at every decision of whole battles.
 """
@@ -36,7 +37,7 @@ def native_choice(battle: Battle, agent: Any) -> tuple[Action, str]:
                          "need Battle(engine='native')")
     if battle.decision is None:
         raise ValueError("the battle is over: there is no decision to act on")
-    index, reason = agent.act(driver.to_native(battle), driver.loop)
+    index, reason = agent.act(driver.to_native(battle), driver.loop, driver.rules)
     return battle.legal_actions()[index], reason
 
 

@@ -8,7 +8,8 @@
 // for a count of one, as SeededAgent.below does.
 //
 // Native agents: agents_random.cpp (agents/random_agent.py), agents_berserker.cpp
-// (agents/berserker.py); the env and the in-engine battles (env_skirmish.cpp) call them.
+// (agents/berserker.py), agents_tactician*.cpp (agents/tactician.py); the env
+// and the in-engine battles (env_skirmish.cpp, play.cpp) call them.
 #pragma once
 
 #include <array>
@@ -21,7 +22,9 @@
 
 #include "actions.hpp"
 #include "dice.hpp"
+#include "harm.hpp"
 #include "legal.hpp"
+#include "odds_attack.hpp"
 #include "state.hpp"
 
 namespace fray::agents {
@@ -33,12 +36,17 @@ struct Choice {
 };
 
 // What an agent reads to decide: the state, the map as its doors stand, the pending
-// decision's legal actions in order and the names their records use.
+// decision's legal actions in order, the names their records use, and the ruleset
+// numbers the odds read (the tactician's rules.odds, odds_attack.hpp).
 struct View {
   const state::BattleState& state;
   const legal::LegalMap& map;
   const std::vector<actions::Action>& legal;
   const actions::NameTable& names;
+  const harm::ApplyRules& rules;
+
+  // The odds' view of the same battle (state, map, rules).
+  odds::View odds() const { return {state, map, rules}; }
 };
 
 class Agent {
@@ -101,7 +109,7 @@ std::size_t default_answer(const std::vector<actions::Action>& legal);
 
 // ------------------------------------------------------------ the registry
 
-// The native agents by name ("random", "berserker"), in this order.
+// The native agents by name ("random", "berserker", "tactician"), in this order.
 const std::vector<std::string_view>& known_names();
 // A new agent of that name seeded as SeededAgent(seed) (the seed's 32-bit words), or
 // nullptr for a name not in known_names().

@@ -41,7 +41,7 @@ std::vector<double> search_round(const state::BattleState& root, battle::BattleL
     for (int made = 0; made < depth && !clone.is_over && clone.decision; ++made) {
       const legal::LegalMap& map = loop.map_of(clone);
       const std::vector<actions::Action> found = legal::actions_for(clone, map, names);
-      const Choice choice = rollout.act(View{clone, map, found, names});
+      const Choice choice = rollout.act(View{clone, map, found, names, rules});
       loop.apply(clone, names, rules, found.at(choice.index));
     }
     values.push_back(hp_balance(clone, team));

@@ -1,8 +1,13 @@
-// agents/tactics.py in C++ (scoring, threats, route and provoke costs; S5, S6, H12,
-// H13). See agents_tactics.hpp.
+// agents/tactics.py in C++ (scoring, threats, route and provoke costs, spell and
+// manoeuvre values, the reasons' number formats; S5, S6, H8, H12, H13, H18, H19). See
+// agents_tactics.hpp; react and the decision-level helpers: agents_tactics_react.cpp.
 #include "agents_tactics.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdint>
+#include <limits>
 
 #include "odds_risk.hpp"
 #include "queries.hpp"
@@ -27,7 +32,7 @@ std::vector<int> ready_melee(const Combatant& who) {
 // The cost of a Risk on the tactics' scale: its expected damage as a share of the
 // mover's HP plus P(drop).
 double cost_of(const odds::Risk& risk, const Combatant& mover) {
-  return risk.expected_damage() / std::max(1, mover.hp) + risk.drops;
+  return python_float(risk.expected_damage()) / std::max(1, mover.hp) + python_float(risk.drops);
 }
 
 }  // namespace
@@ -48,10 +53,11 @@ std::vector<int> allies_of(const odds::View& view, int combatant) {
   return out;
 }
 
-// tactics.value_of
+// tactics.value_of, on the floats of the Fractions Python has (python_float)
 double value_of(const odds::AttackOdds& attack_odds, const Combatant& target) {
-  const double share = std::min(1.0, attack_odds.expected_damage() / std::max(1, target.hp));
-  return kDropWeight * attack_odds.drops + share;
+  const double share =
+      std::min(1.0, python_float(attack_odds.expected_damage()) / std::max(1, target.hp));
+  return kDropWeight * python_float(attack_odds.drops) + share;
 }
 
 // tactics.likely_defence
@@ -116,7 +122,7 @@ double incoming(const odds::View& view, int combatant, std::optional<Square> squ
       const odds::AttackOdds found = odds::attack_odds(
           view, actions::ActionKind::MELEE_ATTACK, combatant, uid, likely_defence(me),
           std::nullopt, enemy);
-      best = std::max(best, found.expected_damage());
+      best = std::max(best, python_float(found.expected_damage()));  // float(o.expected_damage)
     }
     total += best;
   }
@@ -151,6 +157,137 @@ bool my_turn_done(const odds::View& view, int combatant) {
   const auto mine = std::find(order.begin(), order.end(), combatant);
   const auto theirs = std::find(order.begin(), order.end(), owner);
   return mine < theirs;
+}
+
+// ------------------------------------------------------------ spells, manoeuvres
+
+namespace {
+
+// rules.dice.level_probabilities x 100: the d100 rolls that succeed (H2).
+int succeeding_rolls(int skill, const roller::SuccessRules& success, int extra_fumble = 0) {
+  int rolls = 0;
+  for (int roll = 1; roll <= 100; ++roll) {
+    if (roller::succeeded(roller::success_level(roll, skill, success, extra_fumble))) ++rolls;
+  }
+  return rolls;
+}
+
+// Dice.maximum and Dice.minimum
+int dice_maximum(const roller::Dice& dice) {
+  int total = dice.constant;
+  for (const roller::DiceTerm& term : dice.terms) {
+    total += term.sign > 0 ? term.count * term.sides : -term.count;
+  }
+  return total;
+}
+int dice_minimum(const roller::Dice& dice) {
+  int total = dice.constant;
+  for (const roller::DiceTerm& term : dice.terms) {
+    total += term.sign > 0 ? term.count : -term.count * term.sides;
+  }
+  return total;
+}
+
+}  // namespace
+
+// tactics.level_share over rules.dice.level_probabilities (H2)
+double success_share(int skill, const roller::SuccessRules& success, int extra_fumble) {
+  // float(Fraction(rolls, 100)): one exactly rounded division
+  return static_cast<double>(succeeding_rolls(skill, success, extra_fumble)) / 100.0;
+}
+
+// tactics.spell_value (H18)
+double spell_value(const odds::View& view, int caster, int spell, int target) {
+  const content::Content& tables = view.content();
+  const harm::SpellExtra& extra = view.rules.spells.at(static_cast<std::size_t>(spell));
+  if (!extra.has_dice) return 0.0;
+  const Combatant& me = view.at(caster);
+  const Combatant& them = view.at(target);
+  const double hit = success_share(me.skill(tables.skill_names.find("cast"), view.state.round),
+                                   view.rules.success, me.magic_fumble());
+  const double mean = (dice_maximum(extra.dice) + dice_minimum(extra.dice)) / 2.0;
+  if (tables.spells.at(static_cast<std::size_t>(spell)).effect == content::SpellEffect::heal) {
+    return hit * std::min(mean, static_cast<double>(them.max_hp - them.hp)) /
+           std::max(1, them.max_hp);
+  }
+  const int armour = extra.ignores_armour ? 0 : them.armour_points();
+  const double damage = hit * std::max(0.0, mean - armour);
+  const double drop = mean - armour >= them.hp ? 1.0 : 0.0;
+  return std::min(1.0, damage / std::max(1, them.hp)) + hit * drop * 0.5;
+}
+
+// tactics.manoeuvre_chance (H8, H19)
+double manoeuvre_chance(const odds::View& view, int combatant, actions::ActionKind kind,
+                        int target) {
+  const content::Content& tables = view.content();
+  const Combatant& me = view.at(combatant);
+  const Combatant& them = view.at(target);
+  const int skill =
+      tables.skill_names.find(kind == actions::ActionKind::GRAPPLE ? "grapple" : "brawl");
+  const int points = them.prone ? view.rules.prone_target_melee : 0;
+  const int hit =
+      succeeding_rolls(me.skill(skill, view.state.round, 1.0, points), view.rules.success);
+  const int strength = tables.characteristic_names.find("str");
+  const int passive = them.characteristic(
+      kind == actions::ActionKind::TRIP ? tables.characteristic_names.find("dex") : strength);
+  const int chance = roller::resistance_chance(me.characteristic(strength), passive,
+                                               view.rules.resistance_base,
+                                               view.rules.resistance_step);
+  const int wins = succeeding_rolls(chance, view.rules.success);
+  return static_cast<double>(hit * wins) / 10000.0;  // float(Fraction(hit * wins, 10000))
+}
+
+// ------------------------------------------------------------ reasons
+
+double python_float(double value) {
+  // The double is exactly m / 2^shift: its continued fraction, convergent by convergent,
+  // in 128-bit integers; the first convergent of denominator <= kMostDenominator within
+  // 8 ulps is the Fraction, whose float is one correctly rounded division.
+  constexpr std::uint64_t kMostDenominator = 10'000'000;
+  constexpr std::uint64_t kMostNumerator = std::uint64_t{1} << 53;
+  if (value == 0.0 || !std::isfinite(value)) return value;
+  const double magnitude = std::fabs(value);
+  int exponent = 0;
+  const double mantissa = std::frexp(magnitude, &exponent);  // in [0.5, 1)
+  const int shift = 53 - exponent;
+  if (shift <= 0 || shift > 120) return value;  // an integer already, or too small to matter
+  using Wide = unsigned __int128;
+  Wide numerator = static_cast<Wide>(static_cast<std::uint64_t>(std::ldexp(mantissa, 53)));
+  Wide denominator = Wide{1} << shift;
+  const double window =
+      8 * (std::nextafter(magnitude, std::numeric_limits<double>::infinity()) - magnitude);
+  Wide h_before = 0, h = 1, k_before = 1, k = 0;  // h(-2), h(-1), k(-2), k(-1)
+  while (denominator != 0) {
+    const Wide whole = numerator / denominator;
+    const Wide rest = numerator % denominator;
+    const Wide h_next = whole * h + h_before;
+    const Wide k_next = whole * k + k_before;
+    if (k_next > kMostDenominator || h_next > kMostNumerator) break;
+    const double candidate = static_cast<double>(static_cast<std::uint64_t>(h_next)) /
+                             static_cast<double>(static_cast<std::uint64_t>(k_next));
+    if (std::fabs(candidate - magnitude) <= window) return std::copysign(candidate, value);
+    h_before = h;
+    h = h_next;
+    k_before = k;
+    k = k_next;
+    numerator = denominator;
+    denominator = rest;
+  }
+  return value;
+}
+
+std::string fixed(double value, int digits) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", digits, value);
+  return text;
+}
+
+std::string percent(double share) { return fixed(share * 100.0, 0) + "%"; }
+
+std::string square_text(Square square) {
+  char text[32];
+  std::snprintf(text, sizeof text, "(%d, %d)", square.x, square.y);
+  return text;
 }
 
 }  // namespace fray::agents::tactics

@@ -4,18 +4,26 @@
 // target taken out", as in Python: an attack's value is the chance it drops the target
 // plus its expected damage as a share of the target's hit points.
 //
-// The odds need the ruleset numbers (harm::ApplyRules), which agents::View does not
-// carry: these helpers read an odds::View (state, map, rules). Attacks are Strikes (kind,
-// target, item uid as Roster numbers), not action records, so nothing here interns names.
-// Not yet ported: react() and the manoeuvre and spell values (tests cover what is here:
-// tests/native/test_native_odds.py, test_tactics_agree).
+// The scoring helpers read an odds::View (state, map, rules; agents::View::odds() makes
+// one). Attacks are Strikes (kind, target, item uid as Roster numbers), not action
+// records, so nothing here interns names. The decision-level half (react, focus_reason,
+// the best of listed attacks) reads an agents::View (agents_tactics_react.cpp); the
+// spell and manoeuvre values are here too. Tests: tests/native/test_native_odds.py,
+// test_native_tactics.py, test_native_tactician.py.
+//
+// Ties: values are the floats Python computes (python_float: the odds' doubles mapped to
+// float(Fraction)), compared as Python compares them (exactly, or within Python's own
+// 1e-12 in best_attack and react's parry).
 #pragma once
 
 #include <optional>
+#include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "actions.hpp"
+#include "agents_base.hpp"
 #include "combatant.hpp"
 #include "odds_attack.hpp"
 
@@ -24,6 +32,10 @@ namespace fray::agents::tactics {
 using combatant::Square;
 
 inline constexpr double kDropWeight = 1.0;  // DROP_WEIGHT: one target taken out
+inline constexpr double kPronePrice = 0.35;  // PRONE_PRICE: lying prone, of one's own HP
+inline constexpr double kShiftPrice = 0.12;  // SHIFT_PRICE: a Shift before one's own turn
+inline constexpr double kShiftPriceLate = 0.02;  // SHIFT_PRICE_LATE: after it
+inline constexpr double kTie = 1e-12;  // best_attack's and react's margin (Python's)
 
 // An attack action as the odds take it: its kind, target and item (Roster numbers;
 // item kNone for an unarmed attack).
@@ -74,5 +86,49 @@ std::vector<std::pair<int, double>> route_costs(const odds::View& view, int comb
 double provoke_cost(const odds::View& view, int combatant);
 // tactics.my_turn_done: whether `combatant` already had its turn this round.
 bool my_turn_done(const odds::View& view, int combatant);
+
+// ------------------------------------------------------------ spells, manoeuvres
+// rules.dice.level_probabilities' P(success or better) for `skill` (H2; extra_fumble:
+// S20/H18), as float(Fraction(rolls, 100)).
+double success_share(int skill, const roller::SuccessRules& success, int extra_fumble = 0);
+// tactics.spell_value: P(cast) x mean effect of the damage or heal spell `spell` (content
+// spell id) cast by `caster` on `target` (H18).
+double spell_value(const odds::View& view, int caster, int spell, int target);
+// tactics.manoeuvre_chance: P(a TRIP or GRAPPLE by `combatant` on `target` works) if
+// undefended: hit roll x resistance roll (H8, H19).
+double manoeuvre_chance(const odds::View& view, int combatant, actions::ActionKind kind,
+                        int target);
+
+// ------------------------------------------------------------ reasons
+// float(Fraction) as Python has it, from a double the native odds computed in another
+// order (an ulp or two off): the Fractions of the odds have small denominators (561/200,
+// 11/24), so the first convergent of `value`'s continued fraction with a denominator up to
+// 10^7 that lies within 8 ulps of it is taken for the Fraction, and its correctly rounded
+// quotient returned; `value` itself when there is none. Values built from these in
+// Python's order of float operations are then Python's floats, bit for bit, so the
+// reasons format alike and Python's exact float comparisons can be kept.
+double python_float(double value);
+// Python's f"{value:.{digits}f}" (glibc's printf rounds the double exactly, as Python does).
+std::string fixed(double value, int digits);
+// Python's f"{share:.0%}": share * 100 (in double, as Python) in fixed format, then "%".
+std::string percent(double share);
+// str(square): "(x, y)".
+std::string square_text(Square square);
+
+// ------------------------------------------------------------ decisions (agents::View)
+// The Strike of an attack action (its target and item uid as Roster numbers).
+Strike strike_of(const View& view, const actions::Action& action);
+// tactics.best_attack over listed actions (indices into view.legal): the index of the
+// best and its score, or none.
+struct Picked {
+  std::size_t index = 0;
+  Scored scored;
+};
+std::optional<Picked> best_listed(const View& view, const std::vector<std::size_t>& listed);
+// tactics.focus_reason: "{prefix}: {id} at {hp} HP, {E:.2f} expected damage, {P:.0%} to drop".
+std::string focus_reason(const View& view, const Scored& scored, std::string_view prefix = "focus");
+// tactics.react: the shared answer to a FREE_ATTACK, PARRY or DODGE decision (S5, S8,
+// S9, H9, H10, H19); any other kind: default_answer.
+Choice react(const View& view, const ByKind& kinds);
 
 }  // namespace fray::agents::tactics

@@ -1,7 +1,8 @@
 // The Python face of the native agents (agents_base.hpp; registered by bindings.cpp):
-// NativeAgent(name, seed) answers the pending decision of a native BattleState with the
-// index of its choice among the decision's legal actions, as battle_legal_actions lists
-// them (rules/native_agents.py turns it into the Action).
+// NativeAgent(name, seed) answers the pending decision of a native BattleState (with its
+// BattleLoop and ApplyRules) with the index of its choice among the decision's legal
+// actions, as battle_legal_actions lists them (rules/native_agents.py turns it into the
+// Action).
 #include "bindings_agents.hpp"
 
 #include <nanobind/stl/string.h>
@@ -60,7 +61,8 @@ void bind_agents(nb::module_& module) {
            },
            "The names of the native agents.")
       .def("act",
-           [](NativeAgent& self, NativeBattle& battle, battle::BattleLoop& loop) {
+           [](NativeAgent& self, NativeBattle& battle, battle::BattleLoop& loop,
+              const harm::ApplyRules& rules) {
              if (!battle.state.decision || battle.state.is_over) {
                throw nb::value_error("the battle is over: there is no decision to act on");
              }
@@ -69,12 +71,13 @@ void bind_agents(nb::module_& module) {
              const std::vector<actions::Action> legal = legal::actions_for(battle.state, map, names);
              if (legal.empty()) throw nb::value_error("no legal action for the pending decision");
              agents::Choice choice =
-                 self.agent->act(agents::View{battle.state, map, legal, names});
+                 self.agent->act(agents::View{battle.state, map, legal, names, rules});
              return nb::make_tuple(choice.index, nb::str(choice.reason.c_str()));
            },
-           nb::arg("state"), nb::arg("loop"),
+           nb::arg("state"), nb::arg("loop"), nb::arg("rules"),
            "(index into the pending decision's legal actions, reason) for a native "
-           "BattleState and its BattleLoop; ValueError when the battle is over.")
+           "BattleState, its BattleLoop and ApplyRules (the odds the tactician reads); "
+           "ValueError when the battle is over.")
       .def("clone",
            [](const NativeAgent& self) { return NativeAgent{self.agent->clone()}; },
            "An independent copy that decides exactly as this agent would from here on.")

@@ -206,6 +206,21 @@ void bind_tactics(nb::module_& module) {
     return tactics::provoke_cost(view_of(battle, loop, rules), combatant_of(battle, combatant));
   }, nb::arg("state"), nb::arg("loop"), nb::arg("rules"), nb::arg("combatant"),
   "tactics.provoke_cost.");
+  module.def("tactics_spell_value", [](FRAY_ODDS_ARGS, std::string_view caster,
+                                       std::string_view spell, std::string_view target) {
+    const odds::View view = view_of(battle, loop, rules);
+    const int id = view.content().spell_names.find(spell);
+    if (id == kNone) throw nb::key_error(std::string(spell).c_str());
+    return tactics::spell_value(view, combatant_of(battle, caster), id,
+                                combatant_of(battle, target));
+  }, nb::arg("state"), nb::arg("loop"), nb::arg("rules"), nb::arg("caster"), nb::arg("spell"),
+  nb::arg("target"), "tactics.spell_value.");
+  module.def("tactics_manoeuvre_chance", [](FRAY_ODDS_ARGS, std::string_view combatant,
+                                            std::string_view kind, std::string_view target) {
+    return tactics::manoeuvre_chance(view_of(battle, loop, rules), combatant_of(battle, combatant),
+                                     kind_of(kind), combatant_of(battle, target));
+  }, nb::arg("state"), nb::arg("loop"), nb::arg("rules"), nb::arg("combatant"), nb::arg("kind"),
+  nb::arg("target"), "tactics.manoeuvre_chance (kind: TRIP or GRAPPLE).");
 #undef FRAY_ODDS_ARGS
 }
 

@@ -18,7 +18,7 @@ std::vector<Decided> play_battle(state::BattleState& state, battle::BattleLoop& 
     if (agent == nullptr) throw std::invalid_argument("play_battle: a team without an agent");
     const legal::LegalMap& map = loop.map_of(state);
     const std::vector<actions::Action> found = legal::actions_for(state, map, names);
-    agents::Choice choice = agent->act(agents::View{state, map, found, names});
+    agents::Choice choice = agent->act(agents::View{state, map, found, names, rules});
     const actions::Action action = found.at(choice.index);
     if (!choice.reason.empty()) {
       // Battle.apply(action, reason): the Reasoned event first

@@ -108,7 +108,7 @@ def test_berserker_archers_without_a_melee_weapon(scenario: str) -> None:
 def test_an_unknown_name_is_a_value_error_naming_the_known_ones() -> None:
     with pytest.raises(ValueError, match="random, berserker"):
         native_agent("no such agent", 0)
-    assert rules.engine.native_module().NativeAgent.known() == ["random", "berserker"]
+    assert rules.engine.native_module().NativeAgent.known() == ["random", "berserker", "tactician"]
     assert native_agent("berserker", 5).name == "berserker"
 
 
@@ -128,7 +128,7 @@ def test_a_battle_that_is_over_is_a_value_error() -> None:
         native_choice(battle, agent)
     driver = battle._driver
     with pytest.raises(ValueError, match="over"):
-        agent.act(driver.to_native(battle), driver.loop)
+        agent.act(driver.to_native(battle), driver.loop, driver.rules)
 
 
 def test_a_python_battle_is_a_value_error() -> None:

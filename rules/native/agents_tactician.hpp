@@ -1,0 +1,67 @@
+// agents/tactician.py in C++: focus fire by the exact odds, safe routes and a little
+// support, decision for decision and reason for reason as the Python Tactician(seed)
+// with step_back off (the seed only breaks ties, through ScriptedAgent.tie;
+// tests/native/test_native_tactician.py checks recorded states and whole battles).
+//
+// Turn, in order (the Python module docstring): stand up or pick up a melee weapon
+// (S6, H11); support (first aid, heals, components, a torch; H18, H21, H23); nock or wind
+// (H16); Fight Defensively when outnumbered and outmatched (S10); the best attack or
+// damage spell (H17, S6); Coup-de-Grace when safe (H5); move into reach by the
+// least-provoking route, ready a melee weapon, disengage, or close in (S7, H13); end the
+// turn. Reactions: tactics.react (agents_tactics_react.cpp).
+//
+// The steps are split by concept: agents_tactician.cpp (act, stand to finish) and
+// agents_tactician_move.cpp (move, into_reach, close_in, disengage).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "agents_base.hpp"
+
+namespace fray::agents {
+
+class Tactician final : public Agent {
+ public:
+  explicit Tactician(const std::vector<std::uint32_t>& seed_words) : seeded_(seed_words) {}
+  Choice act(const View& view) override;
+  std::unique_ptr<Agent> clone() const override { return std::make_unique<Tactician>(*this); }
+  const char* name() const override { return "tactician"; }
+
+  // What every step reads: the view, the legal actions by kind, the decider.
+  struct Turn {
+    const View& view;
+    const ByKind& kinds;
+    odds::View odds;
+    int self;
+    const combatant::Combatant& me;
+  };
+  using Step = std::optional<Choice>;
+
+ private:
+  // Tactician.turn: the steps in order, else END_TURN.
+  Choice turn(const Turn& turn);
+  // agents_tactician.cpp
+  static Step stand(const Turn& turn);
+  static Step rearm(const Turn& turn);
+  static Step support(const Turn& turn);
+  static Step prepare(const Turn& turn);
+  static Step defend(const Turn& turn);
+  static Step attack(const Turn& turn);
+  static Step finish(const Turn& turn);
+  // agents_tactician_move.cpp
+  Step move(const Turn& turn);
+  Step disengage(const Turn& turn);
+  Step into_reach(const Turn& turn, const std::vector<int>& foes);
+  Step close_in(const Turn& turn, const std::vector<int>& foes);
+  static Step ready_melee(const Turn& turn);
+  // ScriptedAgent.tie: the option (index into view.legal) of lowest key, exact ties (as
+  // Python's float keys compare) broken by the seeded generator (a draw only among two or more).
+  std::size_t tie(const std::vector<std::size_t>& options, const std::vector<double>& keys);
+
+  Seeded seeded_;
+};
+
+}  // namespace fray::agents

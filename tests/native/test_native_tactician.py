@@ -1,0 +1,138 @@
+"""The native tactician (``rules/native/agents_tactician*.cpp``, ``NativeAgent("tactician",
+seed)``) decides as ``agents.tactician.Tactician(seed)``, reasons included.
+
+- Recorded states: every shipped scenario played on the native engine by random,
+  berserker or tactician agents (three battle seeds each, up to 300 decisions); at every
+  decision a fresh Python ``Tactician(seed)`` and a fresh native one choose, and the
+  (action, reason) pairs must be equal: 15,569 decisions, no difference allowed (the
+  native odds' doubles are mapped back to Python's ``float(Fraction)``, see
+  ``tactics::python_float``, so the float comparisons and the formatted odds agree).
+- Whole battles, tactician against tactician and against berserkers, on every shipped
+  scenario: ``experiments.replay.play`` with ``FRAY_ENGINE=native`` (played in the engine,
+  ``rules/native/play.cpp``) and with ``FRAY_ENGINE=python`` give byte-identical replays
+  and final states.
+- ``Tactician(seed, step_back=True)`` has no native twin (the native one has no Shift
+  back), nor has the skirmisher (a subclass deciding its own way).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import rules
+import rules.engine
+from agents import tactics as t
+from agents.base import SeededAgent
+from agents.berserker import Berserker
+from agents.random_agent import RandomAgent
+from agents.skirmisher import Skirmisher
+from agents.tactician import Tactician
+from experiments import replay as replays
+from rules import engine
+
+_MISSING = rules.engine.missing_native("NativeAgent", "the native agents")
+if _MISSING is not None:
+    pytest.skip(_MISSING, allow_module_level=True)
+
+from rules.native_agents import native_agent, native_choice  # noqa: E402
+
+#: (battle seed, tactician seed): a one-word and a two-word seed (numpy splits a seed
+#: into 32-bit words; the native generator must split it alike)
+SEEDS = ((1, 7), (2, 2**40 + 3), (3, 2**64 - 1))
+#: who plays the recorded battles (the Python tactician too: its fights, its reactions)
+DRIVERS = {"random": RandomAgent, "berserker": Berserker, "tactician": Tactician}
+MAX_DECISIONS = 300
+
+
+def compare_states(scenario: str, battle_seed: int, agent_seed: int, driver: SeededAgent
+                   ) -> tuple[int, list[str]]:
+    """Play ``scenario`` with ``driver`` on the native engine; at every decision compare
+    a fresh Python and a fresh native tactician: (decisions compared, the differences)."""
+    battle = rules.Battle.from_scenario(scenario, seed=battle_seed, engine="native")
+    compared, differences = 0, []
+    for made in range(MAX_DECISIONS):
+        if battle.decision is None:
+            break
+        python = Tactician(agent_seed)
+        expected = python.act(battle)
+        chosen, reason = native_choice(battle, native_agent("tactician", agent_seed))
+        compared += 1
+        if (chosen, reason) != (expected, python.reason):
+            differences.append(f"{scenario} seed {battle_seed} decision {made} "
+                               f"{battle.decision}: native {chosen} ({reason!r}), Python "
+                               f"{expected} ({python.reason!r})")
+        battle.apply(driver.act(battle))
+    return compared, differences
+
+
+@pytest.mark.parametrize("scenario", rules.shipped_scenarios())
+def test_the_native_tactician_decides_as_the_python_one(scenario: str) -> None:
+    compared, differences = 0, []
+    for battle_seed, agent_seed in SEEDS:
+        for make in DRIVERS.values():
+            found, different = compare_states(scenario, battle_seed, agent_seed,
+                                              make(battle_seed))
+            compared += found
+            differences += different
+    assert compared > 100
+    assert differences == [], f"{len(differences)} of {compared} differ:\n" + "\n".join(
+        differences[:10])
+
+
+def test_spell_values_and_manoeuvre_chances_are_pythons_floats() -> None:
+    """``tactics.spell_value`` of every spell cast legal and ``manoeuvre_chance`` of every
+    TRIP and GRAPPLE legal in random play of every scenario: the same floats."""
+    native = rules.engine.native_module()
+    spells = manoeuvres = 0
+    for scenario in rules.shipped_scenarios():
+        battle = rules.Battle.from_scenario(scenario, seed=1, engine="native")
+        driver = RandomAgent(1)
+        for _ in range(MAX_DECISIONS):
+            if battle.decision is None:
+                break
+            parts = (battle._driver.to_native(battle), battle._driver.loop, battle._driver.rules)
+            me = battle.combatants[battle.decision.actor]
+            for action in battle.legal_actions():
+                if action.kind.name == "CAST_SPELL" and action.target is not None:
+                    target = battle.combatants[action.target]
+                    assert native.tactics_spell_value(*parts, me.id, action.item, target.id) == (
+                        t.spell_value(battle, me, action.item, target)), action
+                    spells += 1
+                elif action.kind.name in ("TRIP", "GRAPPLE"):
+                    assert native.tactics_manoeuvre_chance(
+                        *parts, me.id, action.kind.name, action.target) == t.manoeuvre_chance(
+                        battle, me, action), action
+                    manoeuvres += 1
+            battle.apply(driver.act(battle))
+    assert spells > 0 and manoeuvres > 0
+
+
+CASES = [(scenario, pairing, seed) for scenario in rules.shipped_scenarios()
+         for pairing, seed in ((("tactician", "tactician"), 3), (("tactician", "berserker"), 4),
+                               (("berserker", "tactician"), 5))]
+
+
+@pytest.mark.parametrize(("scenario", "pairing", "seed"), CASES)
+def test_in_engine_tactician_battles_equal_python_battles(
+        monkeypatch: pytest.MonkeyPatch, scenario: str, pairing: tuple[str, str], seed: int
+) -> None:
+    teams = rules.Battle.from_scenario(scenario, 0, engine="python").scenario.teams
+    names = dict(zip(teams, pairing, strict=False))
+    played = {}
+    calls = []
+    original = replays.native_agents.play_natively
+    monkeypatch.setattr(replays.native_agents, "play_natively",
+                        lambda *args, **kwargs: calls.append(1) or original(*args, **kwargs))
+    for name in engine.ENGINES:
+        monkeypatch.setenv(engine.ENVIRONMENT_VARIABLE, name)
+        battle, replay = replays.play(scenario, seed, names)
+        played[name] = (replay.to_dict(), battle.to_json())
+    assert calls == [1]  # the native battle went to the engine, the Python one did not
+    assert played["native"] == played["python"]
+
+
+def test_only_the_plain_tactician_has_a_native_twin() -> None:
+    assert Tactician(3).native_twin() is not None
+    assert Tactician(3, step_back=True).native_twin() is None
+    assert Skirmisher(3).native_twin() is None
+    assert native_agent("tactician", 3).name == "tactician"
