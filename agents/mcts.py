@@ -200,6 +200,10 @@ class MCTS(SeededAgent):
         #: engine (rules/native/agents_mcts.cpp) on native battles
         self._native_rollout = None if tree else self.rollout_policy_twin()
         self.prior = registry.make(prior, seed=seed) if prior else None
+        #: the prior's native twin, asked instead of the prior on a native battle (made at
+        #: once and used in place, so its generator runs on as the prior's would)
+        twin = getattr(self.prior, "native_twin", None)
+        self._native_prior = twin() if twin is not None else None
         self.reason: str | None = None
         self.last_iterations = 0
 
@@ -298,6 +302,9 @@ class MCTS(SeededAgent):
     def _prior(self, battle: Battle, legal: list[Action]) -> Action | None:
         if self.prior is None:
             return None
+        if self._native_prior is not None and battle._driver is not None:
+            choice, _ = native_agents.native_choice(battle, self._native_prior)
+            return choice
         choice = self.prior.act(battle)
         return choice if choice in legal else None
 

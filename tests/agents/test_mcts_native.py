@@ -17,9 +17,14 @@ pytestmark = pytest.mark.skipif(not engine.native_available(),
 SPEC = "mcts(iterations=24,rollout=berserker,prior=berserker,rollout_depth=10)"
 
 
-@pytest.mark.parametrize(("scenario", "seed"), [("duel", 1), ("skirmish", 2), ("ambush", 3)])
+#: the default search (tactician prior and rollouts) at a small budget
+SMALL_DEFAULT = "mcts(iterations=8,rollout_depth=4)"
+
+
+@pytest.mark.parametrize(("scenario", "seed", "spec"), [
+    ("duel", 1, SPEC), ("skirmish", 2, SPEC), ("ambush", 3, SPEC), ("duel", 4, SMALL_DEFAULT)])
 def test_native_rounds_play_the_same_battle(monkeypatch: pytest.MonkeyPatch, scenario: str,
-                                            seed: int) -> None:
+                                            seed: int, spec: str) -> None:
     rounds = []
     original = native_agents.search_round
     monkeypatch.setattr(native_agents, "search_round",
@@ -27,7 +32,7 @@ def test_native_rounds_play_the_same_battle(monkeypatch: pytest.MonkeyPatch, sce
     played = {}
     for name in engine.ENGINES:
         monkeypatch.setenv(engine.ENVIRONMENT_VARIABLE, name)
-        battle, replay = replays.play(scenario, seed, {"party": SPEC, "monsters": "berserker"})
+        battle, replay = replays.play(scenario, seed, {"party": spec, "monsters": "berserker"})
         played[name] = (replay.to_dict(), battle.to_json())
     assert rounds, "the native battle's search never ran in the engine"
     assert played["native"] == played["python"]
