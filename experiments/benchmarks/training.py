@@ -31,7 +31,7 @@ def _timesteps_per_s(make_env: Any, policy: str, n_steps: int, epochs: int,
     model = MaskablePPO(policy, make_env(), n_steps=n_steps, batch_size=64, n_epochs=epochs,
                         policy_kwargs={"net_arch": [64, 64]}, device="cpu", seed=0,
                         verbose=0)
-    total = n_steps * rollouts
+    total = n_steps * model.n_envs * rollouts  # a rollout is n_steps of every env
     start = time.perf_counter()
     model.learn(total_timesteps=total)
     return total / (time.perf_counter() - start)

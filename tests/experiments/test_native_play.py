@@ -14,7 +14,9 @@ pytestmark = pytest.mark.skipif(not engine.native_available(),
                                 reason="the native engine (rules._native) is not built")
 
 CASES = [(scenario, pairing, seed) for scenario in rules.shipped_scenarios()
-         for pairing, seed in ((("berserker", "berserker"), 3), (("random", "berserker"), 4))]
+         for pairing, seed in ((("berserker", "berserker"), 3), (("random", "berserker"), 4),
+                               (("tactician", "tactician"), 3), (("tactician", "berserker"), 4),
+                               (("berserker", "tactician"), 5))]
 
 
 @pytest.mark.parametrize(("scenario", "pairing", "seed"), CASES)

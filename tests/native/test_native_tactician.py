@@ -27,8 +27,6 @@ from agents.berserker import Berserker
 from agents.random_agent import RandomAgent
 from agents.skirmisher import Skirmisher
 from agents.tactician import Tactician
-from experiments import replay as replays
-from rules import engine
 
 _MISSING = rules.engine.missing_native("NativeAgent", "the native agents")
 if _MISSING is not None:
@@ -107,28 +105,8 @@ def test_spell_values_and_manoeuvre_chances_are_pythons_floats() -> None:
     assert spells > 0 and manoeuvres > 0
 
 
-CASES = [(scenario, pairing, seed) for scenario in rules.shipped_scenarios()
-         for pairing, seed in ((("tactician", "tactician"), 3), (("tactician", "berserker"), 4),
-                               (("berserker", "tactician"), 5))]
-
-
-@pytest.mark.parametrize(("scenario", "pairing", "seed"), CASES)
-def test_in_engine_tactician_battles_equal_python_battles(
-        monkeypatch: pytest.MonkeyPatch, scenario: str, pairing: tuple[str, str], seed: int
-) -> None:
-    teams = rules.Battle.from_scenario(scenario, 0, engine="python").scenario.teams
-    names = dict(zip(teams, pairing, strict=False))
-    played = {}
-    calls = []
-    original = replays.native_agents.play_natively
-    monkeypatch.setattr(replays.native_agents, "play_natively",
-                        lambda *args, **kwargs: calls.append(1) or original(*args, **kwargs))
-    for name in engine.ENGINES:
-        monkeypatch.setenv(engine.ENVIRONMENT_VARIABLE, name)
-        battle, replay = replays.play(scenario, seed, names)
-        played[name] = (replay.to_dict(), battle.to_json())
-    assert calls == [1]  # the native battle went to the engine, the Python one did not
-    assert played["native"] == played["python"]
+# Whole tactician battles in the engine against the Python engine:
+# tests/experiments/test_native_play.py (its pairings include the tactician's).
 
 
 def test_only_the_plain_tactician_has_a_native_twin() -> None:
