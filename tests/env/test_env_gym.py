@@ -17,7 +17,7 @@ import agents
 import env
 import rules
 from agents.environments import NamedAgent, skirmish_env
-from env import SkirmishEnv
+from env import SkirmishEnv, native
 from env.observation import DECISION_KINDS
 from rules import ActionKind, IllegalActionError
 
@@ -94,6 +94,8 @@ def test_gymnasium_check_env(env_id: str) -> None:
         warnings.simplefilter("error")
         e = gym.make(env_id)
         check_env(e.unwrapped)
+        # the default opponent (berserker) has a native twin: the native path was checked
+        assert (e.unwrapped._core is not None) == native.available()
         e.close()
 
 

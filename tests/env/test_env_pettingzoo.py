@@ -13,6 +13,7 @@ from pettingzoo.test import api_test, max_cycles_test, parallel_api_test, render
 
 import env
 import rules
+from env import native
 from rules import DecisionKind
 
 SCENARIOS = rules.shipped_scenarios()
@@ -26,7 +27,10 @@ def _quiet_advice() -> None:
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
 def test_api_test(scenario: str) -> None:
-    api_test(env.aec_env(scenario=scenario), num_cycles=60)
+    made = env.aec_env(scenario=scenario)
+    # the native path whenever it is built (observation and mask from the engine)
+    assert (made.unwrapped.game.setup.engine == "native") == native.available()
+    api_test(made, num_cycles=60)
 
 
 def test_api_test_unwrapped_full_battles() -> None:
