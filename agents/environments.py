@@ -29,6 +29,7 @@ from env import native
 from env.core import OpponentSource
 from env.skirmish import SkirmishEnv
 from env.vector import SkirmishVectorEnv
+from rules import native_agents
 
 DEFAULT_OPPONENT = "berserker"
 
@@ -83,7 +84,7 @@ def skirmish_vector_env(num_envs: int = 8, scenario: str | Path | None = None,
     engine = kwargs.get("engine")
     probe = source(0) if not hasattr(source, "act") or isinstance(source, type) else source
     if (set(kwargs) - {"engine"} <= batched and engine in (None, "native") and native.available()
-            and getattr(probe, "native_twin", lambda: None)() is not None):
+            and native_agents.twin_of(probe) is not None):
         kwargs.pop("engine", None)
         return SkirmishVectorEnv(num_envs, scenario, source, **kwargs)
     kwargs.pop("copy", None)

@@ -198,19 +198,13 @@ class MCTS(SeededAgent):
         #: the rollout policy's native twin (made at once, then used in place for every
         #: rollout, as the Python policy is): the flat search's rounds then run in the
         #: engine (rules/native/agents_mcts.cpp) on native battles
-        self._native_rollout = None if tree else self.rollout_policy_twin()
+        self._native_rollout = None if tree else native_agents.twin_of(self.rollout_policy)
         self.prior = registry.make(prior, seed=seed) if prior else None
         #: the prior's native twin, asked instead of the prior on a native battle (made at
         #: once and used in place, so its generator runs on as the prior's would)
-        twin = getattr(self.prior, "native_twin", None)
-        self._native_prior = twin() if twin is not None else None
+        self._native_prior = native_agents.twin_of(self.prior)
         self.reason: str | None = None
         self.last_iterations = 0
-
-    def rollout_policy_twin(self) -> object | None:
-        """The rollout policy's native twin, or None (it has no native form)."""
-        twin = getattr(self.rollout_policy, "native_twin", None)
-        return twin() if twin is not None else None
 
     def act(self, battle: Battle) -> Action:
         """Search from ``battle`` and return the most visited root candidate."""

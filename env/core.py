@@ -14,7 +14,15 @@ from gymnasium import spaces
 import rules
 from env.observation import ObservationBuilder
 from env.spaces import ActionCodec
-from rules import Action, ActionKind, Battle, DecisionKind, IllegalActionError, native_driver
+from rules import (
+    Action,
+    ActionKind,
+    Battle,
+    DecisionKind,
+    IllegalActionError,
+    native_agents,
+    native_driver,
+)
 
 ILLEGAL_MODES = ("raise", "penalty")
 
@@ -65,8 +73,7 @@ def _steps_natively(opponent: Any) -> bool:
 
     if not native.available():
         return False
-    twin = getattr(opponent(0), "native_twin", None)
-    return twin is not None and twin() is not None
+    return native_agents.twin_of(opponent(0)) is not None
 
 
 class ScenarioSetup:

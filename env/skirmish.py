@@ -27,7 +27,7 @@ from env.core import (
     team_health,
 )
 from env.observation import DECISION_KINDS, GLOBAL_FEATURES, PLANES, UNIT_FEATURES
-from rules import Battle, IllegalActionError, native_driver
+from rules import Battle, IllegalActionError, native_agents, native_driver
 
 _MAX_RESET_ATTEMPTS = 64
 
@@ -278,8 +278,7 @@ class SkirmishEnv(gym.Env):
         has a native twin; None otherwise (the episode steps in Python)."""
         if battle._driver is None or self.opponent_source is opponent:
             return None
-        twin = getattr(opponent, "native_twin", None)
-        twin = twin() if twin is not None else None
+        twin = native_agents.twin_of(opponent)
         if twin is None:
             return None
         if self._native_core is None:

@@ -32,7 +32,7 @@ from gymnasium.vector.utils import batch_space
 import rules
 from env import native
 from env.core import OpponentSource, ScenarioSetup, check_opponent, default_scenario, make_opponent
-from rules import Battle, native_driver, native_records
+from rules import Battle, native_agents, native_driver, native_records
 
 _MAX_RESET_ATTEMPTS = 64
 
@@ -164,8 +164,7 @@ class SkirmishVectorEnv(VectorEnv):
                                 self.setup.content_dir, engine="python")
                 state, rules_, loop = native_driver.native_parts(battle, self._records)
             opponent = make_opponent(self.opponent_source, opponent_seed)
-            twin = getattr(opponent, "native_twin", None)
-            twin = twin() if twin is not None else None
+            twin = native_agents.twin_of(opponent)
             if twin is None:
                 known = ", ".join(rules.engine.native_module().NativeAgent.known())
                 raise TypeError(f"the vector env's opponent {opponent!r} has no native form "

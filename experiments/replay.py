@@ -211,8 +211,7 @@ def _native_twins(battle: rules.Battle, players: Mapping[str, Any]) -> dict[str,
         return None
     twins = {}
     for team, player in players.items():
-        twin = getattr(player, "native_twin", None)
-        twin = twin() if twin is not None else None
+        twin = native_agents.twin_of(player)
         if twin is None:
             return None
         twins[team] = twin

@@ -21,6 +21,13 @@ if TYPE_CHECKING:
     from rules.battle import Battle
 
 
+def twin_of(agent: Any) -> Any | None:
+    """``agent.native_twin()`` (a ``NativeAgent`` deciding exactly as ``agent`` would from
+    here on), or None when the agent has no native form (or no such method)."""
+    twin = getattr(agent, "native_twin", None)
+    return twin() if twin is not None else None
+
+
 def native_agent(name: str, seed: int) -> Any:
     """A new ``rules._native.NativeAgent`` (ValueError naming the known ones for an
     unknown ``name``)."""

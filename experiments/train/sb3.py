@@ -180,12 +180,12 @@ def batched_vec_env(config: TrainConfig) -> Any:
     single envs."""
     import agents
     from env import native
+    from rules import native_agents
 
     if config.advice or config.options or not native.available():
         return None
     for name in config.opponents:
-        twin = None if name == SELF else getattr(agents.make(name, seed=0), "native_twin", None)
-        if twin is None or twin() is None:
+        if name == SELF or native_agents.twin_of(agents.make(name, seed=0)) is None:
             return None
     from stable_baselines3.common.vec_env import VecMonitor
 
