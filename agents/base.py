@@ -43,18 +43,24 @@ class SeededAgent:
     #: decides its own way)
     native_name: str | None = None
 
+    def native_agent_name(self) -> str | None:
+        """The native agent's registry name for this agent and its options (its agent spec:
+        ``"tactician(step_back=true)"``), or None when its class has no native form."""
+        return self.native_name if "native_name" in type(self).__dict__ else None
+
     def native_twin(self) -> Any | None:
         """A native agent (``rules._native.NativeAgent``) that decides from here on exactly
         as this one would, or None: when the class has no native form (``native_name``
         set on the class itself), the native engine is not built, or the generator has
         been drawn from already (the twin starts from the seed)."""
-        if "native_name" not in type(self).__dict__ or self.native_name is None:
+        name = self.native_agent_name()
+        if name is None:
             return None
         if self.seed is None or self._halves_of is not None or not engine.native_available():
             return None
         if self.rng.bit_generator.state != np.random.default_rng(self.seed).bit_generator.state:
             return None
-        return engine.native_module().NativeAgent(self.native_name, self.seed)
+        return engine.native_module().NativeAgent(name, self.seed)
 
     def choose(self, options: list[Action]) -> Action:
         """One of ``options``, uniformly at random."""

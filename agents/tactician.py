@@ -32,8 +32,6 @@ the exact odds say they pay). Every decision sets ``reason``.
 
 from __future__ import annotations
 
-from typing import Any
-
 from agents import tactics as t
 from agents.berserker import FAR, distance_map
 from agents.spec import Option
@@ -49,7 +47,7 @@ class Tactician(ScriptedAgent):
     """See the module docstring."""
 
     name = "tactician"
-    native_name = "tactician"  # rules/native/agents_tactician*.cpp (step_back off only)
+    native_name = "tactician"  # rules/native/agents_tactician*.cpp
     #: the options of ``tactician(...)`` (and of the skirmisher, which inherits them)
     OPTIONS: tuple[Option, ...] = (
         Option("step_back", bool, "End a threatened turn with a Shift out of every enemy's "
@@ -62,12 +60,10 @@ class Tactician(ScriptedAgent):
         #: reach when it would end threatened (docs/agents.md, "Hit and step back")
         self.step_back = bool(step_back)
 
-    def native_twin(self) -> Any | None:
-        """The native tactician (``SeededAgent.native_twin``), which has no ``step_back``:
-        None when it is on."""
-        if self.step_back:
-            return None
-        return super().native_twin()
+    def native_agent_name(self) -> str | None:
+        """``"tactician"``, or ``"tactician(step_back=true)"`` with the Shift back on."""
+        name = super().native_agent_name()
+        return f"{name}(step_back=true)" if name is not None and self.step_back else name
 
     def turn(self, battle: Battle, combatant: Combatant, kinds: Kinds) -> Choice:
         """The tactician's turn decision (module docstring, steps 1-7)."""

@@ -52,14 +52,16 @@ std::size_t default_answer(const std::vector<actions::Action>& legal) {
 }
 
 const std::vector<std::string_view>& known_names() {
-  static const std::vector<std::string_view> names{"random", "berserker", "tactician"};
+  static const std::vector<std::string_view> names{"random", "berserker", "tactician",
+                                                   "tactician(step_back=true)"};
   return names;
 }
 
 std::unique_ptr<Agent> make(std::string_view name, const std::vector<std::uint32_t>& seed_words) {
   if (name == "random") return std::make_unique<RandomAgent>(seed_words);
   if (name == "berserker") return std::make_unique<Berserker>(seed_words);
-  if (name == "tactician") return std::make_unique<Tactician>(seed_words);  // step_back off
+  if (name == "tactician") return std::make_unique<Tactician>(seed_words);
+  if (name == "tactician(step_back=true)") return std::make_unique<Tactician>(seed_words, true);
   return nullptr;
 }
 

@@ -109,7 +109,8 @@ std::size_t default_answer(const std::vector<actions::Action>& legal);
 
 // ------------------------------------------------------------ the registry
 
-// The native agents by name ("random", "berserker", "tactician"), in this order.
+// The native agents by name ("random", "berserker", "tactician", ...), in this order
+// (a name with options is its agent spec, "tactician(step_back=true)").
 const std::vector<std::string_view>& known_names();
 // A new agent of that name seeded as SeededAgent(seed) (the seed's 32-bit words), or
 // nullptr for a name not in known_names().

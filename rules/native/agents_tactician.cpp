@@ -4,6 +4,7 @@
 #include "agents_tactician.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <string>
 
 #include "agents_tactics.hpp"
@@ -111,7 +112,7 @@ Choice Tactician::act(const View& view) {
   return turn(Turn{view, kinds, odds_view, decision.actor, odds_view.at(decision.actor)});
 }
 
-// Tactician.turn (step_back off)
+// Tactician.turn
 Choice Tactician::turn(const Turn& turn) {
   for (Step (*step)(const Turn&) : {&Tactician::stand, &Tactician::rearm, &Tactician::support,
                                     &Tactician::prepare, &Tactician::defend, &Tactician::attack,
@@ -119,9 +120,38 @@ Choice Tactician::turn(const Turn& turn) {
     if (Step choice = step(turn)) return std::move(*choice);
   }
   if (Step choice = move(turn)) return std::move(*choice);
+  if (step_back_) {
+    if (Step choice = step_out_of_reach(turn)) return std::move(*choice);
+  }
   const std::vector<std::size_t>& end = turn.kinds[K::END_TURN];
   if (end.empty()) throw std::logic_error("tactician: no END_TURN among the legal actions");
   return {end.front(), "nothing useful left this turn"};
+}
+
+// Tactician.step_out_of_reach (S7: a Shift is free and never provokes)
+Tactician::Step Tactician::step_out_of_reach(const Turn& turn) {
+  const std::vector<std::size_t>& shifts = turn.kinds[K::SHIFT];
+  if (shifts.empty() || t::threatened_by(turn.odds, turn.self, turn.me.position).empty()) {
+    return std::nullopt;
+  }
+  const std::vector<int> foes = t::enemies_of(turn.odds, turn.self);
+  std::optional<std::size_t> best;
+  int best_gap = 0;
+  for (const std::size_t index : shifts) {
+    const auto& square = turn.view.legal[index].square;
+    if (!square) continue;
+    const combatant::Square to{square->x, square->y};
+    if (!t::threatened_by(turn.odds, turn.self, to).empty()) continue;
+    int gap = std::numeric_limits<int>::max();
+    for (const int foe : foes) gap = std::min(gap, grid::chebyshev(to, at(turn, foe).position));
+    if (!best || gap > best_gap) {  // max: the first of equals
+      best = index;
+      best_gap = gap;
+    }
+  }
+  if (!best) return std::nullopt;
+  const auto& square = *turn.view.legal[*best].square;
+  return Choice{*best, "step back out of reach to " + t::square_text({square.x, square.y})};
 }
 
 // Tactician.stand: stand up unless the Free Attacks it draws are likely to drop it (S6)

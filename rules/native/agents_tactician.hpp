@@ -1,6 +1,6 @@
 // agents/tactician.py in C++: focus fire by the exact odds, safe routes and a little
-// support, decision for decision and reason for reason as the Python Tactician(seed)
-// with step_back off (the seed only breaks ties, through ScriptedAgent.tie;
+// support, decision for decision and reason for reason as the Python
+// Tactician(seed, step_back) (the seed only breaks ties, through ScriptedAgent.tie;
 // tests/native/test_native_tactician.py checks recorded states and whole battles).
 //
 // Turn, in order (the Python module docstring): stand up or pick up a melee weapon
@@ -23,12 +23,15 @@
 
 namespace fray::agents {
 
-class Tactician final : public Agent {
+class Tactician : public Agent {
  public:
-  explicit Tactician(const std::vector<std::uint32_t>& seed_words) : seeded_(seed_words) {}
+  explicit Tactician(const std::vector<std::uint32_t>& seed_words, bool step_back = false)
+      : seeded_(seed_words), step_back_(step_back) {}
   Choice act(const View& view) override;
   std::unique_ptr<Agent> clone() const override { return std::make_unique<Tactician>(*this); }
-  const char* name() const override { return "tactician"; }
+  const char* name() const override {
+    return step_back_ ? "tactician(step_back=true)" : "tactician";
+  }
 
   // What every step reads: the view, the legal actions by kind, the decider.
   struct Turn {
@@ -40,9 +43,13 @@ class Tactician final : public Agent {
   };
   using Step = std::optional<Choice>;
 
- private:
-  // Tactician.turn: the steps in order, else END_TURN.
-  Choice turn(const Turn& turn);
+ protected:
+  // Tactician.turn: the steps in order, then (step_back) the Shift out of reach, else
+  // END_TURN. A subclass (the skirmisher) decides its own turn and may call this one.
+  virtual Choice turn(const Turn& turn);
+  // Tactician.step_out_of_reach: a Shift from a threatened square to one no enemy
+  // threatens, the farthest from the nearest enemy (the first of equals).
+  static Step step_out_of_reach(const Turn& turn);
   // agents_tactician.cpp
   static Step stand(const Turn& turn);
   static Step rearm(const Turn& turn);
@@ -62,6 +69,7 @@ class Tactician final : public Agent {
   std::size_t tie(const std::vector<std::size_t>& options, const std::vector<double>& keys);
 
   Seeded seeded_;
+  bool step_back_ = false;
 };
 
 }  // namespace fray::agents

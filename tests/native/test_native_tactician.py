@@ -11,8 +11,8 @@ seed)``) decides as ``agents.tactician.Tactician(seed)``, reasons included.
   scenario: ``experiments.replay.play`` with ``FRAY_ENGINE=native`` (played in the engine,
   ``rules/native/play.cpp``) and with ``FRAY_ENGINE=python`` give byte-identical replays
   and final states.
-- ``Tactician(seed, step_back=True)`` has no native twin (the native one has no Shift
-  back), nor has the skirmisher (a subclass deciding its own way).
+- ``Tactician(seed, step_back=True)`` too (its native twin is
+  ``"tactician(step_back=true)"``), on one seed of the same states.
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from agents import tactics as t
 from agents.base import SeededAgent
 from agents.berserker import Berserker
 from agents.random_agent import RandomAgent
-from agents.skirmisher import Skirmisher
 from agents.tactician import Tactician
 
 _MISSING = rules.engine.missing_native("NativeAgent", "the native agents")
@@ -42,18 +41,20 @@ DRIVERS = {"random": RandomAgent, "berserker": Berserker, "tactician": Tactician
 MAX_DECISIONS = 300
 
 
-def compare_states(scenario: str, battle_seed: int, agent_seed: int, driver: SeededAgent
-                   ) -> tuple[int, list[str]]:
+def compare_states(scenario: str, battle_seed: int, agent_seed: int, driver: SeededAgent,
+                   step_back: bool = False) -> tuple[int, list[str]]:
     """Play ``scenario`` with ``driver`` on the native engine; at every decision compare
-    a fresh Python and a fresh native tactician: (decisions compared, the differences)."""
+    a fresh Python and a fresh native ``Tactician(agent_seed, step_back)``: (decisions
+    compared, the differences)."""
     battle = rules.Battle.from_scenario(scenario, seed=battle_seed, engine="native")
+    name = Tactician(agent_seed, step_back=step_back).native_agent_name()
     compared, differences = 0, []
     for made in range(MAX_DECISIONS):
         if battle.decision is None:
             break
-        python = Tactician(agent_seed)
+        python = Tactician(agent_seed, step_back=step_back)
         expected = python.act(battle)
-        chosen, reason = native_choice(battle, native_agent("tactician", agent_seed))
+        chosen, reason = native_choice(battle, native_agent(name, agent_seed))
         compared += 1
         if (chosen, reason) != (expected, python.reason):
             differences.append(f"{scenario} seed {battle_seed} decision {made} "
@@ -73,6 +74,29 @@ def test_the_native_tactician_decides_as_the_python_one(scenario: str) -> None:
             compared += found
             differences += different
     assert compared > 100
+    assert differences == [], f"{len(differences)} of {compared} differ:\n" + "\n".join(
+        differences[:10])
+
+
+def test_the_step_back_tactician_decides_as_the_python_one() -> None:
+    """``tactician(step_back=true)`` (a Shift out of reach instead of ending a threatened
+    turn): one seed of every scenario and driver, with that Shift taken somewhere."""
+    compared, differences, shifts = 0, [], 0
+    battle_seed, agent_seed = SEEDS[1]
+    for scenario in rules.shipped_scenarios():
+        for make in DRIVERS.values():
+            found, different = compare_states(scenario, battle_seed, agent_seed,
+                                              make(battle_seed), step_back=True)
+            compared += found
+            differences += different
+    for scenario in ("duel", "skirmish"):
+        battle = rules.Battle.from_scenario(scenario, seed=battle_seed, engine="native")
+        stepping = native_agent("tactician(step_back=true)", agent_seed)
+        while battle.decision is not None:
+            action, reason = native_choice(battle, stepping)
+            shifts += reason.startswith("step back out of reach")
+            battle.apply(action)
+    assert compared > 100 and shifts > 0
     assert differences == [], f"{len(differences)} of {compared} differ:\n" + "\n".join(
         differences[:10])
 
@@ -109,8 +133,7 @@ def test_spell_values_and_manoeuvre_chances_are_pythons_floats() -> None:
 # tests/experiments/test_native_play.py (its pairings include the tactician's).
 
 
-def test_only_the_plain_tactician_has_a_native_twin() -> None:
-    assert Tactician(3).native_twin() is not None
-    assert Tactician(3, step_back=True).native_twin() is None
-    assert Skirmisher(3).native_twin() is None
+def test_the_tactician_and_its_step_back_variant_have_native_twins() -> None:
+    assert Tactician(3).native_twin().name == "tactician"
+    assert Tactician(3, step_back=True).native_twin().name == "tactician(step_back=true)"
     assert native_agent("tactician", 3).name == "tactician"
