@@ -21,6 +21,14 @@ found sensible.
 
 The options are made once per env with their own seeds and keep no state across a
 switch: they read the battle they are shown, as every agent does.
+
+On the native engine (``hold="decision"``, every option with a native twin: ``random``,
+``berserker``, ``tactician``, ``tactician(step_back=true)``, ``defender``,
+``skirmisher``), the chosen option decides in the engine (``agent.native_twin()``, the
+same choices and draws as the Python agent), and a native env step asks it there
+(``EnvCore.choice_index``): the selector then steps at engine speed, and the batched
+vector env takes options too (``env/vector.py``). A selector follows the engine of the
+first battle it is shown.
 """
 
 from __future__ import annotations
@@ -55,6 +63,9 @@ class OptionSelector:
                        for k, name in enumerate(self.names)]
         self._battle: Battle | None = None
         self._held: dict[tuple[str, ...] | tuple[str, int], int] = {}
+        #: the options' native twins, decided at the first battle shown: a list on the
+        #: native engine (when every option has one), else empty (Python agents)
+        self._twins: list[Any] | None = None
 
     def __len__(self) -> int:
         return len(self.agents)
@@ -72,14 +83,50 @@ class OptionSelector:
             return None
         return self._held.get(self._key(battle))
 
+    def native_twins(self) -> list[Any] | None:
+        """The options' native twins (``rules._native.NativeAgent``, deciding from here on
+        as the Python options would), or None: with a ``hold`` other than ``"decision"``,
+        or when an option has none (or the engine is not built)."""
+        if self.hold != "decision":
+            return None
+        from rules.native_agents import twin_of
+
+        twins = [twin_of(agent) for agent in self.agents]
+        return None if any(twin is None for twin in twins) else twins
+
+    def twins_for(self, battle: Battle) -> list[Any] | None:
+        """The twins that play ``battle`` (None: the Python options do). Decided at the
+        first battle: native twins when it runs on the native engine and every option has
+        one; a battle on the Python engine after that is a ValueError (the twins' draws
+        have left the Python agents' behind)."""
+        if self._twins is None:
+            twins = self.native_twins() if battle._driver is not None else None
+            self._twins = twins or []
+        if not self._twins:
+            return None
+        if battle._driver is None:
+            raise ValueError("this selector's options play on the native engine (its first "
+                             "battle ran there); make a new one for a Python-engine battle")
+        return self._twins
+
+    def check(self, option: int) -> int:
+        """``option`` if it names an option, else ValueError."""
+        if not 0 <= option < len(self.agents):
+            raise ValueError(f"option {option} is not one of 0..{len(self.agents) - 1}")
+        return option
+
     def choose(self, battle: Battle, option: int) -> Action:
         """Option ``option``'s action for ``battle.decision`` (a legal action), held for
         the deciding unit's span when ``hold`` is ``"turn"`` or ``"battle"``."""
-        if not 0 <= option < len(self.agents):
-            raise ValueError(f"option {option} is not one of 0..{len(self.agents) - 1}")
+        self.check(option)
         if self.hold != "decision":
             key = self._key(battle)  # first: a new battle replaces the held dict
             self._held[key] = option
+        twins = self.twins_for(battle)
+        if twins is not None:
+            from rules.native_agents import native_choice
+
+            return native_choice(battle, twins[option])[0]
         return self.agents[option].act(battle)
 
     def act(self, battle: Battle, choose: Callable[[], int]) -> Action:
@@ -108,7 +155,11 @@ class OptionsWrapper(gym.Wrapper):
         battle = inner.battle
         if battle is None or battle.decision is None:
             raise RuntimeError("call reset() before step()")
-        result = self._play(self.selector.choose(battle, int(np.asarray(action).item())))
+        option = self.selector.check(int(np.asarray(action).item()))
+        twins = self.selector.twins_for(battle)
+        if twins is not None and inner._core is not None:  # asked in the engine's step
+            return self.env.step(inner._core.choice_index(twins[option]))
+        result = self._play(self.selector.choose(battle, option))
         total = result[1]
         while not (result[2] or result[3]):
             option = self.selector.held(inner.battle)

@@ -15,8 +15,14 @@ env's docstring says about spaces, rewards and masks holds row by row. The mask 
 is never all False: it is the next episode's first decision's when a battle ends.
 
 The opponent must have a native form (``agent.native_twin()``: ``random``,
-``berserker``, ``tactician``); the battles run on the native engine, so the vector env
-needs it built.
+``berserker``, ``tactician``, ...); the battles run on the native engine, so the vector
+env needs it built.
+
+``options`` makes it a batch of selector envs (``agents/options.py``): the action of a
+row picks one of ``K`` scripted options, whose native twin plays the learner's decision
+inside the same call; row ``i`` is ``OptionsWrapper(SkirmishEnv(seed + i), options,
+seed=option_seed + i)``. Its ``action_masks()`` are all ones (every option is always
+legal); the observation keeps the rules actions' ``action_mask``, as the wrapper's does.
 """
 
 from __future__ import annotations
@@ -54,7 +60,8 @@ class SkirmishVectorEnv(VectorEnv):
                  opponent: OpponentSource | None = None, team: str = "monsters",
                  illegal_penalty: float = -0.1, damage_reward: float = 0.0,
                  flat_obs: bool = False, content_dir: str | None = None,
-                 copy: bool = True) -> None:
+                 copy: bool = True, options: list[str] | None = None,
+                 option_seed: int = 0) -> None:
         if not native.available():
             raise RuntimeError("the batched vector env needs the native engine, which is not "
                                "built here; use gymnasium.make_vec(..., vectorization_mode="
@@ -75,7 +82,10 @@ class SkirmishVectorEnv(VectorEnv):
         self.flat_obs = bool(flat_obs)
         self.copy = bool(copy)
         self.single_observation_space = self.setup.observation_space(self.flat_obs)
-        self.single_action_space = spaces.Discrete(self.setup.n)
+        #: a selector batch's options (one OptionSelector per row), or None
+        self.selectors = self._selectors(options, int(option_seed))
+        self.single_action_space = spaces.Discrete(
+            self.setup.n if self.selectors is None else len(self.selectors[0]))
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.layouts = self.setup.native_layouts()
@@ -88,6 +98,8 @@ class SkirmishVectorEnv(VectorEnv):
         self._cores = [native.episode_core(self.setup, team, illegal_penalty, damage_reward,
                                            actions) for _ in range(self.num_envs)]
         self._batch = module.EnvBatch(self._cores)
+        if self.selectors is not None:
+            self._batch.set_options([selector.native_twins() for selector in self.selectors])
         self._arrays = self.layouts.empty(self.num_envs)
         self._masks = np.zeros((self.num_envs, self.setup.n), dtype=np.int8)
         self._rewards = np.zeros(self.num_envs, dtype=np.float64)
@@ -121,13 +133,14 @@ class SkirmishVectorEnv(VectorEnv):
         chosen = np.asarray(actions)
         if chosen.shape != (self.num_envs,) or not np.issubdtype(chosen.dtype, np.integer):
             raise ValueError(f"actions must be {self.num_envs} integers, got {actions!r}")
-        if (chosen < 0).any() or (chosen >= self.setup.n).any():
+        if (chosen < 0).any() or (chosen >= self.single_action_space.n).any():
             raise ValueError(f"actions {chosen.tolist()} are not in the action space "
                              f"{self.single_action_space}")
         arrays = self._arrays
         self._batch.step(chosen.astype(np.int64, copy=False), self._rewards, self._terminated,
                          self._truncated, self._illegal, arrays["planes"], arrays["units"],
-                         arrays["decision"], arrays["globals"], self._masks)
+                         arrays["decision"], arrays["globals"], self._masks,
+                         self.selectors is not None)
         infos: dict[str, Any] = {"illegal_action": self._illegal.copy(),
                                  "_illegal_action": np.ones(self.num_envs, dtype=np.bool_)}
         for i in np.flatnonzero(self._terminated | self._truncated):
@@ -140,13 +153,31 @@ class SkirmishVectorEnv(VectorEnv):
                 self._truncated.copy(), infos)
 
     def action_masks(self) -> np.ndarray:
-        """The current masks as bool, one row per env (sb3-contrib's MaskablePPO)."""
+        """The current masks as bool, one row per env (sb3-contrib's MaskablePPO); all
+        ones for a selector batch."""
+        if self.selectors is not None:
+            return np.ones((self.num_envs, self.single_action_space.n), dtype=bool)
         return self._masks.astype(bool)
 
     def close_extras(self, **kwargs: Any) -> None:
         self._started = False
 
     # ------------------------------------------------------------ internals
+    def _selectors(self, options: list[str] | None, option_seed: int) -> list[Any] | None:
+        """One ``OptionSelector`` per row (seeded ``option_seed + row``) whose options all
+        have native twins, or None without options."""
+        if options is None:
+            return None
+        from agents.options import OptionSelector
+
+        selectors = [OptionSelector(options, seed=option_seed + row)
+                     for row in range(self.num_envs)]
+        if selectors[0].native_twins() is None:
+            raise TypeError(f"the vector env's options {list(options)} need native twins "
+                            f"(native agents: "
+                            f"{', '.join(rules.engine.native_module().NativeAgent.known())})")
+        return selectors
+
     def _start(self, row: int) -> None:
         """A new battle for env ``row`` (``SkirmishEnv.reset``'s draws from its generator)."""
         generator = self._generators[row]

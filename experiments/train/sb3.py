@@ -175,14 +175,18 @@ class PoolOpponents:
 def batched_vec_env(config: TrainConfig) -> Any:
     """sb3's VecEnv over the batched native vector env (env/vector.py, env/sb3.py) with
     ``config.envs`` battles, each episode's opponent drawn from the pool; None when it
-    cannot run them: no native engine, an opponent without a native form (``self``, a
-    learned model, an option) or a wrapper (``--advice``, ``--options``) that works on
-    single envs."""
+    cannot run them: no native engine, an opponent or an option without a native form
+    (``self``, a learned model), options held longer than a decision, or ``--advice``
+    (a wrapper of single envs). Selector row ``i``'s options are seeded as the single
+    env of rank ``i``'s."""
     import agents
     from env import native
     from rules import native_agents
 
-    if config.advice or config.options or not native.available():
+    if config.advice or not native.available():
+        return None
+    if config.options and (config.option_hold != "decision" or any(
+            native_agents.twin_of(agents.make(name, seed=0)) is None for name in config.options)):
         return None
     for name in config.opponents:
         if name == SELF or native_agents.twin_of(agents.make(name, seed=0)) is None:
@@ -194,7 +198,8 @@ def batched_vec_env(config: TrainConfig) -> Any:
 
     pool = OpponentPool(config.opponents, config.checkpoint_dir, seed=config.seed * 1000)
     vector = SkirmishVectorEnv(config.envs, config.scenario, PoolOpponents(pool),
-                               team=config.team, damage_reward=config.damage_reward)
+                               team=config.team, damage_reward=config.damage_reward,
+                               options=config.options or None, option_seed=config.seed * 1000)
     vec = FrayVecEnv(vector)
     vec.seed(config.seed * 1000)
     return VecMonitor(vec, info_keywords=("opponent",))

@@ -136,6 +136,9 @@ env::ObservationBuffers row_of(const env::ObservationLayout& layout, float* plan
 struct EnvBatch {
   std::vector<EnvCore*> cores;
   nb::list owners;
+  // a selector batch (agents/options.py): per core, the native agents its actions name
+  std::vector<std::vector<agents::Agent*>> options;
+  nb::list option_owners;
   std::mutex busy;  // one step of a batch at a time
 };
 
@@ -239,6 +242,11 @@ void bind_env(nb::module_& module) {
         const env::StepOutcome outcome = self.core->step(index);
         return nb::make_tuple(outcome.reward, outcome.terminated, outcome.truncated, outcome.illegal);
       }, nb::arg("index"))
+      .def("choice_index", [](EnvCore& self, NativeAgent& agent) {
+        return self.core->choice_index(*agent.agent);
+      }, nb::arg("agent"),
+      "The index of the agent's answer to the learner's decision (a selector's option; the "
+      "agent is used in place).")
       .def("observe", [](EnvCore& self, Buffer<float, 3> planes, Buffer<float, 2> units,
                          Buffer<std::int64_t, 1> decision, Buffer<float, 1> globals) {
         const auto& layout = nb::cast<const env::ObservationLayout&>(self.observation_owner);
@@ -262,14 +270,37 @@ void bind_env(nb::module_& module) {
         for (nb::handle core : cores) self->cores.push_back(&nb::cast<EnvCore&>(core));
         self->owners = cores;
       }, nb::arg("cores"))
+      .def("set_options", [](EnvBatch& self, nb::list per_core) {
+        if (nb::len(per_core) != self.cores.size()) {
+          throw nb::value_error("EnvBatch.set_options: expected one list of agents per env");
+        }
+        self.options.clear();
+        for (nb::handle agents_of : per_core) {
+          auto& row = self.options.emplace_back();
+          for (nb::handle agent : nb::cast<nb::list>(agents_of)) {
+            row.push_back(nb::cast<NativeAgent&>(agent).agent.get());
+          }
+        }
+        self.option_owners = per_core;
+      }, nb::arg("options"),
+      "A selector batch: per env, the native agents that step(options=True)'s actions name "
+      "(used in place).")
       .def("step", [](EnvBatch& self, Buffer<const std::int64_t, 1> chosen, Buffer<double, 1> rewards,
                       Buffer<bool, 1> terminated, Buffer<bool, 1> truncated, Buffer<bool, 1> illegal,
                       Buffer<float, 4> planes, Buffer<float, 3> units, Buffer<std::int64_t, 2> decision,
-                      Buffer<float, 2> globals, Buffer<std::int8_t, 2> masks) {
+                      Buffer<float, 2> globals, Buffer<std::int8_t, 2> masks, bool options) {
         const std::size_t count = self.cores.size();
         if (chosen.shape(0) != count || rewards.shape(0) != count || masks.shape(0) != count ||
             planes.shape(0) != count) {
           throw nb::value_error("EnvBatch.step: arrays must have one row per env");
+        }
+        if (options) {
+          if (self.options.size() != count) throw nb::value_error("EnvBatch.step: no options set");
+          for (std::size_t i = 0; i < count; ++i) {
+            if (chosen.data()[i] < 0 || static_cast<std::size_t>(chosen.data()[i]) >= self.options[i].size()) {
+              throw nb::value_error("EnvBatch.step: an option out of range");
+            }
+          }
         }
         for (EnvCore* core : self.cores) {
           if (!core->core->started()) throw nb::value_error("EnvBatch.step: an env was never started");
@@ -281,7 +312,9 @@ void bind_env(nb::module_& module) {
           std::lock_guard<std::mutex> lock(self.busy);
           for (std::size_t i = 0; i < count; ++i) {
             env::SkirmishCore& core = *self.cores[i]->core;
-            const env::StepOutcome outcome = core.step(static_cast<int>(chosen.data()[i]));
+            const auto index = static_cast<int>(chosen.data()[i]);
+            const env::StepOutcome outcome = core.step(
+                options ? core.choice_index(*self.options[i][static_cast<std::size_t>(index)]) : index);
             rewards.data()[i] = outcome.reward;
             terminated.data()[i] = outcome.terminated;
             truncated.data()[i] = outcome.truncated;
@@ -292,8 +325,9 @@ void bind_env(nb::module_& module) {
         }
       }, nb::arg("actions"), nb::arg("rewards"), nb::arg("terminated"), nb::arg("truncated"),
       nb::arg("illegal"), nb::arg("planes"), nb::arg("units"), nb::arg("decision"),
-      nb::arg("globals"), nb::arg("masks"),
-      "Step every env with its action and write its outcome, observation and mask in row i.")
+      nb::arg("globals"), nb::arg("masks"), nb::arg("options") = false,
+      "Step every env with its action (options=True: the index its option chooses) and write "
+      "its outcome, observation and mask in row i.")
       .def("observe", [](EnvBatch& self, std::size_t i, Buffer<float, 4> planes, Buffer<float, 3> units,
                          Buffer<std::int64_t, 2> decision, Buffer<float, 2> globals,
                          Buffer<std::int8_t, 2> masks) {

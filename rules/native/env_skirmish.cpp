@@ -61,6 +61,20 @@ const actions::Action* SkirmishCore::legal_at(int index) const {
   return place < 0 || legal_.empty() ? nullptr : &legal_[static_cast<std::size_t>(place)];
 }
 
+int SkirmishCore::choice_index(agents::Agent& agent) const {
+  // OptionsWrapper._play: the option's action, then its index in the codec
+  const state::BattleState& state = *parts_.state;
+  if (state.is_over || legal_.empty()) throw std::logic_error("the episode is over; call reset()");
+  const agents::Choice choice =
+      agent.act(agents::View{state, parts_.loop->map_of(state), legal_, *parts_.names, *parts_.rules});
+  for (const std::int32_t index : touched_) {
+    if (position_[static_cast<std::size_t>(index)] == static_cast<std::int32_t>(choice.index)) {
+      return index;
+    }
+  }
+  throw std::logic_error("the option's action has no index in the env's codec");
+}
+
 int SkirmishCore::legal_count() const {
   return parts_.state->is_over ? 0 : static_cast<int>(legal_.size());
 }

@@ -58,6 +58,12 @@ class SkirmishCore {
   // untouched and pays the penalty.
   StepOutcome step(int index);
 
+  // The index of `agent`'s answer to the learner's pending decision, for step(): a
+  // selector env's option playing the decision (agents/options.py OptionsWrapper, its
+  // action encoded as ActionCodec.encode does). The agent decides, and draws from its
+  // generator, as its Python twin would.
+  int choice_index(agents::Agent& agent) const;
+
   // The observation of the learner's team at the current state (self = the decider).
   void observe(const ObservationBuffers& out) const;
   const std::vector<std::int8_t>& mask() const { return mask_; }
