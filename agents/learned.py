@@ -148,6 +148,13 @@ def load_model(spec: str | Path, trust_pickle: bool = False) -> SavedPolicy:
 _SETUPS: dict[tuple[str, str, str | None], Any] = {}
 
 
+def native_env_available() -> bool:
+    """Whether the engine's observation and mask encoders are built (env/native.py)."""
+    from env import native
+
+    return native.available()
+
+
 def _setup(scenario: rules.Scenario, content_dir: str | None) -> Any:
     """The env's encoding of a scenario, built once per scenario text and content."""
     from env.core import ScenarioSetup
@@ -227,8 +234,13 @@ class LearnedAgent(SeededAgent):
         setup = _setup(battle.scenario, battle.content_dir)
         self._check_fits(setup)
         team = battle.combatants[decision.actor].team
-        obs = setup.builder.build(battle, team, decision.actor)
-        mask = setup.codec.mask(battle)
+        if battle._driver is not None and native_env_available():  # the engine's encoders
+            layouts = setup.native_layouts()
+            obs = layouts.observe(battle, team, decision.actor)
+            mask = layouts.mask(battle)[0]
+        else:
+            obs = setup.builder.build(battle, team, decision.actor)
+            mask = setup.codec.mask(battle)
         obs["action_mask"] = mask
         if self._options is not None:
             mask = np.ones(len(self._options), dtype=np.int8)

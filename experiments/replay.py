@@ -172,7 +172,8 @@ def play(scenario: str, seed: int, agents_by_team: Mapping[str, str], *,
 
     When the battle runs on the native engine and every agent has a native form
     (``agent.native_twin()``), the engine plays the whole battle (rules/native/play.cpp),
-    with the same actions, reasons and events.
+    with the same actions, reasons and events; otherwise the agents that have one decide
+    through it in the engine (``given`` players always decide themselves).
     """
     import agents
 
@@ -185,8 +186,9 @@ def play(scenario: str, seed: int, agents_by_team: Mapping[str, str], *,
         players[team] = given.get(team) or agents.make(
             names[team], seed=agent_seed, **(agent_kwargs or {}).get(team, {}))
     replay = Replay.start(battle, names)
-    twins = _native_twins(battle, players) if on_decision is None and not given else None
-    if twins is not None:  # every team's agent has a native form: the engine plays it out
+    twins = _native_twins(battle, {team: p for team, p in players.items() if team not in given})
+    if on_decision is None and len(twins) == len(players):
+        # every team's agent has a native form: the engine plays it out
         for action, reason in native_agents.play_natively(battle, twins):
             replay.record(action, reason)
     while not battle.is_over:
@@ -195,27 +197,27 @@ def play(scenario: str, seed: int, agents_by_team: Mapping[str, str], *,
         decision = battle.decision
         if decision is None:  # is_over is False, so a decision is pending
             raise ReplayError("the battle is running but has no decision")
-        agent = players[battle.combatants[decision.actor].team]
-        action = agent.act(battle)
-        reason = getattr(agent, "reason", None)
+        team = battle.combatants[decision.actor].team
+        if team in twins:  # the agent's twin decides in the engine, as the agent would
+            action, reason = native_agents.native_choice(battle, twins[team])
+            reason = reason or None
+        else:
+            agent = players[team]
+            action = agent.act(battle)
+            reason = getattr(agent, "reason", None)
         battle.apply(action, reason=reason)
         replay.record(action, reason)
     replay.finish(battle, events)
     return battle, replay
 
 
-def _native_twins(battle: rules.Battle, players: Mapping[str, Any]) -> dict[str, Any] | None:
-    """Each team's agent's native twin (``agent.native_twin()``) when the battle runs on the
-    native engine and every agent has one; else None (the battle is played in Python)."""
+def _native_twins(battle: rules.Battle, players: Mapping[str, Any]) -> dict[str, Any]:
+    """The native twin (``agent.native_twin()``) of each team's agent that has one, when the
+    battle runs on the native engine (else none): those teams decide in the engine."""
     if battle._driver is None:
-        return None
-    twins = {}
-    for team, player in players.items():
-        twin = native_agents.twin_of(player)
-        if twin is None:
-            return None
-        twins[team] = twin
-    return twins
+        return {}
+    twins = {team: native_agents.twin_of(player) for team, player in players.items()}
+    return {team: twin for team, twin in twins.items() if twin is not None}
 
 
 def rerun(replay: Replay) -> rules.Battle:

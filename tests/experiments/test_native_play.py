@@ -1,6 +1,7 @@
 """Whole battles in the engine (rules/native/play.cpp): experiments.replay.play hands a
 native battle whose every agent has a native twin to the engine, with byte-identical
-replays (actions, reasons, events, result) to the Python agents on the Python engine."""
+replays (actions, reasons, events, result) to the Python agents on the Python engine; in
+a battle where some agent has none, the others' twins still decide in the engine."""
 
 from __future__ import annotations
 
@@ -37,9 +38,23 @@ def test_in_engine_battles_equal_python_battles(monkeypatch: pytest.MonkeyPatch,
     assert played["native"] == played["python"]
 
 
-def test_an_agent_without_native_form_plays_in_python(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(engine.ENVIRONMENT_VARIABLE, "native")
+@pytest.mark.parametrize("scenario", ["duel", "skirmish"])
+def test_an_agent_without_native_form_plays_in_python_beside_twins(
+        monkeypatch: pytest.MonkeyPatch, scenario: str) -> None:
+    """``per_unit()`` has no native form: it decides in Python while the berserkers'
+    twins decide in the engine, decision by decision, with the Python engine's replay."""
     monkeypatch.setattr(replays.native_agents, "play_natively",
                         lambda *args, **kwargs: pytest.fail("played in the engine"))
-    battle, replay = replays.play("duel", 1, {"party": "defender", "monsters": "berserker"})
-    assert battle.is_over and replay.result["decisions"] == len(replay.actions)
+    asked = []
+    original = replays.native_agents.native_choice
+    monkeypatch.setattr(replays.native_agents, "native_choice",
+                        lambda *args: asked.append(1) or original(*args))
+    played = {}
+    for name in engine.ENGINES:
+        monkeypatch.setenv(engine.ENVIRONMENT_VARIABLE, name)
+        battle, replay = replays.play(scenario, 2, {"party": "per_unit()",
+                                                    "monsters": "berserker"})
+        assert battle.is_over and replay.result["decisions"] == len(replay.actions)
+        played[name] = (replay.to_dict(), battle.to_json())
+    assert played["native"] == played["python"]
+    assert 0 < len(asked) < len(replay.actions)  # the monsters' decisions only
