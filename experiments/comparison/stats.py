@@ -62,6 +62,15 @@ def two_proportion_test(successes_a: int, trials_a: int, successes_b: int,
     return float(2 * sps.norm.sf(abs(z)))
 
 
+def sign_test(only_first: int, only_second: int) -> float:
+    """Two-sided p-value of the paired sign test: of the pairs (battles of one seed) that
+    only one of two agents won, ``only_first`` went to the first (1.0 with none)."""
+    discordant = only_first + only_second
+    if discordant == 0:
+        return 1.0
+    return float(sps.binomtest(only_first, discordant).pvalue)
+
+
 # ---------------------------------------------------------------- ratings
 
 

@@ -2,8 +2,10 @@
 
 Battle ``i`` of an evaluation uses battle seed ``seed + i`` and the agent seeds that
 :func:`experiments.replay.play` gives (``seed + i + team index``), so a row is exactly
-reproducible from its command. Intervals and the two-proportion test (pooled z-test,
-two-sided) are :mod:`experiments.comparison.stats`'.
+reproducible from its command. Intervals, the two-proportion test (pooled z-test,
+two-sided) and the paired sign test (the agents met the same battles: of the seeds only one
+of the two won, how many went to each) are :mod:`experiments.comparison.stats`'.
+``--battle-log FILE.jsonl`` keeps every battle's winner, one JSON line each.
 
     python -m experiments.train.evaluation duel --team monsters \\
         --agents learned:duel,tactician,mcts --opponents tactician,berserker \\
@@ -14,26 +16,29 @@ from __future__ import annotations
 
 import argparse
 import csv
+import json
 import sys
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from tqdm import tqdm
 
 import rules
 from agents.spec import split_specs
-from experiments.comparison.stats import two_proportion_test, wilson_interval
+from experiments.comparison.stats import sign_test, two_proportion_test, wilson_interval
 
 
 @dataclass
 class Tally:
-    """Outcomes of ``n`` battles for one team: wins, draws (round limit) and losses."""
+    """Outcomes of ``n`` battles for one team: wins, draws (round limit) and losses, and
+    the winner of each battle in seed order."""
 
     wins: int = 0
     draws: int = 0
     losses: int = 0
+    winners: list[str | None] = field(default_factory=list)
 
     @property
     def n(self) -> int:
@@ -49,6 +54,7 @@ class Tally:
 
     def add(self, winner: str | None, team: str) -> None:
         """Count one battle's outcome for ``team``."""
+        self.winners.append(winner)
         if winner is None:
             self.draws += 1
         elif winner == team:
@@ -64,6 +70,15 @@ class Tally:
 def compare(first: Tally, second: Tally) -> float:
     """Two-sided p-value that the two win rates differ (two-proportion z-test)."""
     return two_proportion_test(first.wins, first.n, second.wins, second.n)
+
+
+def paired(first: Tally, second: Tally, team: str) -> tuple[int, int, float]:
+    """The battles (same seeds) only ``first`` won for ``team``, only ``second`` won, and
+    the sign test's two-sided p-value."""
+    pairs = list(zip(first.winners, second.winners, strict=True))
+    only_first = sum(a == team and b != team for a, b in pairs)
+    only_second = sum(b == team and a != team for a, b in pairs)
+    return only_first, only_second, sign_test(only_first, only_second)
 
 
 def _play_chunk(job: tuple[str, str, str, str, Sequence[int]]) -> list[str | None]:
@@ -136,6 +151,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", type=Path, help="CSV file (appended)")
+    parser.add_argument("--battle-log", type=Path,
+                        help="JSON lines file (appended): every battle's seed and winner")
     args = parser.parse_args(argv)
     tallies: dict[tuple[str, str], Tally] = {}
     names = split_specs(args.agents)
@@ -145,6 +162,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                              args.seed, args.workers, progress=True)
             tallies[agent, opponent] = tally
             print(f"{args.scenario} {agent} vs {opponent}: {tally.text()}", flush=True)
+            if args.battle_log is not None:
+                with args.battle_log.open("a") as handle:
+                    for offset, winner in enumerate(tally.winners):
+                        handle.write(json.dumps({
+                            "scenario": args.scenario, "team": args.team, "agent": agent,
+                            "opponent": opponent, "seed": args.seed + offset,
+                            "winner": winner}) + "\n")
             if args.out is not None:
                 new = not args.out.exists()
                 with args.out.open("a", newline="") as handle:
@@ -156,8 +180,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         first = names[0]
         for agent in names[1:]:
             p = compare(tallies[first, opponent], tallies[agent, opponent])
-            print(f"  {first} vs {agent} against {opponent}: two-proportion p = {p:.4g}",
-                  flush=True)
+            only_first, only_other, p_paired = paired(tallies[first, opponent],
+                                                      tallies[agent, opponent], args.team)
+            print(f"  {first} vs {agent} against {opponent}: two-proportion p = {p:.4g}; "
+                  f"paired: only {first} won {only_first}, only {agent} won {only_other}, "
+                  f"sign test p = {p_paired:.4g}", flush=True)
     return 0
 
 
