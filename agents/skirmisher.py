@@ -32,6 +32,11 @@ class Skirmisher(Tactician):
     """See the module docstring."""
 
     name = "skirmisher"
+    native_name = "skirmisher"  # rules/native/agents_skirmisher.cpp
+
+    def native_agent_name(self) -> str | None:
+        """``"skirmisher"``; None with ``step_back`` on (no native twin for that variant)."""
+        return None if self.step_back else super().native_agent_name()
 
     def turn(self, battle: Battle, combatant: Combatant, kinds: Kinds) -> Choice:
         """The skirmisher's turn decision (module docstring)."""

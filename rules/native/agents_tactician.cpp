@@ -51,10 +51,6 @@ std::string drops_percent(const odds::Risk& risk) {
   return t::percent(t::python_float(risk.drops));
 }
 
-bool threatened(const Tactician::Turn& turn) {
-  return !t::threatened_by(turn.odds, turn.self, turn.me.position).empty();
-}
-
 // Tactician._heal_target: the combatant a heal spell, heal scroll or healing potion would
 // heal (H18, H21), or kNone.
 int heal_target(const Tactician::Turn& turn, const actions::Action& action) {
@@ -131,9 +127,7 @@ Choice Tactician::turn(const Turn& turn) {
 // Tactician.step_out_of_reach (S7: a Shift is free and never provokes)
 Tactician::Step Tactician::step_out_of_reach(const Turn& turn) {
   const std::vector<std::size_t>& shifts = turn.kinds[K::SHIFT];
-  if (shifts.empty() || t::threatened_by(turn.odds, turn.self, turn.me.position).empty()) {
-    return std::nullopt;
-  }
+  if (shifts.empty() || !threatened(turn)) return std::nullopt;
   const std::vector<int> foes = t::enemies_of(turn.odds, turn.self);
   std::optional<std::size_t> best;
   int best_gap = 0;
@@ -152,6 +146,11 @@ Tactician::Step Tactician::step_out_of_reach(const Turn& turn) {
   if (!best) return std::nullopt;
   const auto& square = *turn.view.legal[*best].square;
   return Choice{*best, "step back out of reach to " + t::square_text({square.x, square.y})};
+}
+
+// An enemy threatens the decider's square (H12)
+bool Tactician::threatened(const Turn& turn) {
+  return !t::threatened_by(turn.odds, turn.self, turn.me.position).empty();
 }
 
 // Tactician.stand: stand up unless the Free Attacks it draws are likely to drop it (S6)

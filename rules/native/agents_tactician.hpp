@@ -11,12 +11,15 @@
 // turn. Reactions: tactics.react (agents_tactics_react.cpp).
 //
 // The steps are split by concept: agents_tactician.cpp (act, stand to finish) and
-// agents_tactician_move.cpp (move, into_reach, close_in, disengage).
+// agents_tactician_move.cpp (move, into_reach, close_in, disengage). The skirmisher
+// (agents_skirmisher.hpp) derives from it: its own steps and these draw ties from one
+// generator, as the Python subclass's self.rng.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "agents_base.hpp"
@@ -67,6 +70,13 @@ class Tactician : public Agent {
   // ScriptedAgent.tie: the option (index into view.legal) of lowest key, exact ties (as
   // Python's float keys compare) broken by the seeded generator (a draw only among two or more).
   std::size_t tie(const std::vector<std::size_t>& options, const std::vector<double>& keys);
+  // The same with tuple keys of two (Python compares them element by element), as the
+  // skirmisher's Disengage ranks its squares: (enemies threatening, -gap).
+  std::size_t tie(const std::vector<std::size_t>& options,
+                  const std::vector<std::pair<double, double>>& keys);
+  // bool(tactics.threatened_by(battle, combatant, combatant.position)): an enemy
+  // threatens the decider's square.
+  static bool threatened(const Turn& turn);
 
   Seeded seeded_;
   bool step_back_ = false;

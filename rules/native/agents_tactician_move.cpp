@@ -1,9 +1,11 @@
 // agents/tactician.py's step 6 in C++ (agents_tactician.hpp): Tactician.move, into_reach,
 // close_in, disengage and _ready_melee, and ScriptedAgent.tie, the only place the
 // tactician draws from its generator (S7, S12, H12, H13).
+#include <algorithm>
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "agents_berserker.hpp"
 #include "agents_tactician.hpp"
@@ -20,14 +22,25 @@ using content::kNone;
 using K = actions::ActionKind;
 namespace t = tactics;
 
-// `action.square or combatant.position`
-Square square_or(const actions::Action& action, const Combatant& me) {
-  return action.square ? Square{action.square->x, action.square->y} : me.position;
-}
+using t::square_or;
 
 // The value of an optional score (`s.value if s else 0`).
 double value_or_zero(const std::optional<t::Scored>& scored) {
   return scored ? scored->value : 0.0;
+}
+
+// ScriptedAgent.tie, for either kind of key: the lowest key (Python's `min`, keys compared
+// exactly, tuples element by element), one of the options holding it drawn by `seeded`.
+template <typename Key>
+std::size_t lowest_drawn(Seeded& seeded, const std::vector<std::size_t>& options,
+                         const std::vector<Key>& keys) {
+  Key low = keys.front();
+  for (const Key& key : keys) low = std::min(low, key);
+  std::vector<std::size_t> lowest;
+  for (std::size_t k = 0; k < options.size(); ++k) {
+    if (keys[k] == low) lowest.push_back(options[k]);
+  }
+  return lowest[static_cast<std::size_t>(seeded.below(static_cast<int>(lowest.size())))];
 }
 
 }  // namespace
@@ -35,13 +48,13 @@ double value_or_zero(const std::optional<t::Scored>& scored) {
 // ScriptedAgent.tie
 std::size_t Tactician::tie(const std::vector<std::size_t>& options,
                            const std::vector<double>& keys) {
-  double low = keys.front();
-  for (const double key : keys) low = std::min(low, key);
-  std::vector<std::size_t> lowest;
-  for (std::size_t k = 0; k < options.size(); ++k) {
-    if (keys[k] == low) lowest.push_back(options[k]);
-  }
-  return lowest[static_cast<std::size_t>(seeded_.below(static_cast<int>(lowest.size())))];
+  return lowest_drawn(seeded_, options, keys);
+}
+
+// ScriptedAgent.tie with tuple keys of two
+std::size_t Tactician::tie(const std::vector<std::size_t>& options,
+                           const std::vector<std::pair<double, double>>& keys) {
+  return lowest_drawn(seeded_, options, keys);
 }
 
 // Tactician.move: into reach by the least-provoking route, else ready a melee weapon,
@@ -56,7 +69,7 @@ Tactician::Step Tactician::move(const Turn& turn) {
   if (!armed) {
     if (Step choice = ready_melee(turn)) return choice;
   }
-  if (!t::threatened_by(turn.odds, turn.self, turn.me.position).empty()) return disengage(turn);
+  if (threatened(turn)) return disengage(turn);
   return close_in(turn, foes);
 }
 

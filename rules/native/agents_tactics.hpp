@@ -116,6 +116,10 @@ std::string percent(double share);
 std::string square_text(Square square);
 
 // ------------------------------------------------------------ decisions (agents::View)
+// `action.square or combatant.position`: where an action ends (its square, else `me`'s).
+inline Square square_or(const actions::Action& action, const combatant::Combatant& me) {
+  return action.square ? Square{action.square->x, action.square->y} : me.position;
+}
 // The Strike of an attack action (its target and item uid as Roster numbers).
 Strike strike_of(const View& view, const actions::Action& action);
 // tactics.best_attack over listed actions (indices into view.legal): the index of the

@@ -17,7 +17,8 @@ pytestmark = pytest.mark.skipif(not engine.native_available(),
 CASES = [(scenario, pairing, seed) for scenario in rules.shipped_scenarios()
          for pairing, seed in ((("berserker", "berserker"), 3), (("random", "berserker"), 4),
                                (("tactician", "tactician"), 3), (("tactician", "berserker"), 4),
-                               (("berserker", "tactician"), 5))]
+                               (("berserker", "tactician"), 5),
+                               (("skirmisher", "tactician"), 6), (("berserker", "skirmisher"), 7))]
 
 
 @pytest.mark.parametrize(("scenario", "pairing", "seed"), CASES)
