@@ -2,6 +2,7 @@
 #include "agents_base.hpp"
 
 #include "agents_berserker.hpp"
+#include "agents_defender.hpp"
 #include "agents_random.hpp"
 #include "agents_tactician.hpp"
 
@@ -53,7 +54,7 @@ std::size_t default_answer(const std::vector<actions::Action>& legal) {
 
 const std::vector<std::string_view>& known_names() {
   static const std::vector<std::string_view> names{"random", "berserker", "tactician",
-                                                   "tactician(step_back=true)"};
+                                                   "tactician(step_back=true)", "defender"};
   return names;
 }
 
@@ -62,6 +63,7 @@ std::unique_ptr<Agent> make(std::string_view name, const std::vector<std::uint32
   if (name == "berserker") return std::make_unique<Berserker>(seed_words);
   if (name == "tactician") return std::make_unique<Tactician>(seed_words);
   if (name == "tactician(step_back=true)") return std::make_unique<Tactician>(seed_words, true);
+  if (name == "defender") return std::make_unique<Defender>(seed_words);
   return nullptr;
 }
 
