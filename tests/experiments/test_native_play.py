@@ -16,7 +16,8 @@ pytestmark = pytest.mark.skipif(not engine.native_available(),
 CASES = [(scenario, pairing, seed) for scenario in rules.shipped_scenarios()
          for pairing, seed in ((("berserker", "berserker"), 3), (("random", "berserker"), 4),
                                (("tactician", "tactician"), 3), (("tactician", "berserker"), 4),
-                               (("berserker", "tactician"), 5))]
+                               (("berserker", "tactician"), 5), (("defender", "tactician"), 6),
+                               (("berserker", "defender"), 7))]
 
 
 @pytest.mark.parametrize(("scenario", "pairing", "seed"), CASES)
@@ -41,5 +42,5 @@ def test_an_agent_without_native_form_plays_in_python(monkeypatch: pytest.Monkey
     monkeypatch.setenv(engine.ENVIRONMENT_VARIABLE, "native")
     monkeypatch.setattr(replays.native_agents, "play_natively",
                         lambda *args, **kwargs: pytest.fail("played in the engine"))
-    battle, replay = replays.play("duel", 1, {"party": "defender", "monsters": "berserker"})
+    battle, replay = replays.play("duel", 1, {"party": "pack", "monsters": "berserker"})
     assert battle.is_over and replay.result["decisions"] == len(replay.actions)

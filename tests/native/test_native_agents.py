@@ -108,7 +108,8 @@ def test_berserker_archers_without_a_melee_weapon(scenario: str) -> None:
 def test_an_unknown_name_is_a_value_error_naming_the_known_ones() -> None:
     with pytest.raises(ValueError, match="random, berserker"):
         native_agent("no such agent", 0)
-    assert rules.engine.native_module().NativeAgent.known() == ["random", "berserker", "tactician"]
+    assert rules.engine.native_module().NativeAgent.known() == [
+        "random", "berserker", "tactician", "tactician(step_back=true)", "defender"]
     assert native_agent("berserker", 5).name == "berserker"
 
 
