@@ -1,9 +1,9 @@
 """The native scripted agents (``rules/native/agents_*.cpp``: ``agents/random_agent.py``,
-``agents/berserker.py`` and ``agents/tactician.py`` in C++) on a battle run by the native
-engine.
+``agents/berserker.py``, ``agents/tactician.py`` and ``agents/defender.py`` in C++) on a
+battle run by the native engine.
 
 ``native_agent(name, seed)`` makes one (``rules._native.NativeAgent``: "random",
-"berserker" or "tactician", seeded as ``SeededAgent(seed)``); :func:`native_choice` asks
+"berserker", "tactician" or "defender", seeded as ``SeededAgent(seed)``); :func:`native_choice` asks
 it for the pending decision of a ``rules.Battle(engine="native")``: the very action
 object ``battle.legal_actions()`` lists, and the agent's reason ("" when it gives none).
 ``tests/native/test_native_agents.py`` checks that it chooses as the Python agent with the
