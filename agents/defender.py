@@ -31,6 +31,7 @@ class Defender(ScriptedAgent):
     """See the module docstring."""
 
     name = "defender"
+    native_name = "defender"  # rules/native/agents_defender.cpp
     OPTIONS: tuple[Option, ...] = ()
 
     def turn(self, battle: Battle, combatant: Combatant, kinds: Kinds) -> Choice:

@@ -1,10 +1,10 @@
 """The native scripted agents (``rules/native/agents_*.cpp``: ``agents/random_agent.py``,
-``agents/berserker.py``, ``agents/tactician.py`` and ``agents/skirmisher.py`` in C++) on a
-battle run by the native engine.
+``agents/berserker.py``, ``agents/tactician.py``, ``agents/skirmisher.py`` and
+``agents/defender.py`` in C++) on a battle run by the native engine.
 
 ``native_agent(name, seed)`` makes one (``rules._native.NativeAgent``: "random",
-"berserker", "tactician", "tactician(step_back=true)" or "skirmisher", seeded as
-``SeededAgent(seed)``); :func:`native_choice` asks
+"berserker", "tactician", "tactician(step_back=true)", "skirmisher" or "defender",
+seeded as ``SeededAgent(seed)``); :func:`native_choice` asks
 it for the pending decision of a ``rules.Battle(engine="native")``: the very action
 object ``battle.legal_actions()`` lists, and the agent's reason ("" when it gives none).
 ``tests/native/test_native_agents.py`` checks that it chooses as the Python agent with the

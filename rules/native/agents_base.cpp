@@ -2,6 +2,7 @@
 #include "agents_base.hpp"
 
 #include "agents_berserker.hpp"
+#include "agents_defender.hpp"
 #include "agents_random.hpp"
 #include "agents_skirmisher.hpp"
 #include "agents_tactician.hpp"
@@ -54,7 +55,8 @@ std::size_t default_answer(const std::vector<actions::Action>& legal) {
 
 const std::vector<std::string_view>& known_names() {
   static const std::vector<std::string_view> names{"random", "berserker", "tactician",
-                                                   "tactician(step_back=true)", "skirmisher"};
+                                                   "tactician(step_back=true)", "skirmisher",
+                                                   "defender"};
   return names;
 }
 
@@ -64,6 +66,7 @@ std::unique_ptr<Agent> make(std::string_view name, const std::vector<std::uint32
   if (name == "tactician") return std::make_unique<Tactician>(seed_words);
   if (name == "tactician(step_back=true)") return std::make_unique<Tactician>(seed_words, true);
   if (name == "skirmisher") return std::make_unique<Skirmisher>(seed_words);
+  if (name == "defender") return std::make_unique<Defender>(seed_words);
   return nullptr;
 }
 

@@ -9,8 +9,8 @@
 //
 // Native agents: agents_random.cpp (agents/random_agent.py), agents_berserker.cpp
 // (agents/berserker.py), agents_tactician*.cpp (agents/tactician.py),
-// agents_skirmisher.cpp (agents/skirmisher.py); the env
-// and the in-engine battles (env_skirmish.cpp, play.cpp) call them.
+// agents_skirmisher.cpp (agents/skirmisher.py), agents_defender.cpp (agents/defender.py);
+// the env and the in-engine battles (env_skirmish.cpp, play.cpp) call them.
 #pragma once
 
 #include <array>

@@ -67,8 +67,8 @@ class Tactician : public Agent {
   Step into_reach(const Turn& turn, const std::vector<int>& foes);
   Step close_in(const Turn& turn, const std::vector<int>& foes);
   static Step ready_melee(const Turn& turn);
-  // ScriptedAgent.tie: the option (index into view.legal) of lowest key, exact ties (as
-  // Python's float keys compare) broken by the seeded generator (a draw only among two or more).
+  // ScriptedAgent.tie (tactics::tie) over float keys: the option (index into view.legal)
+  // of lowest key, exact ties broken by the seeded generator (a draw only among two or more).
   std::size_t tie(const std::vector<std::size_t>& options, const std::vector<double>& keys);
   // The same with tuple keys of two (Python compares them element by element), as the
   // skirmisher's Disengage ranks its squares: (enemies threatening, -gap).

@@ -29,32 +29,18 @@ double value_or_zero(const std::optional<t::Scored>& scored) {
   return scored ? scored->value : 0.0;
 }
 
-// ScriptedAgent.tie, for either kind of key: the lowest key (Python's `min`, keys compared
-// exactly, tuples element by element), one of the options holding it drawn by `seeded`.
-template <typename Key>
-std::size_t lowest_drawn(Seeded& seeded, const std::vector<std::size_t>& options,
-                         const std::vector<Key>& keys) {
-  Key low = keys.front();
-  for (const Key& key : keys) low = std::min(low, key);
-  std::vector<std::size_t> lowest;
-  for (std::size_t k = 0; k < options.size(); ++k) {
-    if (keys[k] == low) lowest.push_back(options[k]);
-  }
-  return lowest[static_cast<std::size_t>(seeded.below(static_cast<int>(lowest.size())))];
-}
-
 }  // namespace
 
-// ScriptedAgent.tie
+// ScriptedAgent.tie (tactics::tie)
 std::size_t Tactician::tie(const std::vector<std::size_t>& options,
                            const std::vector<double>& keys) {
-  return lowest_drawn(seeded_, options, keys);
+  return t::tie(seeded_, options, keys);
 }
 
-// ScriptedAgent.tie with tuple keys of two
+// ScriptedAgent.tie with tuple keys of two (tactics::tie)
 std::size_t Tactician::tie(const std::vector<std::size_t>& options,
                            const std::vector<std::pair<double, double>>& keys) {
-  return lowest_drawn(seeded_, options, keys);
+  return t::tie(seeded_, options, keys);
 }
 
 // Tactician.move: into reach by the least-provoking route, else ready a melee weapon,
@@ -206,18 +192,9 @@ Tactician::Step Tactician::close_in(const Turn& turn, const std::vector<int>& fo
   return std::nullopt;
 }
 
-// Tactician._ready_melee: ready the first melee weapon offered
+// Tactician._ready_melee (tactics::ready_melee)
 Tactician::Step Tactician::ready_melee(const Turn& turn) {
-  for (const std::size_t index : turn.kinds[K::READY_WEAPON]) {
-    const actions::Action& action = turn.view.legal[index];
-    const combatant::ItemInstance* inst =
-        action.item ? item_of(turn.view, turn.me, *action.item) : nullptr;
-    const content::Weapon* weapon = inst != nullptr ? weapon_of(turn.me, *inst) : nullptr;
-    if (weapon != nullptr && weapon->kind == content::WeaponKind::melee) {
-      return Choice{index, "ready " + turn.odds.content().equipment_names.name(inst->item)};
-    }
-  }
-  return std::nullopt;
+  return t::ready_melee(turn.view, turn.kinds, turn.me);
 }
 
 }  // namespace fray::agents

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "grid.hpp"
 #include "odds_risk.hpp"
 #include "queries.hpp"
 #include "threat_zones.hpp"
@@ -157,6 +158,18 @@ bool my_turn_done(const odds::View& view, int combatant) {
   const auto mine = std::find(order.begin(), order.end(), combatant);
   const auto theirs = std::find(order.begin(), order.end(), owner);
   return mine < theirs;
+}
+
+// tactics.nearest
+int nearest(const odds::View& view, Square square, const std::vector<int>& others) {
+  int best = kNone;
+  for (const int other : others) {
+    if (best == kNone || grid::chebyshev(square, view.at(other).position) <
+                             grid::chebyshev(square, view.at(best).position)) {
+      best = other;
+    }
+  }
+  return best;
 }
 
 // ------------------------------------------------------------ spells, manoeuvres

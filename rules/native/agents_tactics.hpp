@@ -86,6 +86,9 @@ std::vector<std::pair<int, double>> route_costs(const odds::View& view, int comb
 double provoke_cost(const odds::View& view, int combatant);
 // tactics.my_turn_done: whether `combatant` already had its turn this round.
 bool my_turn_done(const odds::View& view, int combatant);
+// tactics.nearest: the one of `others` closest to `square` (king steps; ties: the first
+// listed), kNone when `others` is empty.
+int nearest(const odds::View& view, Square square, const std::vector<int>& others);
 
 // ------------------------------------------------------------ spells, manoeuvres
 // rules.dice.level_probabilities' P(success or better) for `skill` (H2; extra_fumble:
@@ -131,8 +134,30 @@ struct Picked {
 std::optional<Picked> best_listed(const View& view, const std::vector<std::size_t>& listed);
 // tactics.focus_reason: "{prefix}: {id} at {hp} HP, {E:.2f} expected damage, {P:.0%} to drop".
 std::string focus_reason(const View& view, const Scored& scored, std::string_view prefix = "focus");
+// Tactician._ready_melee (the defender's too): ready the first melee weapon offered
+// (READY_WEAPON, H11), "ready {item}"; none when no melee weapon is offered.
+std::optional<Choice> ready_melee(const View& view, const ByKind& kinds,
+                                  const combatant::Combatant& me);
 // tactics.react: the shared answer to a FREE_ATTACK, PARRY or DODGE decision (S5, S8,
 // S9, H9, H10, H19); any other kind: default_answer.
 Choice react(const View& view, const ByKind& kinds);
+
+// ------------------------------------------------------------ agent base
+// ScriptedAgent.tie: the option (index into view.legal) of lowest key, exact ties (as
+// Python compares the keys: floats exactly, tuples element by element; Key's < and ==)
+// broken by `seeded` (a draw only among two or more). min: the first of equals.
+template <typename Key>
+std::size_t tie(Seeded& seeded, const std::vector<std::size_t>& options,
+                const std::vector<Key>& keys) {
+  Key low = keys.front();
+  for (const Key& key : keys) {
+    if (key < low) low = key;
+  }
+  std::vector<std::size_t> lowest;
+  for (std::size_t k = 0; k < options.size(); ++k) {
+    if (keys[k] == low) lowest.push_back(options[k]);
+  }
+  return lowest[static_cast<std::size_t>(seeded.below(static_cast<int>(lowest.size())))];
+}
 
 }  // namespace fray::agents::tactics

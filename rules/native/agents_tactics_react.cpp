@@ -173,6 +173,19 @@ std::string focus_reason(const View& view, const Scored& scored, std::string_vie
          percent(python_float(scored.odds.drops)) + " to drop";
 }
 
+// Tactician._ready_melee (H11)
+std::optional<Choice> ready_melee(const View& view, const ByKind& kinds, const Combatant& me) {
+  for (const std::size_t index : kinds[ActionKind::READY_WEAPON]) {
+    const actions::Action& action = view.legal[index];
+    const combatant::ItemInstance* inst = action.item ? item_of(view, me, *action.item) : nullptr;
+    const content::Weapon* weapon = inst != nullptr ? weapon_of(me, *inst) : nullptr;
+    if (weapon != nullptr && weapon->kind == content::WeaponKind::melee) {
+      return Choice{index, "ready " + me.c().equipment_names.name(inst->item)};
+    }
+  }
+  return std::nullopt;
+}
+
 // tactics.react
 Choice react(const View& view, const ByKind& kinds) {
   const state::PendingDecision& decision = *view.state.decision;

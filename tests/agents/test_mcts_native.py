@@ -57,5 +57,6 @@ def test_hp_balance_equals_the_python_leaf_value() -> None:
 
 def test_a_tree_search_or_a_python_rollout_stays_in_python() -> None:
     assert agents.make("mcts(rollout=berserker,tree=true)", seed=0)._native_rollout is None
-    assert agents.make("mcts(rollout=defender)", seed=0)._native_rollout is None
+    assert agents.make("mcts(rollout=pack)", seed=0)._native_rollout is None
+    assert agents.make("mcts(rollout=defender)", seed=0)._native_rollout is not None
     assert agents.make("mcts(rollout=random)", seed=0)._native_rollout is not None

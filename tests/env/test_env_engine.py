@@ -21,8 +21,8 @@ needs_native = pytest.mark.skipif(not engine.native_available(),
                                   reason="the native engine (rules._native) is not built")
 
 
-def defender_opponent(seed: int | None) -> agents.Agent:
-    return agents.make("defender", seed=seed)  # no native form
+def pack_opponent(seed: int | None) -> agents.Agent:
+    return agents.make("pack", seed=seed)  # no native form
 
 
 def test_envs_pick_the_engine_their_step_runs_fastest_on(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -31,7 +31,7 @@ def test_envs_pick_the_engine_their_step_runs_fastest_on(monkeypatch: pytest.Mon
     assert SkirmishEnv("duel", opponent=random_opponent).setup.engine == native_step
     # an agent object (used as given) or an opponent deciding in Python: the Python engine
     assert SkirmishEnv("duel", opponent=random_opponent(0)).setup.engine == "python"
-    assert SkirmishEnv("duel", opponent=defender_opponent).setup.engine == "python"
+    assert SkirmishEnv("duel", opponent=pack_opponent).setup.engine == "python"
     # the PettingZoo envs: every agent is outside, so the engine's whenever it is built
     assert raw_env(scenario="duel").game.setup.engine == native_step
     monkeypatch.setenv(engine.ENVIRONMENT_VARIABLE, "python")

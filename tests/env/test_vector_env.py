@@ -76,7 +76,7 @@ def test_illegal_index_is_a_penalised_no_op() -> None:
 def test_an_opponent_without_native_form_is_refused() -> None:
     from agents.environments import NamedAgent
 
-    vector = SkirmishVectorEnv(1, scenario="duel", opponent=NamedAgent("defender"))
+    vector = SkirmishVectorEnv(1, scenario="duel", opponent=NamedAgent("pack"))
     with pytest.raises(TypeError, match="no native form"):
         vector.reset(seed=0)
 

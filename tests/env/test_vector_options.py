@@ -17,8 +17,8 @@ from env.skirmish import SkirmishEnv
 
 pytestmark = pytest.mark.skipif(not native.available(), reason="the native env is not built")
 
-#: options with native twins (the shipped selector's four: tests/learned/test_options.py)
-OPTIONS = ["tactician", "tactician(step_back=true)", "berserker"]
+#: the shipped selector's options, every one with a native twin
+OPTIONS = ["tactician", "tactician(step_back=true)", "defender", "skirmisher"]
 
 
 def tacticians(seed: int | None) -> agents.Agent:
@@ -71,7 +71,7 @@ def test_the_selector_vector_env_rows_are_selector_envs() -> None:
     for _ in range(200):
         chosen = rng.integers(len(OPTIONS), size=count)
         obs, rewards, terminated, truncated, _ = vector.step(chosen)
-        assert vector.action_masks().all() and vector.action_masks().shape == (count, 3)
+        assert vector.action_masks().all() and vector.action_masks().shape == (count, len(OPTIONS))
         for row, single in enumerate(singles):
             step = single.step(int(chosen[row]))
             assert (step[1], step[2], step[3]) == (rewards[row], terminated[row], truncated[row])

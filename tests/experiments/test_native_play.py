@@ -18,7 +18,8 @@ CASES = [(scenario, pairing, seed) for scenario in rules.shipped_scenarios()
          for pairing, seed in ((("berserker", "berserker"), 3), (("random", "berserker"), 4),
                                (("tactician", "tactician"), 3), (("tactician", "berserker"), 4),
                                (("berserker", "tactician"), 5),
-                               (("skirmisher", "tactician"), 6), (("berserker", "skirmisher"), 7))]
+                               (("skirmisher", "tactician"), 6), (("berserker", "skirmisher"), 7),
+                               (("defender", "tactician"), 6), (("berserker", "defender"), 7))]
 
 
 @pytest.mark.parametrize(("scenario", "pairing", "seed"), CASES)

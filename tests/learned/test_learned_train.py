@@ -134,6 +134,6 @@ def test_envs_collect_in_one_batched_native_vector_env(tmp_path: Path) -> None:
     vec.close()
     # an opponent deciding in Python, or --subprocesses: the Gymnasium envs
     assert batched_vec_env(replace(config, opponents=["self"])) is None
-    assert batched_vec_env(replace(config, opponents=["defender"])) is None
+    assert batched_vec_env(replace(config, opponents=["pack"])) is None
     final = train(config)
     assert _steps(final) >= 256

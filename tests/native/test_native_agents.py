@@ -109,7 +109,8 @@ def test_an_unknown_name_is_a_value_error_naming_the_known_ones() -> None:
     with pytest.raises(ValueError, match="random, berserker"):
         native_agent("no such agent", 0)
     assert rules.engine.native_module().NativeAgent.known() == [
-        "random", "berserker", "tactician", "tactician(step_back=true)", "skirmisher"]
+        "random", "berserker", "tactician", "tactician(step_back=true)", "skirmisher",
+        "defender"]
     assert native_agent("berserker", 5).name == "berserker"
 
 
