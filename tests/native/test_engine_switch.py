@@ -85,15 +85,23 @@ def test_both_engines_play_the_same_battle(scenario: str) -> None:
     assert native.to_json() == python.to_json()
 
 
+def forget_engine_choice(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No ``FRAY_ENGINE`` for the test, and whatever ``fray --engine`` sets in it undone
+    afterwards (a bare ``delenv`` of an unset variable records nothing to restore, and
+    the next tests in the process would run on the engine the command chose)."""
+    monkeypatch.setenv(engine.ENVIRONMENT_VARIABLE, "native")
+    monkeypatch.delenv(engine.ENVIRONMENT_VARIABLE)
+
+
 def test_version_names_the_engine(capsys: pytest.CaptureFixture[str],
                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(engine.ENVIRONMENT_VARIABLE, raising=False)  # restored afterwards
+    forget_engine_choice(monkeypatch)
     assert main(["--engine", "python", "--version"]) == 0
     assert capsys.readouterr().out.strip().endswith("engine: python (asked for)")
 
 
 def test_the_engine_option_is_checked(capsys: pytest.CaptureFixture[str],
                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(engine.ENVIRONMENT_VARIABLE, raising=False)
+    forget_engine_choice(monkeypatch)
     assert main(["--engine", "rust", "odds", "--help"]) == 2
     assert "invalid choice: 'rust'" in capsys.readouterr().err
