@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import rules
-from rules import native_agents
+from rules import native_agents, native_driver
 from rules.events import event_from_dict, event_to_dict
 
 FORMAT = "fray-replay"
@@ -42,13 +42,25 @@ class ReplayError(rules.FrayError):
     """A replay file that cannot be read, or a re-simulation that does not match."""
 
 
+#: content_hash's answers by folder, with the (name, size, mtime) of the files they hashed
+_CONTENT_HASHES: dict[Path, tuple[tuple[tuple[str, int, int], ...], str]] = {}
+
+
 def content_hash(content_dir: str | Path | None) -> str:
-    """sha256 over the content TOML files (name and bytes, sorted by name)."""
+    """sha256 over the content TOML files (name and bytes, sorted by name); hashed again
+    only when a file's name, size or modification time changed since the last call."""
     folder = Path(content_dir) if content_dir is not None else DATA_DIR
+    paths = sorted(folder.glob("*.toml"))
+    stamps = tuple((path.name, (stat := path.stat()).st_size, stat.st_mtime_ns)
+                   for path in paths)
+    known = _CONTENT_HASHES.get(folder)
+    if known is not None and known[0] == stamps:
+        return known[1]
     digest = hashlib.sha256()
-    for path in sorted(folder.glob("*.toml")):
+    for path in paths:
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
+    _CONTENT_HASHES[folder] = (stamps, digest.hexdigest())
     return digest.hexdigest()
 
 
@@ -177,7 +189,7 @@ def play(scenario: str, seed: int, agents_by_team: Mapping[str, str], *,
     """
     import agents
 
-    battle = rules.Battle.from_scenario(scenario, seed=seed, content_dir=content_dir)
+    battle = _new_battle(scenario, seed, content_dir)
     names = {team: agents_by_team.get(team, "random") for team in battle.scenario.teams}
     given = dict(players or {})
     players = {}
@@ -209,6 +221,19 @@ def play(scenario: str, seed: int, agents_by_team: Mapping[str, str], *,
         replay.record(action, reason)
     replay.finish(battle, events)
     return battle, replay
+
+
+def _new_battle(scenario: str, seed: int, content_dir: str | None) -> rules.Battle:
+    """``rules.Battle.from_scenario(scenario, seed, content_dir)``; on the native engine
+    started in C++ from the scenario mustered once (``native_driver.started_battle``)."""
+    if rules.engine.resolve() == "native":
+        content = (rules.load_content(Path(content_dir)) if content_dir
+                   else rules.default_content())
+        parsed = rules.load_scenario(scenario, content)
+        battle = native_driver.started_battle(parsed, seed, content, content_dir)
+        if battle is not None:
+            return battle
+    return rules.Battle.from_scenario(scenario, seed=seed, content_dir=content_dir)
 
 
 def _native_twins(battle: rules.Battle, players: Mapping[str, Any]) -> dict[str, Any]:

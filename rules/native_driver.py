@@ -26,6 +26,7 @@ the native one's state, so ``forcing`` sees which faces were used.
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rules import engine, muster, native_apply, native_battle, native_legal, saves
@@ -290,6 +291,36 @@ def battle_from_template(template: StartTemplate, seed: int, content: Content,
     battle._decision = None  # the native state holds it; a pull brings it to the mirror
     battle._legal = battle._legal_set = battle._legal_ids = None
     return battle
+
+
+#: this thread's templates (a template's loop serves one thread at a time), by scenario
+_THREAD = threading.local()
+_TEMPLATES_KEPT = 16
+
+
+def started_battle(scenario: Scenario, seed: int, content: Content,
+                   content_dir: str | None = None) -> Battle | None:
+    """``Battle(scenario, seed, content, content_dir, engine="native")`` started in C++
+    from this thread's template of the scenario (made at its first battle and kept), or
+    None when it cannot be: the engine is not built, ``seed`` is not an int >= 0, or
+    mustering rolls dice (then build it with ``rules.Battle``)."""
+    if not engine.native_available() or not isinstance(seed, int) or seed < 0:
+        return None
+    made = _THREAD.__dict__.setdefault("templates", {})
+    key = (scenario.name, scenario.text, content_dir)
+    known = made.get(key)
+    if known is None or known[0] is not content or known[1] is not scenario:
+        try:
+            template = start_template(scenario, content, content_dir)
+        except ValueError:
+            template = None
+        if len(made) >= _TEMPLATES_KEPT:
+            made.pop(next(iter(made)))
+        known = made[key] = (content, scenario, template)
+    template = known[2]
+    if template is None:
+        return None
+    return battle_from_template(template, seed, content, scenario, content_dir)
 
 
 def _header(battle: Battle) -> dict[str, Any]:

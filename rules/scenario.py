@@ -354,15 +354,30 @@ def parse_scenario(text: str | bytes, *, source: str, content: Content) -> Scena
     return Scenario(name, max_rounds, grid, units, source, text, desc, start_round)
 
 
+#: the last scenarios parsed by load_scenario: (file name, bytes) -> (content, scenario);
+#: a Scenario is immutable, so battles of one file share its parse
+_PARSED: dict[tuple[str, bytes], tuple[Content, Scenario]] = {}
+_PARSED_KEPT = 32
+
+
 def load_scenario(name_or_path: str | Path, content: Content) -> Scenario:
-    """Read and parse a shipped scenario by name or a scenario file by path."""
+    """Read and parse a shipped scenario by name or a scenario file by path (the file is
+    read every time; its parse is reused while its bytes and the content are the same)."""
     path = resolve_scenario(name_or_path)
     try:
         raw = path.read_bytes()
     except OSError as exc:
         raise ScenarioError(path.name, "file", "a readable scenario file",
                             f"<{exc.strerror}>") from None
-    return parse_scenario(raw, source=path.name, content=content)
+    key = (path.name, raw)
+    known = _PARSED.get(key)
+    if known is not None and known[0] is content:
+        return known[1]
+    scenario = parse_scenario(raw, source=path.name, content=content)
+    if len(_PARSED) >= _PARSED_KEPT:
+        _PARSED.pop(next(iter(_PARSED)))
+    _PARSED[key] = (content, scenario)
+    return scenario
 
 
 def apply_state(combatant: Combatant, spec: UnitSpec) -> None:

@@ -225,6 +225,15 @@ def test_compact_replays_verify_by_their_result(tmp_path: Path) -> None:
     assert "result differs: recorded" in (verify(replay) or "")
 
 
+def test_the_content_hash_follows_edits_of_the_content_files(tmp_path: Path) -> None:
+    variant = write_variant(DATA_DIR, tmp_path / "rules", {"misc.bleed_per_round": 3})
+    first = content_hash(variant)
+    assert content_hash(variant) == first  # answered from its stamps
+    edited = next(iter(sorted(variant.glob("*.toml"))))
+    edited.write_bytes(edited.read_bytes() + b"\n# an edit\n")
+    assert content_hash(variant) not in (first, content_hash(None))
+
+
 def test_a_tournament_plays_the_rules_of_its_content_dir(tmp_path: Path) -> None:
     variant = write_variant(DATA_DIR, tmp_path / "rules", {"misc.bleed_per_round": 3})
     config = config_from([RANDOM, BERSERKER], ["duel"], 1, 0, str(variant))
