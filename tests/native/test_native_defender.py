@@ -30,6 +30,7 @@ if _MISSING is not None:
     pytest.skip(_MISSING, allow_module_level=True)
 
 from rules.native_agents import native_agent, native_choice  # noqa: E402
+from tests.native.twin_states import FRESH, PERSISTENT, compare_twins  # noqa: E402
 
 #: (battle seed, defender seed): a one-word and a two-word seed (numpy splits a seed
 #: into 32-bit words; the native generator must split it alike)
@@ -42,27 +43,12 @@ MAX_DECISIONS = 250
 
 def compare_states(scenario: str, battle_seed: int, agent_seed: int, driver: SeededAgent
                    ) -> tuple[int, list[str]]:
-    """Play ``scenario`` with ``driver`` on the native engine; at every decision compare a
-    fresh Python and a fresh native ``Defender(agent_seed)``, and a persistent pair kept
-    across the battle: (decisions compared, the differences)."""
-    battle = rules.Battle.from_scenario(scenario, seed=battle_seed, engine="native")
-    kept, kept_native = Defender(agent_seed), native_agent("defender", agent_seed)
-    compared, differences = 0, []
-    for made in range(MAX_DECISIONS):
-        if battle.decision is None:
-            break
-        for label, python, native in (
-                ("fresh", Defender(agent_seed), native_agent("defender", agent_seed)),
-                ("persistent", kept, kept_native)):
-            expected = python.act(battle)
-            chosen, reason = native_choice(battle, native)
-            compared += 1
-            if (chosen, reason) != (expected, python.reason):
-                differences.append(f"{scenario} seed {battle_seed} decision {made} ({label}) "
-                                   f"{battle.decision}: native {chosen} ({reason!r}), Python "
-                                   f"{expected} ({python.reason!r})")
-        battle.apply(driver.act(battle))
-    return compared, differences
+    """At every decision of ``scenario`` played by ``driver``, a fresh Python and native
+    ``Defender(agent_seed)`` and a persistent pair kept across the battle
+    (twin_states.compare_twins)."""
+    return compare_twins(scenario, battle_seed, lambda: Defender(agent_seed), "defender",
+                         agent_seed, driver, max_decisions=MAX_DECISIONS,
+                         pairs=(FRESH, PERSISTENT))
 
 
 @pytest.mark.parametrize("scenario", rules.shipped_scenarios())

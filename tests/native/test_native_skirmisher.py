@@ -38,7 +38,8 @@ _MISSING = rules.engine.missing_native("NativeAgent", "the native agents")
 if _MISSING is not None:
     pytest.skip(_MISSING, allow_module_level=True)
 
-from rules.native_agents import native_agent, native_choice  # noqa: E402
+from rules.native_agents import native_agent  # noqa: E402
+from tests.native.twin_states import FRESH, PERSISTENT, compare_twins  # noqa: E402
 
 #: (battle seed, skirmisher seed): a one-word and a two-word seed (numpy splits a seed
 #: into 32-bit words; the native generator must split it alike)
@@ -61,33 +62,17 @@ def compare_states(scenario: str, battle_seed: int, agent_seed: int, driver: See
                    steps: Counter[str], persistent: bool = False,
                    prepare: Callable[[rules.Battle], None] | None = None
                    ) -> tuple[int, list[str]]:
-    """Play ``scenario`` with ``driver`` on the native engine; at every decision compare
-    a Python and a native ``Skirmisher(agent_seed)``: fresh ones, or with ``persistent``
-    the same pair throughout (which plays the battle when ``driver`` is None; ``prepare``
-    may change the battle before the first decision). (Decisions compared, the
-    differences); ``steps`` counts the skirmisher's own steps taken."""
-    battle = rules.Battle.from_scenario(scenario, seed=battle_seed, engine="native")
-    if prepare is not None:
-        prepare(battle)
-    kept = (Skirmisher(agent_seed), native_agent("skirmisher", agent_seed))
-    compared, differences = 0, []
-    for made in range(MAX_DECISIONS):
-        if battle.decision is None:
-            break
-        python, native = kept if persistent else (Skirmisher(agent_seed),
-                                                  native_agent("skirmisher", agent_seed))
-        expected = python.act(battle)
-        chosen, reason = native_choice(battle, native)
-        compared += 1
-        if (chosen, reason) != (expected, python.reason):
-            differences.append(f"{scenario} seed {battle_seed} decision {made} "
-                               f"{battle.decision}: native {chosen} ({reason!r}), Python "
-                               f"{expected} ({python.reason!r})")
-        step = own_step(python.reason or "")
-        if step is not None:
-            steps[step] += 1
-        battle.apply(driver.act(battle) if driver is not None else expected)
-    return compared, differences
+    """A Python and a native ``Skirmisher(agent_seed)`` at every decision of ``scenario``
+    played by ``driver``: fresh ones, or with ``persistent`` the same pair throughout
+    (which plays the battle when ``driver`` is None); ``steps`` counts the skirmisher's own
+    steps taken (twin_states.compare_twins)."""
+    reasons: list[str] = []
+    found = compare_twins(scenario, battle_seed, lambda: Skirmisher(agent_seed), "skirmisher",
+                          agent_seed, driver, max_decisions=MAX_DECISIONS,
+                          pairs=(PERSISTENT if persistent else FRESH,), prepare=prepare,
+                          reasons=reasons)
+    steps.update(step for step in map(own_step, reasons) if step is not None)
+    return found
 
 
 def test_the_native_skirmisher_decides_as_the_python_one() -> None:

@@ -32,6 +32,7 @@ if _MISSING is not None:
     pytest.skip(_MISSING, allow_module_level=True)
 
 from rules.native_agents import native_agent, native_choice  # noqa: E402
+from tests.native.twin_states import compare_twins  # noqa: E402
 
 #: (battle seed, tactician seed): a one-word and a two-word seed (numpy splits a seed
 #: into 32-bit words; the native generator must split it alike)
@@ -43,25 +44,11 @@ MAX_DECISIONS = 300
 
 def compare_states(scenario: str, battle_seed: int, agent_seed: int, driver: SeededAgent,
                    step_back: bool = False) -> tuple[int, list[str]]:
-    """Play ``scenario`` with ``driver`` on the native engine; at every decision compare
-    a fresh Python and a fresh native ``Tactician(agent_seed, step_back)``: (decisions
-    compared, the differences)."""
-    battle = rules.Battle.from_scenario(scenario, seed=battle_seed, engine="native")
+    """Fresh Python and native ``Tactician(agent_seed, step_back)`` at every decision of
+    ``scenario`` played by ``driver`` (twin_states.compare_twins)."""
     name = Tactician(agent_seed, step_back=step_back).native_agent_name()
-    compared, differences = 0, []
-    for made in range(MAX_DECISIONS):
-        if battle.decision is None:
-            break
-        python = Tactician(agent_seed, step_back=step_back)
-        expected = python.act(battle)
-        chosen, reason = native_choice(battle, native_agent(name, agent_seed))
-        compared += 1
-        if (chosen, reason) != (expected, python.reason):
-            differences.append(f"{scenario} seed {battle_seed} decision {made} "
-                               f"{battle.decision}: native {chosen} ({reason!r}), Python "
-                               f"{expected} ({python.reason!r})")
-        battle.apply(driver.act(battle))
-    return compared, differences
+    return compare_twins(scenario, battle_seed, lambda: Tactician(agent_seed, step_back),
+                         name, agent_seed, driver, max_decisions=MAX_DECISIONS)
 
 
 @pytest.mark.parametrize("scenario", rules.shipped_scenarios())
