@@ -6,7 +6,9 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <variant>
+#include <vector>
 
 #include "combat.hpp"
 #include "reactions.hpp"
@@ -300,10 +302,75 @@ AttackOdds odds_for(const View& view, const Attack& attack, Defence defence,
   return pure_odds(rules_of(view), blow, attack.chance, defences, known_level, known_parry);
 }
 
-// attack.py _pure_odds
+namespace {
+
+// The numbers pure_odds reads, one int each, as the key of its cache.
+std::vector<int> pure_key(const Rules& rules, const Blow& blow, int chance,
+                          const Defences& defences, std::optional<Level> known_level,
+                          std::optional<std::pair<Level, int>> known_parry) {
+  const roller::SuccessRules& s = rules.success;
+  std::vector<int> key{s.critical_divisor, s.special_divisor, s.success_cap, s.auto_success_max,
+                       s.auto_fail_min, s.fumble_divisor, rules.parry_factor,
+                       rules.dodge_cuts[0], rules.dodge_cuts[1], chance};
+  const auto dice = [&key](const roller::Dice& d) {
+    key.push_back(static_cast<int>(d.terms.size()));
+    for (const roller::DiceTerm& term : d.terms) key.insert(key.end(), {term.sign, term.count, term.sides});
+    key.push_back(d.constant);
+  };
+  dice(blow.dice);
+  dice(blow.bonus);
+  key.push_back(static_cast<int>(blow.damage_type));
+  key.push_back(blow.poison_dice ? 1 : 0);
+  if (blow.poison_dice) dice(*blow.poison_dice);
+  key.insert(key.end(), {blow.poison_save, blow.armour, blow.hp, blow.con,
+                         blow.bleeding ? 1 : 0, blow.out_at});
+  key.insert(key.end(), {defences.dodge ? 1 : 0, defences.dodge.value_or(0),
+                         static_cast<int>(defences.parries.size())});
+  for (const auto& [parry, ap] : defences.parries) key.insert(key.end(), {parry, ap});
+  key.insert(key.end(), {known_level ? 1 + static_cast<int>(*known_level) : 0,
+                         known_parry ? 1 + static_cast<int>(known_parry->first) : 0,
+                         known_parry ? known_parry->second : 0});
+  return key;
+}
+
+struct KeyHash {
+  std::size_t operator()(const std::vector<int>& key) const {
+    std::size_t hash = key.size();
+    for (const int value : key) hash = hash * 1000003u ^ static_cast<std::size_t>(value);
+    return hash;
+  }
+};
+
+// The odds computed, per thread (a batch of envs steps without the GIL beside others),
+// up to kKept answers, then started afresh: attack.py's lru_cache on _pure_odds.
+constexpr std::size_t kKept = 65536;
+thread_local std::unordered_map<std::vector<int>, AttackOdds, KeyHash> known_odds;
+
+AttackOdds computed_odds(const Rules& rules, const Blow& blow, int chance,
+                         const Defences& defences, std::optional<Level> known_level,
+                         std::optional<std::pair<Level, int>> known_parry);
+
+}  // namespace
+
+// attack.py _pure_odds (cached, as Python caches it: the tactician and the searches ask
+// the same questions many times)
 AttackOdds pure_odds(const Rules& rules, const Blow& blow, int chance, const Defences& defences,
                      std::optional<Level> known_level,
                      std::optional<std::pair<Level, int>> known_parry) {
+  std::vector<int> key = pure_key(rules, blow, chance, defences, known_level, known_parry);
+  const auto found = known_odds.find(key);
+  if (found != known_odds.end()) return found->second;
+  AttackOdds odds = computed_odds(rules, blow, chance, defences, known_level, known_parry);
+  if (known_odds.size() >= kKept) known_odds.clear();
+  known_odds.emplace(std::move(key), odds);
+  return odds;
+}
+
+namespace {
+
+AttackOdds computed_odds(const Rules& rules, const Blow& blow, int chance,
+                         const Defences& defences, std::optional<Level> known_level,
+                         std::optional<std::pair<Level, int>> known_parry) {
   Levels found{};
   if (!known_level) {
     found = levels(chance, rules.success);
@@ -323,6 +390,8 @@ AttackOdds pure_odds(const Rules& rules, const Blow& blow, int chance, const Def
   }
   return summarise(blow, chance, found, per_level, chosen);
 }
+
+}  // namespace
 
 // attack.py _pending
 Pending pending(const View& view) {
