@@ -302,10 +302,8 @@ AttackOdds odds_for(const View& view, const Attack& attack, Defence defence,
   return pure_odds(rules_of(view), blow, attack.chance, defences, known_level, known_parry);
 }
 
-namespace {
-
-// The numbers pure_odds reads, one int each, as the key of its cache.
-std::vector<int> pure_key(const Rules& rules, const Blow& blow, int chance,
+// attack.py's and risk.py's lru_cache keys: the numbers the pure odds read, one int each
+std::vector<int> odds_key(const Rules& rules, const Blow& blow, int chance,
                           const Defences& defences, std::optional<Level> known_level,
                           std::optional<std::pair<Level, int>> known_parry) {
   const roller::SuccessRules& s = rules.success;
@@ -333,18 +331,18 @@ std::vector<int> pure_key(const Rules& rules, const Blow& blow, int chance,
   return key;
 }
 
-struct KeyHash {
-  std::size_t operator()(const std::vector<int>& key) const {
-    std::size_t hash = key.size();
-    for (const int value : key) hash = hash * 1000003u ^ static_cast<std::size_t>(value);
-    return hash;
-  }
-};
+std::size_t OddsKeyHash::operator()(const std::vector<int>& key) const {
+  std::size_t hash = key.size();
+  for (const int value : key) hash = hash * 1000003u ^ static_cast<std::size_t>(value);
+  return hash;
+}
+
+namespace {
 
 // The odds computed, per thread (a batch of envs steps without the GIL beside others),
 // up to kKept answers, then started afresh: attack.py's lru_cache on _pure_odds.
 constexpr std::size_t kKept = 65536;
-thread_local std::unordered_map<std::vector<int>, AttackOdds, KeyHash> known_odds;
+thread_local std::unordered_map<std::vector<int>, AttackOdds, OddsKeyHash> known_odds;
 
 AttackOdds computed_odds(const Rules& rules, const Blow& blow, int chance,
                          const Defences& defences, std::optional<Level> known_level,
@@ -357,7 +355,7 @@ AttackOdds computed_odds(const Rules& rules, const Blow& blow, int chance,
 AttackOdds pure_odds(const Rules& rules, const Blow& blow, int chance, const Defences& defences,
                      std::optional<Level> known_level,
                      std::optional<std::pair<Level, int>> known_parry) {
-  std::vector<int> key = pure_key(rules, blow, chance, defences, known_level, known_parry);
+  std::vector<int> key = odds_key(rules, blow, chance, defences, known_level, known_parry);
   const auto found = known_odds.find(key);
   if (found != known_odds.end()) return found->second;
   AttackOdds odds = computed_odds(rules, blow, chance, defences, known_level, known_parry);

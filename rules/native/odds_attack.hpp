@@ -142,6 +142,16 @@ AttackOdds odds_for(const View& view, const Attack& attack, Defence defence,
                     std::optional<Level> known_level = std::nullopt,
                     std::optional<std::pair<Level, int>> known_parry = std::nullopt);
 
+// The numbers the pure odds read (pure_odds, risk's free_attack_outcomes), one int
+// each: the key of their caches, as attack.py's and risk.py's lru_cache key their
+// arguments (the caches are per thread, kept to 65,536 answers).
+std::vector<int> odds_key(const Rules& rules, const Blow& blow, int chance,
+                          const Defences& defences, std::optional<Level> known_level = std::nullopt,
+                          std::optional<std::pair<Level, int>> known_parry = std::nullopt);
+struct OddsKeyHash {
+  std::size_t operator()(const std::vector<int>& key) const;
+};
+
 // attack.py _pure_odds
 AttackOdds pure_odds(const Rules& rules, const Blow& blow, int chance, const Defences& defences,
                      std::optional<Level> known_level,

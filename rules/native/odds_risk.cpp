@@ -6,6 +6,8 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
+#include <vector>
 
 #include "combat.hpp"
 #include "turns.hpp"
@@ -97,8 +99,33 @@ std::optional<FreeOutcomes> best_free_attack(const View& view, int enemy, int mo
   return std::move(best->second);
 }
 
-// risk.py _free_attack_outcomes
+namespace {
+
+// free_attack_outcomes' answers, per thread (risk.py's lru_cache; odds_attack.hpp odds_key)
+thread_local std::unordered_map<std::vector<int>, std::pair<double, FreeOutcomes>, OddsKeyHash>
+    known_free_attacks;
+constexpr std::size_t kKeptFreeAttacks = 65536;
+
+std::pair<double, FreeOutcomes> computed_free_attack(const Rules& rules, const Blow& blow,
+                                                     int chance, const Defences& defences);
+
+}  // namespace
+
+// risk.py _free_attack_outcomes (cached, as Python caches it)
 std::pair<double, FreeOutcomes> free_attack_outcomes(const Rules& rules, const Blow& blow,
+                                                     int chance, const Defences& defences) {
+  std::vector<int> key = odds_key(rules, blow, chance, defences);
+  const auto found = known_free_attacks.find(key);
+  if (found != known_free_attacks.end()) return found->second;
+  std::pair<double, FreeOutcomes> made = computed_free_attack(rules, blow, chance, defences);
+  if (known_free_attacks.size() >= kKeptFreeAttacks) known_free_attacks.clear();
+  known_free_attacks.emplace(std::move(key), made);
+  return made;
+}
+
+namespace {
+
+std::pair<double, FreeOutcomes> computed_free_attack(const Rules& rules, const Blow& blow,
                                                      int chance, const Defences& defences) {
   const Levels found = levels(chance, rules.success);
   std::map<std::pair<int, bool>, double> out;  // (hp lost, knocked prone)
@@ -122,6 +149,8 @@ std::pair<double, FreeOutcomes> free_attack_outcomes(const Rules& rules, const B
   }
   return {mean, std::move(outcomes)};
 }
+
+}  // namespace
 
 // risk.py route_risks (H13): the routes searched once, with the threat zones
 std::vector<Risk> route_risks(const View& view, int combatant,
