@@ -29,6 +29,11 @@ def twin_of(agent: Any) -> Any | None:
     return twin() if twin is not None else None
 
 
+def is_native_agent(agent: Any) -> bool:
+    """Whether ``agent`` is a ``rules._native.NativeAgent`` (a twin, not a Python agent)."""
+    return engine.native_available() and isinstance(agent, engine.native_module().NativeAgent)
+
+
 def native_agent(name: str, seed: int) -> Any:
     """A new ``rules._native.NativeAgent`` (ValueError naming the known ones for an
     unknown ``name``)."""

@@ -24,7 +24,11 @@ would deliver; decisions whose gap is more than two standard errors above zero s
 the base policy is really beatable.
 
 Search here, like mcts, never sees the real battle's future dice: each rollout is a
-re-seeded clone (``clone.dice.reseed``).
+re-seeded clone (``clone.dice.reseed``). On the native engine, with a base agent that has
+a native twin (``random``, ``berserker``, ``tactician``, ``defender``, ``skirmisher``),
+the battles and every rollout run in the engine (``rules.native_agents.search_round``
+to the end of the battle, the twin used in place as the Python rollout agent is): the
+same rows as on the Python engine, many times sooner.
 
 It takes minutes a battle, so :func:`run` first plays the battles once by the base agent
 alone (a few seconds: the base agent's choices do not depend on the rollouts) to count the
@@ -48,7 +52,7 @@ from tqdm import tqdm
 import agents
 from agents.base import Agent
 from agents.mcts import candidates, hp_balance
-from rules import Action, Battle
+from rules import Action, Battle, native_agents
 
 COLUMNS = ("battle", "decision", "team", "kind", "candidates", "base", "best", "screen",
            "gap", "error")
@@ -76,10 +80,17 @@ class Row:
         return self.gap > 0 and self.gap > 2 * self.error
 
 
+#: a rollout's depth that reaches the end of any battle (the round limit ends them)
+TO_THE_END = 2**31 - 1
+
+
 def outcome(battle: Battle, action: Action, seed: int, team: str, rollout: Agent) -> float:
     """``action`` then ``rollout`` for both teams to the end, on a clone re-seeded with
     ``seed``: 1 if ``team`` wins, 0.5 for a draw, 0 if it loses (mcts's value of a
-    finished battle)."""
+    finished battle). ``rollout`` may be a native agent (a twin) on a native battle: the
+    rollout then runs in the engine."""
+    if native_agents.is_native_agent(rollout):
+        return native_agents.search_round(battle, [action], seed, rollout, TO_THE_END, team)[0]
     clone = battle.clone()
     clone.dice.reseed(seed)
     clone.apply(action)
@@ -137,11 +148,15 @@ def base_play(scenario: str, index: int, base: str) -> Iterator[tuple[Battle, in
     battle = Battle.from_scenario(scenario, seed=index)
     players = {team: agents.make(base, seed=index + i)
                for i, team in enumerate(battle.scenario.teams)}
+    twins = {team: native_agents.twin_of(player) for team, player in players.items()}
+    native = battle._driver is not None and None not in twins.values()
     decision = 0
     while not battle.is_over:
         d = battle.decision
         assert d is not None
-        choice = players[battle.combatants[d.actor].team].act(battle)
+        team = battle.combatants[d.actor].team
+        choice = (native_agents.native_choice(battle, twins[team])[0] if native
+                  else players[team].act(battle))
         yield battle, decision, choice
         battle.apply(choice)
         decision += 1
@@ -167,7 +182,10 @@ def battle_rows(scenario: str, index: int, base: str, screen: int, confirm: int,
     """The rows of battle ``index`` (:func:`base_play`'s battle), the base agent
     answering the rollouts (agent seed ``seed``)."""
     rollout = agents.make(base, seed=seed)
+    twin = native_agents.twin_of(rollout)  # plays the rollouts of native battles
     for battle, decision, choice in base_play(scenario, index, base):
+        if twin is not None and battle._driver is not None:
+            rollout = twin
         row = decision_row(battle, index, decision, choice, rollout, screen, confirm, seed,
                            bar)
         if row is not None:

@@ -11,7 +11,7 @@ import pytest
 import agents
 from experiments.cli import main
 from experiments.comparison import headroom
-from rules import Action, ActionKind, Battle
+from rules import Action, ActionKind, Battle, engine
 
 K = ActionKind
 
@@ -95,3 +95,15 @@ def test_cli_errors_are_one_line(argv: list[str], message: str,
     assert main(argv) == 2
     err = capsys.readouterr().err.strip()
     assert message in err and "\n" not in err
+
+
+@pytest.mark.skipif(not engine.native_available(), reason="the native engine is not built")
+def test_native_rollouts_give_the_python_engines_rows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the tactician as the base, the battles and rollouts run in the engine on the
+    native engine (its twin, used in place): the rows are the Python engine's."""
+    found = {}
+    for name in engine.ENGINES:
+        monkeypatch.setenv(engine.ENVIRONMENT_VARIABLE, name)
+        found[name] = list(headroom.battle_rows("duel", 1, "tactician", screen=2, confirm=2,
+                                                seed=4))
+    assert found["native"] == found["python"] and len(found["native"]) > 5
