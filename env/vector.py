@@ -82,10 +82,10 @@ class SkirmishVectorEnv(VectorEnv):
         self.flat_obs = bool(flat_obs)
         self.copy = bool(copy)
         self.single_observation_space = self.setup.observation_space(self.flat_obs)
-        #: a selector batch's options (one OptionSelector per row), or None
-        self.selectors = self._selectors(options, int(option_seed))
+        #: a selector batch's options: each row's native twins of them, or None
+        self.options = self._option_twins(options, int(option_seed))
         self.single_action_space = spaces.Discrete(
-            self.setup.n if self.selectors is None else len(self.selectors[0]))
+            self.setup.n if self.options is None else len(self.options[0]))
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.layouts = self.setup.native_layouts()
@@ -98,8 +98,8 @@ class SkirmishVectorEnv(VectorEnv):
         self._cores = [native.episode_core(self.setup, team, illegal_penalty, damage_reward,
                                            actions) for _ in range(self.num_envs)]
         self._batch = module.EnvBatch(self._cores)
-        if self.selectors is not None:
-            self._batch.set_options([selector.native_twins() for selector in self.selectors])
+        if self.options is not None:
+            self._batch.set_options(self.options)
         self._arrays = self.layouts.empty(self.num_envs)
         self._masks = np.zeros((self.num_envs, self.setup.n), dtype=np.int8)
         self._rewards = np.zeros(self.num_envs, dtype=np.float64)
@@ -140,7 +140,7 @@ class SkirmishVectorEnv(VectorEnv):
         self._batch.step(chosen.astype(np.int64, copy=False), self._rewards, self._terminated,
                          self._truncated, self._illegal, arrays["planes"], arrays["units"],
                          arrays["decision"], arrays["globals"], self._masks,
-                         self.selectors is not None)
+                         self.options is not None)
         infos: dict[str, Any] = {"illegal_action": self._illegal.copy(),
                                  "_illegal_action": np.ones(self.num_envs, dtype=np.bool_)}
         for i in np.flatnonzero(self._terminated | self._truncated):
@@ -155,7 +155,7 @@ class SkirmishVectorEnv(VectorEnv):
     def action_masks(self) -> np.ndarray:
         """The current masks as bool, one row per env (sb3-contrib's MaskablePPO); all
         ones for a selector batch."""
-        if self.selectors is not None:
+        if self.options is not None:
             return np.ones((self.num_envs, self.single_action_space.n), dtype=bool)
         return self._masks.astype(bool)
 
@@ -163,20 +163,21 @@ class SkirmishVectorEnv(VectorEnv):
         self._started = False
 
     # ------------------------------------------------------------ internals
-    def _selectors(self, options: list[str] | None, option_seed: int) -> list[Any] | None:
-        """One ``OptionSelector`` per row (seeded ``option_seed + row``) whose options all
-        have native twins, or None without options."""
+    def _option_twins(self, options: list[str] | None, option_seed: int
+                      ) -> list[list[Any]] | None:
+        """Per row, the native twins of ``OptionSelector(options, seed=option_seed + row)``'s
+        options (TypeError when an option has none), or None without options."""
         if options is None:
             return None
         from agents.options import OptionSelector
 
-        selectors = [OptionSelector(options, seed=option_seed + row)
-                     for row in range(self.num_envs)]
-        if selectors[0].native_twins() is None:
+        twins = [OptionSelector(options, seed=option_seed + row).native_twins()
+                 for row in range(self.num_envs)]
+        if twins[0] is None:
             raise TypeError(f"the vector env's options {list(options)} need native twins "
                             f"(native agents: "
                             f"{', '.join(rules.engine.native_module().NativeAgent.known())})")
-        return selectors
+        return twins
 
     def _start(self, row: int) -> None:
         """A new battle for env ``row`` (``SkirmishEnv.reset``'s draws from its generator)."""
