@@ -1,7 +1,8 @@
 """Battles of the shipped models, recorded as event text (the goldens' text) and hashed:
 ``tests/learned/test_model_file.py`` checks that the shipped models, loaded from fray's
-model format, play every one of them event for event as the sb3 zips they were converted
-from did (``shipped_battles.json``, recorded with the old loader before converting).
+model format, play every one of them event for event as recorded (``shipped_battles.json``:
+the duel model's with the sb3 zip and the old loader before converting, the skirmish
+model's when the retrained selector was shipped; rerun this module for a new model).
 
     PYTHONPATH=. python -m tests.learned.shipped_battles > tests/learned/shipped_battles.json
 """

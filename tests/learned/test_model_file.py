@@ -63,8 +63,10 @@ def test_the_shipped_models_are_in_fray_format_only() -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=case_name)
 def test_the_shipped_models_play_event_for_event_as_the_sb3_zips_did(case: tuple) -> None:
-    """``shipped_battles.json`` was recorded with the sb3 zips and the old loader before
-    the conversion (commit 495ccda); the converted models must play the same events."""
+    """``shipped_battles.json``: the duel model's battles were recorded with the sb3 zip
+    and the old loader before the conversion (commit 495ccda), the skirmish model's when
+    the retrained selector was shipped (issue 24, from its run's checkpoint in fray's
+    format); the shipped files must play the same events."""
     assert summary(battle_lines(case)) == RECORDED[case_name(case)]
 
 
