@@ -78,18 +78,30 @@ def skirmish_vector_env(num_envs: int = 8, scenario: str | Path | None = None,
     (:class:`env.vector.SkirmishVectorEnv`) when the native engine is built and the
     opponent has a native form; otherwise (or with ``engine="python"``, or a single-env
     option such as ``render_mode``) a ``SyncVectorEnv`` of ``SkirmishEnv`` with the same
-    ``SAME_STEP`` autoreset, so the same code runs everywhere."""
+    ``SAME_STEP`` autoreset, so the same code runs everywhere. ``options`` (agent specs)
+    and ``option_seed``: a batch of selector envs (``agents/options.py``), row ``i`` as
+    ``OptionsWrapper(env, options, seed=option_seed + i)``."""
+    from agents.options import OptionSelector, OptionsWrapper, option_twins
+
+    options = kwargs.pop("options", None)
+    option_seed = int(kwargs.pop("option_seed", 0))
     source = opponent_factory(opponent)
     batched = {"team", "illegal_penalty", "damage_reward", "flat_obs", "content_dir", "copy"}
     engine = kwargs.get("engine")
     probe = source(0) if not hasattr(source, "act") or isinstance(source, type) else source
     if (set(kwargs) - {"engine"} <= batched and engine in (None, "native") and native.available()
-            and native_agents.twin_of(probe) is not None):
+            and native_agents.twin_of(probe) is not None
+            and (options is None or OptionSelector(options).native_twins() is not None)):
         kwargs.pop("engine", None)
-        return SkirmishVectorEnv(num_envs, scenario, source, **kwargs)
+        twins = None if options is None else option_twins(options, option_seed, int(num_envs))
+        return SkirmishVectorEnv(num_envs, scenario, source, options=twins, **kwargs)
     kwargs.pop("copy", None)
-    return SyncVectorEnv([partial(skirmish_env, scenario, opponent, **kwargs)
-                          for _ in range(int(num_envs))], autoreset_mode=AutoresetMode.SAME_STEP)
+
+    def make(row: int) -> Any:
+        made = skirmish_env(scenario, opponent, **kwargs)
+        return made if options is None else OptionsWrapper(made, options, seed=option_seed + row)
+    return SyncVectorEnv([partial(make, row) for row in range(int(num_envs))],
+                         autoreset_mode=AutoresetMode.SAME_STEP)
 
 
 def sb3_vec_env(num_envs: int, opponent: str | OpponentSource = DEFAULT_OPPONENT,

@@ -19,14 +19,18 @@ The opponent must have a native form (``agent.native_twin()``: ``random``,
 env needs it built.
 
 ``options`` makes it a batch of selector envs (``agents/options.py``): the action of a
-row picks one of ``K`` scripted options, whose native twin plays the learner's decision
-inside the same call; row ``i`` is ``OptionsWrapper(SkirmishEnv(seed + i), options,
-seed=option_seed + i)``. Its ``action_masks()`` are all ones (every option is always
-legal); the observation keeps the rules actions' ``action_mask``, as the wrapper's does.
+row picks one of ``K`` native agents of that row (``rules._native.NativeAgent``, used in
+place), which plays the learner's decision inside the same call. With
+``agents.options.option_twins(names, option_seed, num_envs)`` row ``i`` is
+``OptionsWrapper(SkirmishEnv(seed + i), names, seed=option_seed + i)``
+(``agents.environments.skirmish_vector_env(options=names)`` does that). Its
+``action_masks()`` are all ones (every option is always legal); the observation keeps
+the rules actions' ``action_mask``, as the wrapper's does.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -60,8 +64,8 @@ class SkirmishVectorEnv(VectorEnv):
                  opponent: OpponentSource | None = None, team: str = "monsters",
                  illegal_penalty: float = -0.1, damage_reward: float = 0.0,
                  flat_obs: bool = False, content_dir: str | None = None,
-                 copy: bool = True, options: list[str] | None = None,
-                 option_seed: int = 0) -> None:
+                 copy: bool = True, options: Sequence[Sequence[Any]] | None = None
+                 ) -> None:
         if not native.available():
             raise RuntimeError("the batched vector env needs the native engine, which is not "
                                "built here; use gymnasium.make_vec(..., vectorization_mode="
@@ -82,8 +86,8 @@ class SkirmishVectorEnv(VectorEnv):
         self.flat_obs = bool(flat_obs)
         self.copy = bool(copy)
         self.single_observation_space = self.setup.observation_space(self.flat_obs)
-        #: a selector batch's options: each row's native twins of them, or None
-        self.options = self._option_twins(options, int(option_seed))
+        #: a selector batch's options: each row's native agents, or None
+        self.options = self._checked_options(options)
         self.single_action_space = spaces.Discrete(
             self.setup.n if self.options is None else len(self.options[0]))
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
@@ -163,21 +167,20 @@ class SkirmishVectorEnv(VectorEnv):
         self._started = False
 
     # ------------------------------------------------------------ internals
-    def _option_twins(self, options: list[str] | None, option_seed: int
-                      ) -> list[list[Any]] | None:
-        """Per row, the native twins of ``OptionSelector(options, seed=option_seed + row)``'s
-        options (TypeError when an option has none), or None without options."""
+    def _checked_options(self, options: Sequence[Sequence[Any]] | None
+                         ) -> list[list[Any]] | None:
+        """``options`` as lists, after checking them: one row of at least two native
+        agents per env, as many in every row."""
         if options is None:
             return None
-        from agents.options import OptionSelector
-
-        twins = [OptionSelector(options, seed=option_seed + row).native_twins()
-                 for row in range(self.num_envs)]
-        if twins[0] is None:
-            raise TypeError(f"the vector env's options {list(options)} need native twins "
-                            f"(native agents: "
-                            f"{', '.join(rules.engine.native_module().NativeAgent.known())})")
-        return twins
+        rows = [list(row) for row in options]
+        if len(rows) != self.num_envs or len({len(row) for row in rows}) != 1 or len(rows[0]) < 2:
+            raise ValueError(f"options: expected {self.num_envs} rows of the same two or more "
+                             f"native agents, got {[len(row) for row in rows]}")
+        if not all(native_agents.is_native_agent(agent) for row in rows for agent in row):
+            raise TypeError("options: expected native agents (rules._native.NativeAgent; "
+                            "agents.options.option_twins makes them from agent names)")
+        return rows
 
     def _start(self, row: int) -> None:
         """A new battle for env ``row`` (``SkirmishEnv.reset``'s draws from its generator)."""

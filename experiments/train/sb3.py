@@ -197,9 +197,14 @@ def batched_vec_env(config: TrainConfig) -> Any:
     from env.vector import SkirmishVectorEnv
 
     pool = OpponentPool(config.opponents, config.checkpoint_dir, seed=config.seed * 1000)
+    options = None
+    if config.options:
+        from agents.options import option_twins
+
+        options = option_twins(config.options, config.seed * 1000, config.envs)
     vector = SkirmishVectorEnv(config.envs, config.scenario, PoolOpponents(pool),
                                team=config.team, damage_reward=config.damage_reward,
-                               options=config.options or None, option_seed=config.seed * 1000)
+                               options=options)
     vec = FrayVecEnv(vector)
     vec.seed(config.seed * 1000)
     return VecMonitor(vec, info_keywords=("opponent",))

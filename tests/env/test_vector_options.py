@@ -11,7 +11,7 @@ import pytest
 
 import agents
 import rules
-from agents.options import OptionSelector, OptionsWrapper
+from agents.options import OptionSelector, OptionsWrapper, option_twins
 from env import native
 from env.skirmish import SkirmishEnv
 
@@ -59,7 +59,8 @@ def test_the_selector_vector_env_rows_are_selector_envs() -> None:
     from env.vector import SkirmishVectorEnv
 
     count = 3
-    vector = SkirmishVectorEnv(count, "skirmish", tacticians, options=OPTIONS, option_seed=10)
+    vector = SkirmishVectorEnv(count, "skirmish", tacticians,
+                               options=option_twins(OPTIONS, 10, count))
     assert vector.single_action_space.n == len(OPTIONS)
     obs, _ = vector.reset(seed=100)
     singles = [selector_env("python", 10 + row) for row in range(count)]
@@ -86,10 +87,21 @@ def test_the_selector_vector_env_rows_are_selector_envs() -> None:
 
 
 def test_options_without_native_twins_are_refused_by_the_vector_env() -> None:
+    from agents.environments import skirmish_vector_env
     from env.vector import SkirmishVectorEnv
 
-    with pytest.raises(TypeError, match="need native twins"):
-        SkirmishVectorEnv(2, "skirmish", tacticians, options=["tactician", "mcts"])
+    with pytest.raises(TypeError, match="every option needs a native twin"):
+        option_twins(["tactician", "mcts"], 0, 2)
+    with pytest.raises(TypeError, match="expected native agents"):
+        SkirmishVectorEnv(2, "skirmish", tacticians, options=[OPTIONS, OPTIONS])
+    with pytest.raises(ValueError, match="expected 2 rows"):
+        SkirmishVectorEnv(2, "skirmish", tacticians, options=option_twins(OPTIONS, 0, 1))
+    # by name: the batched env when every option has a twin, else selector envs one by one
+    batched = skirmish_vector_env(2, "duel", "berserker", options=OPTIONS, option_seed=3)
+    assert isinstance(batched, SkirmishVectorEnv) and batched.single_action_space.n == 4
+    one_by_one = skirmish_vector_env(2, "duel", "berserker", options=["tactician", "mcts"])
+    assert not isinstance(one_by_one, SkirmishVectorEnv)
+    assert one_by_one.single_action_space.n == 2
 
 
 def test_a_selector_keeps_to_the_engine_of_its_first_battle() -> None:
