@@ -30,7 +30,13 @@ if _MISSING is not None:
     pytest.skip(_MISSING, allow_module_level=True)
 
 from rules.native_agents import native_agent, native_choice  # noqa: E402
-from tests.native.twin_states import FRESH, PERSISTENT, compare_twins  # noqa: E402
+from tests.native.twin_states import (  # noqa: E402
+    FRESH,
+    PERSISTENT,
+    compare_drivers,
+    compare_twins,
+    differences_text,
+)
 
 #: (battle seed, defender seed): a one-word and a two-word seed (numpy splits a seed
 #: into 32-bit words; the native generator must split it alike)
@@ -53,16 +59,10 @@ def compare_states(scenario: str, battle_seed: int, agent_seed: int, driver: See
 
 @pytest.mark.parametrize("scenario", rules.shipped_scenarios())
 def test_the_native_defender_decides_as_the_python_one(scenario: str) -> None:
-    compared, differences = 0, []
-    for battle_seed, agent_seed in SEEDS:
-        for make in DRIVERS.values():
-            found, different = compare_states(scenario, battle_seed, agent_seed,
-                                              make(battle_seed))
-            compared += found
-            differences += different
+    compared, differences = compare_drivers(compare_states, scenario, SEEDS,
+                                            list(DRIVERS.values()))
     assert compared > 400
-    assert differences == [], f"{len(differences)} of {compared} differ:\n" + "\n".join(
-        differences[:10])
+    assert differences == [], differences_text(compared, differences)
 
 
 def test_the_defender_has_a_native_twin_that_remembers_its_chokepoints() -> None:

@@ -39,7 +39,12 @@ if _MISSING is not None:
     pytest.skip(_MISSING, allow_module_level=True)
 
 from rules.native_agents import native_agent  # noqa: E402
-from tests.native.twin_states import FRESH, PERSISTENT, compare_twins  # noqa: E402
+from tests.native.twin_states import (  # noqa: E402
+    FRESH,
+    PERSISTENT,
+    compare_twins,
+    differences_text,
+)
 
 #: (battle seed, skirmisher seed): a one-word and a two-word seed (numpy splits a seed
 #: into 32-bit words; the native generator must split it alike)
@@ -85,8 +90,7 @@ def test_the_native_skirmisher_decides_as_the_python_one() -> None:
                 compared += found
                 differences += different
     assert compared > 8_000
-    assert differences == [], f"{len(differences)} of {compared} differ:\n" + "\n".join(
-        differences[:10])
+    assert differences == [], differences_text(compared, differences)
     # the missile steps were taken, not only the tactician's
     assert all(steps[step] > 0 for step in OWN_STEPS[:4]), steps
     assert sum(steps.values()) > 300, steps
@@ -104,8 +108,7 @@ def test_a_persistent_native_skirmisher_decides_as_a_persistent_python_one() -> 
             compared += found
             differences += different
     assert compared > 1_000 and sum(steps.values()) > 0, steps
-    assert differences == [], f"{len(differences)} of {compared} differ:\n" + "\n".join(
-        differences[:10])
+    assert differences == [], differences_text(compared, differences)
 
 
 def javelins_far_away(battle: rules.Battle) -> None:
@@ -139,8 +142,7 @@ def test_javelin_throwers_far_away_close_to_shooting_range() -> None:
         compared += found
         differences += different
     assert steps["close to shooting range"] > 0, steps
-    assert differences == [], f"{len(differences)} of {compared} differ:\n" + "\n".join(
-        differences[:10])
+    assert differences == [], differences_text(compared, differences)
 
 
 def test_the_skirmisher_has_a_native_twin_but_not_its_step_back_variant() -> None:

@@ -32,7 +32,11 @@ if _MISSING is not None:
     pytest.skip(_MISSING, allow_module_level=True)
 
 from rules.native_agents import native_agent, native_choice  # noqa: E402
-from tests.native.twin_states import compare_twins  # noqa: E402
+from tests.native.twin_states import (  # noqa: E402
+    compare_drivers,
+    compare_twins,
+    differences_text,
+)
 
 #: (battle seed, tactician seed): a one-word and a two-word seed (numpy splits a seed
 #: into 32-bit words; the native generator must split it alike)
@@ -53,16 +57,10 @@ def compare_states(scenario: str, battle_seed: int, agent_seed: int, driver: See
 
 @pytest.mark.parametrize("scenario", rules.shipped_scenarios())
 def test_the_native_tactician_decides_as_the_python_one(scenario: str) -> None:
-    compared, differences = 0, []
-    for battle_seed, agent_seed in SEEDS:
-        for make in DRIVERS.values():
-            found, different = compare_states(scenario, battle_seed, agent_seed,
-                                              make(battle_seed))
-            compared += found
-            differences += different
+    compared, differences = compare_drivers(compare_states, scenario, SEEDS,
+                                            list(DRIVERS.values()))
     assert compared > 100
-    assert differences == [], f"{len(differences)} of {compared} differ:\n" + "\n".join(
-        differences[:10])
+    assert differences == [], differences_text(compared, differences)
 
 
 def test_the_step_back_tactician_decides_as_the_python_one() -> None:
@@ -84,8 +82,7 @@ def test_the_step_back_tactician_decides_as_the_python_one() -> None:
             shifts += reason.startswith("step back out of reach")
             battle.apply(action)
     assert compared > 100 and shifts > 0
-    assert differences == [], f"{len(differences)} of {compared} differ:\n" + "\n".join(
-        differences[:10])
+    assert differences == [], differences_text(compared, differences)
 
 
 def test_spell_values_and_manoeuvre_chances_are_pythons_floats() -> None:

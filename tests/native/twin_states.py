@@ -50,3 +50,22 @@ def compare_twins(scenario: str, battle_seed: int, python_agent: Callable[[], Se
             played = expected
         battle.apply(driver.act(battle) if driver is not None else played)
     return compared, differences
+
+
+def compare_drivers(compare: Callable[[str, int, int, SeededAgent], tuple[int, list[str]]],
+                    scenario: str, seeds: Sequence[tuple[int, int]],
+                    drivers: Sequence[Callable[[int], SeededAgent]]) -> tuple[int, list[str]]:
+    """``compare(scenario, battle seed, agent seed, driver)`` for every (battle seed, agent
+    seed) of ``seeds`` and every driver (made with the battle seed), summed."""
+    compared, differences = 0, []
+    for battle_seed, agent_seed in seeds:
+        for make in drivers:
+            found, different = compare(scenario, battle_seed, agent_seed, make(battle_seed))
+            compared += found
+            differences += different
+    return compared, differences
+
+
+def differences_text(compared: int, differences: list[str]) -> str:
+    """The assertion message: how many differ, and the first ten."""
+    return f"{len(differences)} of {compared} differ:\n" + "\n".join(differences[:10])
