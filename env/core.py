@@ -23,6 +23,7 @@ from rules import (
     native_agents,
     native_driver,
 )
+from rules.content import content_for
 
 ILLEGAL_MODES = ("raise", "penalty")
 
@@ -85,8 +86,7 @@ class ScenarioSetup:
                  opponent: Any = None, every_agent_outside: bool = False) -> None:
         self.content_dir = content_dir
         self.engine = env_engine(engine, opponent, every_agent_outside)
-        content = (rules.load_content(Path(content_dir)) if content_dir
-                   else rules.default_content())
+        content = content_for(content_dir)
         self.content = content
         self.scenario = (scenario if isinstance(scenario, rules.Scenario)
                          else rules.load_scenario(scenario, content))

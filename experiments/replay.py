@@ -31,6 +31,7 @@ from typing import Any
 
 import rules
 from rules import native_agents, native_driver
+from rules.content import content_for
 from rules.events import event_from_dict, event_to_dict
 
 FORMAT = "fray-replay"
@@ -227,8 +228,7 @@ def _new_battle(scenario: str, seed: int, content_dir: str | None) -> rules.Batt
     """``rules.Battle.from_scenario(scenario, seed, content_dir)``; on the native engine
     started in C++ from the scenario mustered once (``native_driver.started_battle``)."""
     if rules.engine.resolve() == "native":
-        content = (rules.load_content(Path(content_dir)) if content_dir
-                   else rules.default_content())
+        content = content_for(content_dir)
         parsed = rules.load_scenario(scenario, content)
         battle = native_driver.started_battle(parsed, seed, content, content_dir)
         if battle is not None:

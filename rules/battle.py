@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from rules import frames, harm, legal, muster, saves, turns
 from rules.actions import ACTION_SPECS, Action, Decision, DecisionKind, undeclared_field
 from rules.combatant import Combatant
-from rules.content import Content, default_content, load_content
+from rules.content import Content, content_for, default_content
 from rules.engine import resolve as resolve_engine
 from rules.errors import FrayError, IllegalActionError
 from rules.events import (
@@ -131,7 +131,7 @@ class Battle:
         ``engine`` ("native" or "python"; default ``$FRAY_ENGINE``, else native when
         built) picks the engine that runs it (``rules.engine.resolve``).
         """
-        content = load_content(Path(content_dir)) if content_dir else default_content()
+        content = content_for(content_dir)
         return cls(load_scenario(name_or_path, content), seed, content, content_dir,
                    force=force, engine=engine)
 
@@ -143,7 +143,7 @@ class Battle:
     ) -> Battle:
         """Build a battle from scenario TOML text (``force`` and ``engine`` as in
         ``from_scenario``)."""
-        content = load_content(Path(content_dir)) if content_dir else default_content()
+        content = content_for(content_dir)
         return cls(parse_scenario(text, source=source, content=content), seed, content,
                    content_dir, force=force, engine=engine)
 
@@ -507,7 +507,7 @@ class Battle:
             raise FrayError(f"battle JSON: version: expected {JSON_VERSION}, found "
                             f"{data.get('version')!r} (written by another fray)")
         cdir = data["content_dir"]
-        content = load_content(Path(cdir)) if cdir else default_content()
+        content = content_for(cdir)
         sc = data["scenario"]
         scenario = parse_scenario(sc["text"], source=sc["source"], content=content)
         battle = cls(scenario, data["seed"], content, cdir, engine=engine, _restoring=True)

@@ -42,6 +42,7 @@ from experiments.fuzzing.fuzz import (
 from experiments.fuzzing.generate import random_scenario, scenario_toml
 from experiments.fuzzing.native_loop import run_native as native_loop_run
 from experiments.fuzzing.shrink import shrink
+from rules.content import content_for
 
 #: agents left out of the default pool: too slow per decision, or need a model file
 SLOW_OR_LEARNED = ("mcts", "learned")
@@ -118,8 +119,7 @@ def campaign(out: Path, *, seconds: float, generated: bool = False, seed: int = 
     checks = checks or Checks()
     player = two_engines.run if checks.differential else run
     pool = list(agent_pool or default_agents())
-    content = (rules.load_content(Path(content_dir)) if content_dir
-               else rules.default_content())
+    content = content_for(content_dir)
     shipped = shipped_cases()
     rng = np.random.default_rng(seed)
     out.mkdir(parents=True, exist_ok=True)

@@ -7,6 +7,7 @@ cross-checks any other data directory (a ruleset variant).
 from __future__ import annotations
 
 import functools
+from pathlib import Path
 
 from rules.content.loader import DATA_DIR, build, check_content, load_content
 from rules.content.schema import (
@@ -46,6 +47,12 @@ def default_content() -> Content:
     return load_content(DATA_DIR)
 
 
+def content_for(content_dir: str | Path | None) -> Content:
+    """The content of ``content_dir`` (loaded and checked), or the shipped content when it
+    is None or empty: what a battle's ``content_dir`` stands for."""
+    return load_content(Path(content_dir)) if content_dir else default_content()
+
+
 __all__ = [
     "DATA_DIR",
     "Armour",
@@ -77,6 +84,7 @@ __all__ = [
     "Weapon",
     "build",
     "check_content",
+    "content_for",
     "default_content",
     "load_content",
 ]
