@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
+#include <unordered_map>
 
 namespace fray::agents {
 
@@ -15,13 +16,19 @@ namespace {
 
 constexpr std::size_t kNoChoice = std::numeric_limits<std::size_t>::max();
 
-// _passable per square index: on the map and no wall (closed doors count as floor).
-std::vector<std::uint8_t> passable_of(const grid::Grid& grid) {
-  std::vector<std::uint8_t> out(static_cast<std::size_t>(grid.width() * grid.height()));
-  for (int y = 0; y < grid.height(); ++y) {
-    for (int x = 0; x < grid.width(); ++x) {
-      out[static_cast<std::size_t>(y * grid.width() + x)] = grid.is_wall({x, y}) ? 0 : 1;
+// _passable per square index: on the map and no wall (closed doors count as floor),
+// kept per thread for the last grid asked (it depends on the walls alone).
+const std::vector<std::uint8_t>& passable_of(const grid::Grid& grid) {
+  thread_local std::uint64_t serial = 0;
+  thread_local std::vector<std::uint8_t> out;
+  if (serial != grid.walls_serial()) {
+    out.assign(static_cast<std::size_t>(grid.width() * grid.height()), 0);
+    for (int y = 0; y < grid.height(); ++y) {
+      for (int x = 0; x < grid.width(); ++x) {
+        out[static_cast<std::size_t>(y * grid.width() + x)] = grid.is_wall({x, y}) ? 0 : 1;
+      }
     }
+    serial = grid.walls_serial();
   }
   return out;
 }
@@ -69,6 +76,47 @@ std::vector<int> source_indices(const grid::Grid& grid,
   return out;
 }
 
+// The distance maps computed on this thread, by the walls' serial and the sources (the
+// maps never change once made, so clones and agents share them).
+class DistanceCache {
+ public:
+  Distances get(const grid::Grid& grid, std::vector<int> sources) {
+    Key key{grid.walls_serial(), std::move(sources)};
+    auto found = maps_.find(key);
+    if (found != maps_.end()) return found->second;
+    auto dist = std::make_shared<const std::vector<int>>(
+        search(grid.width(), passable_of(grid), key.sources));
+    stored_ += dist->size();
+    if (stored_ > kMostStored) {  // bounded: start afresh
+      maps_.clear();
+      stored_ = dist->size();
+    }
+    maps_.emplace(std::move(key), dist);
+    return dist;
+  }
+
+ private:
+  // about 16 MB of distances per thread (some 10,000 maps of a 20 x 20 battle map)
+  static constexpr std::size_t kMostStored = std::size_t{1} << 22;
+  struct Key {
+    std::uint64_t serial;
+    std::vector<int> sources;
+    bool operator==(const Key&) const = default;
+  };
+  struct KeyHash {
+    std::size_t operator()(const Key& key) const {
+      std::uint64_t hash = key.serial * 0x9e3779b97f4a7c15ULL;
+      for (const int source : key.sources) {
+        hash ^= static_cast<std::uint64_t>(source) + 0x9e3779b97f4a7c15ULL + (hash << 6) +
+                (hash >> 2);
+      }
+      return static_cast<std::size_t>(hash);
+    }
+  };
+  std::unordered_map<Key, Distances, KeyHash> maps_;
+  std::size_t stored_ = 0;
+};
+
 // kinds[kind][0], or std::logic_error where Python's kinds[kind] raises KeyError.
 std::size_t first_of(const ByKind& kinds, ActionKind kind) {
   const std::vector<std::size_t>& found = kinds[kind];
@@ -82,29 +130,17 @@ std::size_t first_of(const ByKind& kinds, ActionKind kind) {
 
 }  // namespace
 
-std::vector<int> distance_map(const grid::Grid& grid,
-                              const std::vector<combatant::Square>& sources) {
-  return search(grid.width(), passable_of(grid), source_indices(grid, sources));
+Distances distance_map(const grid::Grid& grid, const std::vector<combatant::Square>& sources) {
+  thread_local DistanceCache cache;
+  return cache.get(grid, source_indices(grid, sources));
 }
 
-const std::vector<int>& Berserker::distances(const View& view, const combatant::Combatant& self) {
-  const grid::Grid& grid = view.map.grid;
+Distances Berserker::distances(const View& view, const combatant::Combatant& self) {
   std::vector<combatant::Square> squares;
   for (const combatant::Combatant& other : view.state.roster.combatants) {
     if (other.in_action() && other.team != self.team) squares.push_back(other.position);
   }
-  std::vector<int> sources = source_indices(grid, squares);
-  std::vector<std::uint8_t> passable = passable_of(grid);
-  if (!cached_ || cached_->width != grid.width() || cached_->sources != sources ||
-      cached_->passable != passable) {
-    auto fresh = std::make_shared<Cached>();
-    fresh->width = grid.width();
-    fresh->dist = search(grid.width(), passable, sources);
-    fresh->passable = std::move(passable);
-    fresh->sources = std::move(sources);
-    cached_ = std::move(fresh);
-  }
-  return cached_->dist;
+  return distance_map(view.map.grid, squares);
 }
 
 Choice Berserker::act(const View& view) {
@@ -210,7 +246,8 @@ std::size_t Berserker::turn(const View& view, const ByKind& kinds, int actor) {
 
 std::size_t Berserker::approach(const View& view, const ByKind& kinds,
                                 const combatant::Combatant& self) {
-  const std::vector<int>& dist = distances(view, self);
+  const Distances distances_here = distances(view, self);
+  const std::vector<int>& dist = *distances_here;
   const int width = view.map.grid.width();
   const auto at = [&](const combatant::Square& square) {
     return dist[static_cast<std::size_t>(square.y * width + square.x)];

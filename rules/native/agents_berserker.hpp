@@ -24,8 +24,10 @@ inline constexpr int kFar = 1'000'000;
 
 // berserker.distance_map: per square index y * width + x, the king-step distance to the
 // nearest of `sources` over the squares on the map that are no wall (closed doors count
-// as floor), never cutting a wall corner; kFar where unreachable.
-std::vector<int> distance_map(const grid::Grid& grid, const std::vector<combatant::Square>& sources);
+// as floor), never cutting a wall corner; kFar where unreachable. Kept per thread by the
+// walls and the sources (Python caches it per map and sources), so it is computed once.
+using Distances = std::shared_ptr<const std::vector<int>>;
+Distances distance_map(const grid::Grid& grid, const std::vector<combatant::Square>& sources);
 
 class Berserker final : public Agent {
  public:
@@ -40,18 +42,10 @@ class Berserker final : public Agent {
   std::size_t approach(const View& view, const ByKind& kinds, const combatant::Combatant& self);
   // self._best: a random one of the lowest-scoring options.
   std::size_t best(const std::vector<std::size_t>& options, const std::vector<int>& scores);
-  // The distance map to the enemies in action, reused while the map's walls and the
-  // enemies' squares stay the same (Python caches it per map and sources).
-  const std::vector<int>& distances(const View& view, const combatant::Combatant& self);
+  // The distance map to the enemies in action (distance_map).
+  static Distances distances(const View& view, const combatant::Combatant& self);
 
   Seeded seeded_;
-  struct Cached {
-    int width = 0;
-    std::vector<std::uint8_t> passable;
-    std::vector<int> sources;  // square indices, sorted
-    std::vector<int> dist;
-  };
-  std::shared_ptr<const Cached> cached_;  // shared by clones (never changed in place)
 };
 
 }  // namespace fray::agents

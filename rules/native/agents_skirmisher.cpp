@@ -27,8 +27,7 @@ namespace t = tactics;
 constexpr int kEnemyReach = 7;
 
 // The walking distance from a square to the nearest enemy (Skirmisher._gap, and
-// keep_away's gap): berserker.distance_map over the enemies' squares, computed once per
-// step (Python's distance_map caches it per map and sources).
+// keep_away's gap): berserker.distance_map over the enemies' squares.
 class Gaps {
  public:
   explicit Gaps(const Tactician::Turn& turn) : width_(turn.view.map.grid.width()) {
@@ -42,13 +41,13 @@ class Gaps {
   // _gap: 10**6 (kFar) with no enemies, as Python returns; an unreachable square is kFar
   // too (distance_map's FAR).
   int at(Square square) const {
-    return foes_.empty() ? kFar : dist_[static_cast<std::size_t>(square.y * width_ + square.x)];
+    return foes_.empty() ? kFar : (*dist_)[static_cast<std::size_t>(square.y * width_ + square.x)];
   }
 
  private:
   int width_;
   std::vector<Square> foes_;
-  std::vector<int> dist_;
+  Distances dist_;
 };
 
 // str(action.square): "(x, y)", or "None" for an action without one.

@@ -150,9 +150,9 @@ Tactician::Step Tactician::close_in(const Turn& turn, const std::vector<int>& fo
     }
   }
   const grid::Grid& map = turn.view.map.grid;
-  const std::vector<int> dist = distance_map(map, {turn.odds.at(target).position});
+  const Distances distances = distance_map(map, {turn.odds.at(target).position});
   const auto at = [&](Square square) {
-    return dist[static_cast<std::size_t>(square.y * map.width() + square.x)];
+    return (*distances)[static_cast<std::size_t>(square.y * map.width() + square.x)];
   };
   const int here = at(turn.me.position);
   const std::string name = turn.view.state.roster.ids.name(target);

@@ -2,11 +2,22 @@
 #include "grid.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
 
 namespace fray::grid {
+
+namespace {
+
+// A number no grid has had yet (walls_serial).
+std::uint64_t fresh_serial() {
+  static std::atomic<std::uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
+}  // namespace
 
 Grid::Grid(int width, int height) {
   if (width < 1 || height < 1) {
@@ -23,6 +34,7 @@ Grid::Grid(int width, int height) {
   door_.assign(squares, static_cast<std::uint8_t>(Door::none));
   dark_.assign(squares, 0);
   drop_depth_.assign(squares, 0);
+  walls_serial_ = fresh_serial();
 }
 
 std::size_t Grid::checked(Square square) const {
@@ -43,6 +55,7 @@ void Grid::set_wall(Square square) {
   const std::size_t i = checked(square);
   wall_[i] = 1;
   refresh(i);
+  walls_serial_ = fresh_serial();
 }
 
 void Grid::set_door(Square square, bool open) {

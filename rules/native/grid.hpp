@@ -63,6 +63,10 @@ class Grid {
   int height() const { return table_.height; }
   // The reach search's tables (ReachGraph takes them).
   const reach::MapTable& table() const { return table_; }
+  // Names the size and walls of this map: two grids of equal serial have the same ones
+  // (copies keep it; the constructor and set_wall draw a new one), so caches of what
+  // depends on the walls alone (agents' distance maps) can key on it.
+  std::uint64_t walls_serial() const { return walls_serial_; }
 
   bool in_bounds(Square square) const {
     return 0 <= square.x && square.x < table_.width && 0 <= square.y && square.y < table_.height;
@@ -102,6 +106,7 @@ class Grid {
   std::vector<std::uint8_t> door_;    // Door per square
   std::vector<std::uint8_t> dark_;    // darkness (H23)
   std::vector<int> drop_depth_;       // feet (S23)
+  std::uint64_t walls_serial_ = 0;    // walls_serial()
 };
 
 // King-move distance between two squares.
