@@ -59,32 +59,40 @@ bool may_move(const Combatant& actor) {
   return !actor.shifted_this_round && !actor.prone && actor.grappled_by == kNone;
 }
 
-// S12/S14/S17: the destinations of the plain search (threats only choose the route,
-// H13), sorted as Python sorts (x, y) tuples.
-std::vector<Square> destinations(Lister& l, const Combatant& actor, bool full) {
+// (x, y) as Python sorts such tuples
+bool square_before(const Square& first, const Square& second) {
+  return first.x != second.x ? first.x < second.x : first.y < second.y;
+}
+
+// S12/S14/S17: the plain search (threats only choose the route, H13) within `budget`.
+std::shared_ptr<const reach::Reach> plain_reach(Lister& l, const Combatant& actor,
+                                                std::int64_t budget) {
   const queries::RouteTables tables = queries::route_tables(l.query, actor.id, false);
   const grid::Grid& grid = l.map.grid;
   reach::Query query;
   query.x = actor.position.x;
   query.y = actor.position.y;
   query.parity = actor.diagonal_parity;
-  query.budget = queries::move_budget(l.query, actor.id, full);
+  query.budget = budget;
   for (const Square square : tables.blocked) {
     if (grid.in_bounds(square)) query.blocked.push_back(grid.index(square));
   }
   for (const Square square : tables.no_end) {
     if (grid.in_bounds(square)) query.no_end.push_back(grid.index(square));
   }
-  const std::shared_ptr<const reach::Reach> reach = l.map.graph.reachable_cached(query);
+  return l.map.graph.reachable_cached(query);
+}
+
+// The destinations of `reach` whose route costs at most `budget`, sorted.
+std::vector<Square> destinations(const reach::Reach& reach, std::int64_t budget) {
   std::vector<Square> out;
-  out.reserve(reach->size());
-  for (std::size_t i = 0; i < reach->size(); ++i) {
-    const auto [x, y] = reach->destination(i);
+  out.reserve(reach.size());
+  for (std::size_t i = 0; i < reach.size(); ++i) {
+    if (reach.cost(i) > budget) continue;
+    const auto [x, y] = reach.destination(i);
     out.push_back({x, y});
   }
-  std::sort(out.begin(), out.end(), [](const Square& first, const Square& second) {
-    return first.x != second.x ? first.x < second.x : first.y < second.y;
-  });
+  std::sort(out.begin(), out.end(), square_before);
   return out;
 }
 
@@ -97,9 +105,20 @@ void walk(Lister& l, const Combatant& actor) {
   const bool move = can_spend(actor, Category::move);
   const bool full = can_spend(actor, Category::full);
   if (!move && !full) return;
+  // Within half the rate are the whole rate's destinations costing at most half: a
+  // search's budget only cuts its routes off, every cheaper one is found the same.
+  const std::int64_t half_budget = queries::move_budget(l.query, actor.id, false);
   std::optional<std::vector<Square>> whole;
-  if (full) whole = destinations(l, actor, true);
-  const std::vector<Square> half = destinations(l, actor, false);
+  std::vector<Square> half;
+  const std::int64_t whole_budget = full ? queries::move_budget(l.query, actor.id, true) : 0;
+  if (full && whole_budget >= half_budget) {
+    const std::shared_ptr<const reach::Reach> reach = plain_reach(l, actor, whole_budget);
+    whole = destinations(*reach, whole_budget);
+    half = destinations(*reach, half_budget);
+  } else {
+    if (full) whole = destinations(*plain_reach(l, actor, whole_budget), whole_budget);
+    half = destinations(*plain_reach(l, actor, half_budget), half_budget);
+  }
   if (move) {
     for (const Square square : half) l.add_square(K::MOVE, square);
   }

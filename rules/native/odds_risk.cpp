@@ -1,6 +1,7 @@
 // rules/odds/risk.py in C++ (S5, S6, H5, H13). See odds_risk.hpp.
 #include "odds_risk.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <memory>
@@ -160,22 +161,29 @@ std::vector<Risk> route_risks(const View& view, int combatant,
   std::vector<int> ranked;
   const reach::Query search = turns::route_query(view.query(), grid, combatant, full, true, &ranked);
   const std::shared_ptr<const reach::Reach> reach = view.map.graph.reachable_cached(search);
-  std::map<std::pair<int, int>, std::size_t> numbers;
-  for (std::size_t i = 0; i < reach->size(); ++i) numbers.emplace(reach->destination(i), i);
   std::vector<Risk> out;
   out.reserve(squares.size());
+  std::vector<Risk> known;
   for (const combatant::Square square : squares) {
-    const auto found = numbers.find({square.x, square.y});
-    if (found == numbers.end()) {
+    const std::optional<std::size_t> found = reach->number_of(square.x, square.y);
+    if (!found) {
       throw std::invalid_argument("route_risk: " + view.state.roster.ids.name(combatant) +
                                   " cannot move to (" + std::to_string(square.x) + ", " +
                                   std::to_string(square.y) + ")");
     }
     std::vector<int> provokers;
-    for (const int number : reach->route(found->second).provokers) {
+    for (const int number : reach->provokers(*found)) {
       provokers.push_back(ranked.at(static_cast<std::size_t>(number)));
     }
-    out.push_back(free_attack_risk(view, combatant, provokers, defence));
+    // routes provoking the same enemies carry the same risk: computed once per call
+    const auto same = std::find_if(known.begin(), known.end(),
+                                   [&](const Risk& risk) { return risk.provokers == provokers; });
+    if (same == known.end()) {
+      known.push_back(free_attack_risk(view, combatant, provokers, defence));
+      out.push_back(known.back());
+    } else {
+      out.push_back(*same);
+    }
   }
   return out;
 }

@@ -367,6 +367,8 @@ class Searcher {
     }
   }
 
+  int window_squares() const { return window_.squares(); }
+
  private:
   void mark(std::vector<std::uint8_t>& table, int square) const {
     if (square < 0 || square >= map_.width * map_.height) return;
@@ -406,6 +408,25 @@ class Searcher {
 std::pair<int, int> Reach::destination(std::size_t number) const {
   const int local = node(chosen_.at(number)) >> 1;
   return {x0_ + local % window_width_, y0_ + local / window_width_};
+}
+
+std::optional<std::size_t> Reach::number_of(int x, int y) const {
+  const int local_x = x - x0_;
+  const int local_y = y - y0_;
+  if (number_at_.empty() || local_x < 0 || local_y < 0 || local_x >= window_width_) {
+    return std::nullopt;
+  }
+  const std::size_t local = static_cast<std::size_t>(local_y * window_width_ + local_x);
+  if (local >= number_at_.size() || number_at_[local] < 0) return std::nullopt;
+  return static_cast<std::size_t>(number_at_[local]);
+}
+
+std::vector<int> Reach::provokers(std::size_t number) const {
+  if (threat_start_.empty()) return {};
+  std::vector<int> locals;
+  for (int at = chosen_.at(number); at >= 0; at = pred_of_[at]) locals.push_back(node(at) >> 1);
+  std::reverse(locals.begin(), locals.end());
+  return provokers_of(locals, threat_start_, threat_enemies_);
 }
 
 // routes.py Reach._route: the path back along the predecessors, its provokers (H13).
@@ -468,6 +489,7 @@ std::shared_ptr<const Reach> ReachGraph::reachable_cached(const Query& query) co
   auto found = std::make_shared<const Reach>(reachable(query));
   const std::size_t bytes = key.size() + sizeof(int) * (found->node_of_.size() + found->cost_of_.size() +
                                                         found->pred_of_.size() + found->chosen_.size() +
+                                                        found->number_at_.size() +
                                                         found->threat_start_.size() +
                                                         found->threat_enemies_.size());
   const std::lock_guard<std::mutex> lock(answers_->mutex);
@@ -587,15 +609,19 @@ Reach ReachGraph::reachable(const Query& query) const {
     throw std::invalid_argument("threats: the native reach search handles up to 4096 enemies, got " +
                                 std::to_string(enemies));
   }
+  found.number_at_.assign(static_cast<std::size_t>(searcher.window_squares()), -1);
+  for (std::size_t number = 0; number < found.chosen_.size(); ++number) {
+    found.number_at_[static_cast<std::size_t>(found.node(found.chosen_[number]) >> 1)] =
+        static_cast<int>(number);
+  }
   return found;
 }
 
 std::optional<Route> ReachGraph::cheapest(const Query& query, int x, int y) const {
   const std::shared_ptr<const Reach> found = reachable_cached(query);
-  for (std::size_t number = 0; number < found->size(); ++number) {
-    if (found->destination(number) == std::pair{x, y}) return found->route(number);
-  }
-  return std::nullopt;
+  const std::optional<std::size_t> number = found->number_of(x, y);
+  if (!number) return std::nullopt;
+  return found->route(*number);
 }
 
 std::vector<int> provokers_of(const std::vector<int>& path, const std::vector<int>& start,

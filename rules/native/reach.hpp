@@ -74,6 +74,12 @@ class Reach {
   std::pair<int, int> destination(std::size_t number) const;
   // the chosen route to destination number `number`
   Route route(std::size_t number) const;
+  // the number of destination (x, y), or none if it is not one
+  std::optional<std::size_t> number_of(int x, int y) const;
+  // the cost of the chosen route to destination number `number` (route(number).cost)
+  int cost(std::size_t number) const { return cost_of_[chosen_.at(number)]; }
+  // the enemies the chosen route provokes, in order (route(number).provokers)
+  std::vector<int> provokers(std::size_t number) const;
 
  private:
   friend class ReachGraph;
@@ -86,8 +92,9 @@ class Reach {
   // the search's window of the map (reach.cpp Window), squares numbered in it
   int x0_ = 0, y0_ = 0, window_width_ = 1, map_width_ = 1;
   // per label its node, cost and predecessor (a plain search's labels are its nodes:
-  // node_of_ empty); the chosen label per destination
-  std::vector<int> node_of_, cost_of_, pred_of_, chosen_;
+  // node_of_ empty); the chosen label per destination; per window square its
+  // destination number, or -1
+  std::vector<int> node_of_, cost_of_, pred_of_, chosen_, number_at_;
   // H12: the enemies threatening window square s are threat_enemies_[threat_start_[s] ..
   // threat_start_[s + 1]), by number; both empty without threats
   std::vector<int> threat_start_, threat_enemies_;
