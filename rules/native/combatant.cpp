@@ -29,6 +29,12 @@ double python_round(double x, int ndigits) {
   if (ndigits > 323) return x;  // NDIGITS_MAX
   if (ndigits < -308) return 0.0 * x;  // NDIGITS_MIN
   if (ndigits < 0) throw std::invalid_argument("python_round: ndigits < 0 is not ported");
+  // A multiple of 2**-k (k <= ndigits) has at most k decimals, so it rounds to itself:
+  // the weights of the content (whole, half and quarter stones) take this path.
+  if (ndigits >= 9 && std::fabs(x) < 0x1p43) {
+    const double scaled = x * 512.0;  // exact: a power of two
+    if (scaled == std::trunc(scaled)) return x;
+  }
   char buffer[400];  // |x| < 1.8e308: 309 digits, a sign, a point and at most 323 decimals
   std::string long_buffer;
   char* first = buffer;

@@ -59,11 +59,6 @@ bool may_move(const Combatant& actor) {
   return !actor.shifted_this_round && !actor.prone && actor.grappled_by == kNone;
 }
 
-// (x, y) as Python sorts such tuples
-bool square_before(const Square& first, const Square& second) {
-  return first.x != second.x ? first.x < second.x : first.y < second.y;
-}
-
 // S12/S14/S17: the plain search (threats only choose the route, H13) within `budget`.
 std::shared_ptr<const reach::Reach> plain_reach(Lister& l, const Combatant& actor,
                                                 std::int64_t budget) {
@@ -83,16 +78,16 @@ std::shared_ptr<const reach::Reach> plain_reach(Lister& l, const Combatant& acto
   return l.map.graph.reachable_cached(query);
 }
 
-// The destinations of `reach` whose route costs at most `budget`, sorted.
+// The destinations of `reach` whose route costs at most `budget`, sorted as Python sorts
+// (x, y) tuples.
 std::vector<Square> destinations(const reach::Reach& reach, std::int64_t budget) {
   std::vector<Square> out;
   out.reserve(reach.size());
-  for (std::size_t i = 0; i < reach.size(); ++i) {
-    if (reach.cost(i) > budget) continue;
-    const auto [x, y] = reach.destination(i);
+  reach.each_by_square([&](std::size_t number) {
+    if (reach.cost(number) > budget) return;
+    const auto [x, y] = reach.destination(number);
     out.push_back({x, y});
-  }
-  std::sort(out.begin(), out.end(), square_before);
+  });
   return out;
 }
 
@@ -119,6 +114,8 @@ void walk(Lister& l, const Combatant& actor) {
     if (full) whole = destinations(*plain_reach(l, actor, whole_budget), whole_budget);
     half = destinations(*plain_reach(l, actor, half_budget), half_budget);
   }
+  l.out.reserve(l.out.size() + (move ? half.size() : 0) +
+                (whole ? whole->size() + half.size() : 0));
   if (move) {
     for (const Square square : half) l.add_square(K::MOVE, square);
   }

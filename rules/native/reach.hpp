@@ -80,6 +80,18 @@ class Reach {
   int cost(std::size_t number) const { return cost_of_[chosen_.at(number)]; }
   // the enemies the chosen route provokes, in order (route(number).provokers)
   std::vector<int> provokers(std::size_t number) const;
+  // Calls visit(number) for every destination in (x, y) order, as Python sorts them.
+  template <typename Visit>
+  void each_by_square(Visit&& visit) const {
+    if (number_at_.empty()) return;
+    const int height = static_cast<int>(number_at_.size()) / window_width_;
+    for (int x = 0; x < window_width_; ++x) {
+      for (int y = 0; y < height; ++y) {
+        const int number = number_at_[static_cast<std::size_t>(y * window_width_ + x)];
+        if (number >= 0) visit(static_cast<std::size_t>(number));
+      }
+    }
+  }
 
  private:
   friend class ReachGraph;
