@@ -4,6 +4,7 @@
 #include "combatant.hpp"
 
 #include <charconv>
+#include <array>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -29,11 +30,22 @@ double python_round(double x, int ndigits) {
   if (ndigits > 323) return x;  // NDIGITS_MAX
   if (ndigits < -308) return 0.0 * x;  // NDIGITS_MIN
   if (ndigits < 0) throw std::invalid_argument("python_round: ndigits < 0 is not ported");
-  // A multiple of 2**-k (k <= ndigits) has at most k decimals, so it rounds to itself:
-  // the weights of the content (whole, half and quarter stones) take this path.
-  if (ndigits >= 9 && std::fabs(x) < 0x1p43) {
-    const double scaled = x * 512.0;  // exact: a power of two
-    if (scaled == std::trunc(scaled)) return x;
+  // Fast path, the same double: x * 10**ndigits is within 2**-13 of the exact product
+  // (|product| < 2**40), so away from a half its exact decimal rounding is certain, and
+  // the integer it rounds to divided by 10**ndigits (both exact doubles) is correctly
+  // rounded, as strtod of the rounded decimal is.
+  if (ndigits <= 15) {
+    constexpr std::array<double, 16> kPowers{1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                             1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    const double scale = kPowers[static_cast<std::size_t>(ndigits)];
+    const double scaled = x * scale;
+    if (std::fabs(scaled) < 0x1p40) {
+      const double below = std::floor(scaled);
+      const double fraction = scaled - below;
+      if (std::fabs(fraction - 0.5) > 1e-3) {  // the sign kept, as for -0.0 (a tiny negative)
+        return std::copysign((fraction < 0.5 ? below : below + 1.0) / scale, x);
+      }
+    }
   }
   char buffer[400];  // |x| < 1.8e308: 309 digits, a sign, a point and at most 323 decimals
   std::string long_buffer;

@@ -15,6 +15,7 @@ for float, bit for bit); every ruleset skill with and without ``current_round``,
 from __future__ import annotations
 
 import json
+import math
 import random
 import re
 import shutil
@@ -262,3 +263,17 @@ def test_python_round_on_sums_of_decimal_weights() -> None:
         for _ in range(chooser.randint(1, 12)):  # as load_stones sums them
             total += chooser.randint(0, 400) / 100 * chooser.randint(1, 40)
         _same_round(total, 9)
+
+
+def test_python_round_near_halves_and_tiny_negatives() -> None:
+    # the native fast path decides away from a half; next to one it takes the exact path
+    chooser = random.Random(25)
+    for _ in range(20_000):
+        ndigits = chooser.randint(0, 15)
+        x = (chooser.randint(0, 10**6) + 0.5) / 10.0**ndigits
+        for _ in range(chooser.randint(0, 40)):
+            x = math.nextafter(x, chooser.choice((0.0, math.inf)))
+        _same_round(x, ndigits)
+        _same_round(-x, ndigits)
+    for x in (-1e-12, -4e-10, -1e-300, 1e-12):
+        _same_round(x, 9)
