@@ -118,6 +118,18 @@ class MaskTable {
   std::unordered_map<Bits<K>, int, BitsHash<K>> ids_;
 };
 
+// `count` empty lists, reused by this thread's searches with their capacity kept (a
+// search's buckets and label fronts; searches never nest). `which` names the use.
+std::vector<std::vector<int>>& scratch_lists(std::size_t which, std::size_t count) {
+  thread_local std::array<std::vector<std::vector<int>>, 2> pools;
+  std::vector<std::vector<int>>& pool = pools.at(which);
+  if (pool.size() < count) pool.resize(count);
+  for (std::size_t i = 0; i < count; ++i) pool[i].clear();
+  return pool;
+}
+constexpr std::size_t kBuckets = 0;
+constexpr std::size_t kFronts = 1;
+
 }  // namespace
 
 // Everything a query's two searches share: the window, its tables and the edges.
@@ -216,7 +228,7 @@ class Searcher {
       if (forbidden_[local] != 0) dist[2 * local] = dist[2 * local + 1] = -1;
     }
     dist[source_] = 0;
-    std::vector<std::vector<int>> buckets(limit_);
+    std::vector<std::vector<int>>& buckets = scratch_lists(kBuckets, static_cast<std::size_t>(limit_));
     std::vector<int> settled{source_};
     edges(source_, [&](int target, int cost) {
       if (cost < dist[target]) {
@@ -292,9 +304,9 @@ class Searcher {
     found.pred_of_ = {-1};
     std::vector<int> mask_of{0};
     std::vector<std::uint8_t> dead{0};
-    std::vector<std::vector<int>> front(nodes);
+    std::vector<std::vector<int>>& front = scratch_lists(kFronts, static_cast<std::size_t>(nodes));
     front[source_].push_back(0);
-    std::vector<std::vector<int>> buckets(limit_);
+    std::vector<std::vector<int>>& buckets = scratch_lists(kBuckets, static_cast<std::size_t>(limit_));
     buckets[0].push_back(0);
     std::vector<int> settled;
     std::vector<int> keep;
