@@ -90,7 +90,6 @@ class ScenarioSetup:
         self.content = content
         self.scenario = (scenario if isinstance(scenario, rules.Scenario)
                          else rules.load_scenario(scenario, content))
-        self._template: native_driver.StartTemplate | bool | None = None  # built when asked
         probe = self.new_battle(0)
         self._native_layouts: Any = None
         self.codec = ActionCodec(probe)
@@ -111,27 +110,24 @@ class ScenarioSetup:
 
     def new_battle(self, seed: int) -> Battle:
         """The battle of ``seed`` on the setup's engine; a native one is started in C++
-        from the scenario mustered once (``rules.native_driver.start_template``)."""
-        template = self.template() if self.engine == "native" else None
-        if template is not None:
-            return native_driver.battle_from_template(template, seed, self.content,
-                                                      self.scenario, self.content_dir)
+        from this thread's template of the scenario (``rules.native_driver.started_battle``,
+        the one cache of mustered scenarios that ``experiments.replay.play`` uses too)."""
+        if self.engine == "native":
+            battle = native_driver.started_battle(self.scenario, seed, self.content,
+                                                  self.content_dir)
+            if battle is not None:
+                return battle
         return Battle(self.scenario, seed, self.content, self.content_dir, engine=self.engine)
 
-    def template(self, records: Any = None) -> native_driver.StartTemplate | None:
-        """The scenario mustered once as native parts (names in ``records``, default the
-        process's shared table; the default one is kept), or None when mustering rolls
-        dice (then battles are built by ``rules.Battle``)."""
-        if records is None and self._template is not None:
-            return self._template or None
+    def template(self, records: Any) -> native_driver.StartTemplate | None:
+        """The scenario mustered once as native parts with names in ``records`` (a batch's
+        own name table: ``env.vector``), or None when mustering rolls dice (then battles
+        are built by ``rules.Battle``)."""
         try:
-            made = native_driver.start_template(self.scenario, self.content, self.content_dir,
+            return native_driver.start_template(self.scenario, self.content, self.content_dir,
                                                 records)
         except ValueError:
-            made = None
-        if records is None:
-            self._template = made or False
-        return made
+            return None
 
     def observation_space(self, flat_obs: bool = False) -> spaces.Dict:
         """One env's observation space: the builder's parts (``planes`` and ``units``
