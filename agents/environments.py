@@ -81,7 +81,7 @@ def skirmish_vector_env(num_envs: int = 8, scenario: str | Path | None = None,
     ``SAME_STEP`` autoreset, so the same code runs everywhere. ``options`` (agent specs)
     and ``option_seed``: a batch of selector envs (``agents/options.py``), row ``i`` as
     ``OptionsWrapper(env, options, seed=option_seed + i)``."""
-    from agents.options import OptionSelector, OptionsWrapper, option_twins
+    from agents.options import OptionsWrapper, option_twin_rows
 
     options = kwargs.pop("options", None)
     option_seed = int(kwargs.pop("option_seed", 0))
@@ -90,11 +90,12 @@ def skirmish_vector_env(num_envs: int = 8, scenario: str | Path | None = None,
     engine = kwargs.get("engine")
     probe = source(0) if not hasattr(source, "act") or isinstance(source, type) else source
     if (set(kwargs) - {"engine"} <= batched and engine in (None, "native") and native.available()
-            and native_agents.twin_of(probe) is not None
-            and (options is None or OptionSelector(options).native_twins() is not None)):
-        kwargs.pop("engine", None)
-        twins = None if options is None else option_twins(options, option_seed, int(num_envs))
-        return SkirmishVectorEnv(num_envs, scenario, source, options=twins, **kwargs)
+            and native_agents.twin_of(probe) is not None):
+        twins = None if options is None else option_twin_rows(options, option_seed,
+                                                               int(num_envs))
+        if options is None or twins is not None:
+            kwargs.pop("engine", None)
+            return SkirmishVectorEnv(num_envs, scenario, source, options=twins, **kwargs)
     kwargs.pop("copy", None)
 
     def make(row: int) -> Any:

@@ -135,17 +135,25 @@ class OptionSelector:
         return self.choose(battle, choose() if option is None else option)
 
 
+def option_twin_rows(options: Sequence[str], seed: int, rows: int) -> list[list[Any]] | None:
+    """:func:`option_twins`, or None when an option has no native form."""
+    twins = [OptionSelector(options, seed=seed + row).native_twins() for row in range(rows)]
+    if any(row is None for row in twins):
+        return None
+    return [list(row) for row in twins if row is not None]
+
+
 def option_twins(options: Sequence[str], seed: int, rows: int) -> list[list[Any]]:
     """For each of ``rows`` selector envs, the native twins of
     ``OptionSelector(options, seed=seed + row)``'s options (the batched vector env's
     ``options``: row ``i`` then plays as ``OptionsWrapper(env, options, seed=seed + i)``);
     TypeError when an option has no native form."""
-    twins = [OptionSelector(options, seed=seed + row).native_twins() for row in range(rows)]
-    if any(row is None for row in twins):
+    twins = option_twin_rows(options, seed, rows)
+    if twins is None:
         raise TypeError(f"options {list(options)}: every option needs a native twin for the "
                         f"batched vector env (the scripted agents but per_unit, pack and "
                         f"mcts have one; learned models do not)")
-    return [list(row) for row in twins if row is not None]
+    return twins
 
 
 class OptionsWrapper(gym.Wrapper):
