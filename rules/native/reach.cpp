@@ -51,8 +51,6 @@ struct Window {
   }
   // window square of map square (x, y) (which must be inside)
   int local(int x, int y) const { return (y - y0) * width + (x - x0); }
-  int map_x(int local_square) const { return x0 + local_square % width; }
-  int map_y(int local_square) const { return y0 + local_square / width; }
 };
 
 // A set of enemies, bit n for enemy n, in K 64-bit words (the Python search's int mask).
@@ -156,6 +154,38 @@ class Searcher {
     for (int square : query.blocked) mark(forbidden_, square);
     no_end_.assign(window_.squares(), 0);
     for (int square : query.no_end) mark(no_end_, square);
+    // per window square its map square and its legal steps that stay in the window
+    // (edges() then needs no division and no bounds test)
+    thread_local std::vector<int> squares;
+    thread_local std::vector<std::uint8_t> allowed;
+    squares.resize(static_cast<std::size_t>(window_.squares()));
+    allowed.resize(static_cast<std::size_t>(window_.squares()));
+    // the steps whose target column (row) is inside the window, by column (row)
+    const auto inside = [](int at, int size, int axis) {
+      std::uint8_t bits = 0;
+      for (int k = 0; k < 8; ++k) {
+        const int to = at + KING_STEPS[k][axis];
+        if (to >= 0 && to < size) bits = static_cast<std::uint8_t>(bits | (1U << k));
+      }
+      return bits;
+    };
+    for (int y = 0; y < window_.height; ++y) {
+      const std::uint8_t row = inside(y, window_.height, 1);
+      const auto first = static_cast<std::size_t>(y * window_.width);
+      const int first_square = (window_.y0 + y) * map_.width + window_.x0;
+      for (int x = 0; x < window_.width; ++x) {
+        const std::uint8_t column =
+            x == 0 || x == window_.width - 1 ? inside(x, window_.width, 0) : 0xFF;
+        squares[first + x] = first_square + x;
+        allowed[first + x] = static_cast<std::uint8_t>(steps_[first_square + x] & row & column);
+      }
+    }
+    square_of_ = squares.data();
+    allowed_ = allowed.data();
+    for (int k = 0; k < 8; ++k) {
+      local_step_[k] = KING_STEPS[k][1] * window_.width + KING_STEPS[k][0];
+      map_step_[k] = KING_STEPS[k][1] * map_.width + KING_STEPS[k][0];
+    }
   }
 
   // A result with the window and, if any, the threats of the squares in it, each
@@ -195,19 +225,14 @@ class Searcher {
   void edges(int node, Visit&& visit) const {
     const int local = node >> 1;
     const int parity = node & 1;
-    const int x = window_.map_x(local);
-    const int y = window_.map_y(local);
-    const int square = y * map_.width + x;
+    const int square = square_of_[local];
     if (node != source_ && map_.drop[square] != 0) return;
-    const std::uint8_t allowed = steps_[square];
+    const std::uint8_t allowed = allowed_[local];  // beyond the window: beyond the budget
     for (int k = 0; k < 8; ++k) {
       if ((allowed & (1U << k)) == 0) continue;
-      const int tx = x + KING_STEPS[k][0];
-      const int ty = y + KING_STEPS[k][1];
-      if (!window_.contains(tx, ty)) continue;  // beyond the budget
       const int factor =
-          map_.difficult[ty * map_.width + tx] != 0 ? costs_.difficult_multiplier : 1;
-      const int target = window_.local(tx, ty) * 2;
+          map_.difficult[square + map_step_[k]] != 0 ? costs_.difficult_multiplier : 1;
+      const int target = (local + local_step_[k]) * 2;
       if (k >= 4) {
         visit(target + 1 - parity, costs_.diagonal[parity] * factor);
       } else {
@@ -415,6 +440,12 @@ class Searcher {
   int source_ = 0;
   std::vector<std::uint8_t> forbidden_;
   std::vector<std::uint8_t> no_end_;
+  // this thread's tables of the window (the constructor's), and the index steps of
+  // KING_STEPS in the window and on the map
+  const int* square_of_ = nullptr;
+  const std::uint8_t* allowed_ = nullptr;
+  std::array<int, 8> local_step_{};
+  std::array<int, 8> map_step_{};
 };
 
 std::pair<int, int> Reach::destination(std::size_t number) const {
