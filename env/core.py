@@ -235,7 +235,10 @@ def space_index(action: Any, space: spaces.Discrete) -> int:
     (``10**6``, ``-1``, ``2.5``, ``"a"``) is a ValueError naming it and the space, as
     Gymnasium's spaces define. An index inside the space but not legal now is the
     caller's to handle (the ``illegal_action`` option)."""
-    index = int(np.asarray(action)) if space.contains(action) else as_index(action)
+    if type(action) is int or isinstance(action, np.integer):  # the common case, checked here
+        index: int | None = int(action)
+    else:
+        index = int(np.asarray(action)) if space.contains(action) else as_index(action)
     if index is None or not 0 <= index < int(space.n):  # (a 1-element array passes)
         raise ValueError(f"action {action!r} is not in the action space {space}")
     return index

@@ -103,13 +103,14 @@ class NativeLayouts:
             state, layout_tables(self._codec, self._probe.scenario.name))
 
     def empty(self, count: int | None = None) -> dict[str, np.ndarray]:
-        """Observation arrays (one env, or ``count`` rows) for the engine to fill."""
+        """Observation arrays (one env, or ``count`` rows) for the engine to fill (it
+        writes every element: ``write_observation``)."""
         rows = () if count is None else (count,)
         return {
-            "planes": np.zeros((*rows, len(PLANES), self.height, self.width), dtype=np.float32),
-            "units": np.zeros((*rows, self.units, len(UNIT_FEATURES)), dtype=np.float32),
-            "decision": np.zeros((*rows, 2), dtype=np.int64),
-            "globals": np.zeros((*rows, len(GLOBAL_FEATURES)), dtype=np.float32),
+            "planes": np.empty((*rows, len(PLANES), self.height, self.width), dtype=np.float32),
+            "units": np.empty((*rows, self.units, len(UNIT_FEATURES)), dtype=np.float32),
+            "decision": np.empty((*rows, 2), dtype=np.int64),
+            "globals": np.empty((*rows, len(GLOBAL_FEATURES)), dtype=np.float32),
         }
 
     def observe(self, battle: Battle, team: str, self_id: str | None,
