@@ -1,6 +1,8 @@
 // agents_base.hpp's shared helpers and the registry of native agents.
 #include "agents_base.hpp"
 
+#include <algorithm>
+
 #include "agents_berserker.hpp"
 #include "agents_defender.hpp"
 #include "agents_random.hpp"
@@ -9,9 +11,13 @@
 
 namespace fray::agents {
 
-ByKind::ByKind(const std::vector<actions::Action>& legal) {
+ByKind::ByKind(const std::vector<actions::Action>& legal) : indices_(legal.size()) {
+  for (const actions::Action& action : legal) ++start_[static_cast<std::size_t>(action.kind) + 1];
+  for (std::size_t k = 0; k < actions::ACTION_KIND_COUNT; ++k) start_[k + 1] += start_[k];
+  std::array<std::size_t, actions::ACTION_KIND_COUNT> next{};
+  std::copy(start_.begin(), start_.end() - 1, next.begin());
   for (std::size_t i = 0; i < legal.size(); ++i) {
-    of_[static_cast<std::size_t>(legal[i].kind)].push_back(i);
+    indices_[next[static_cast<std::size_t>(legal[i].kind)]++] = i;  // in listing order
   }
 }
 

@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -85,12 +86,16 @@ class Seeded {
 class ByKind {
  public:
   explicit ByKind(const std::vector<actions::Action>& legal);
-  const std::vector<std::size_t>& operator[](actions::ActionKind kind) const {
-    return of_[static_cast<std::size_t>(kind)];
+  std::span<const std::size_t> operator[](actions::ActionKind kind) const {
+    const auto k = static_cast<std::size_t>(kind);
+    return {indices_.data() + start_[k], start_[k + 1] - start_[k]};
   }
 
  private:
-  std::array<std::vector<std::size_t>, actions::ACTION_KIND_COUNT> of_;
+  // the indices of each kind, kind after kind (one list: a counting sort), and where
+  // each kind's start
+  std::vector<std::size_t> indices_;
+  std::array<std::size_t, actions::ACTION_KIND_COUNT + 1> start_{};
 };
 
 // The Roster number of the combatant an action names (battle.combatants[name]); kNone

@@ -119,7 +119,7 @@ class DistanceCache {
 
 // kinds[kind][0], or std::logic_error where Python's kinds[kind] raises KeyError.
 std::size_t first_of(const ByKind& kinds, ActionKind kind) {
-  const std::vector<std::size_t>& found = kinds[kind];
+  const std::span<const std::size_t> found = kinds[kind];
   if (found.empty()) {
     throw std::logic_error("berserker: no " +
                            std::string(actions::ACTION_KIND_NAMES[static_cast<std::size_t>(kind)]) +
@@ -151,7 +151,7 @@ Choice Berserker::act(const View& view) {
       return {turn(view, kinds, decision.actor), {}};
     case actions::DecisionKind::FREE_ATTACK: {
       // _free_attack: on the provoker itself first, else any, else decline
-      const std::vector<std::size_t>& hits = kinds[K::FREE_ATTACK];
+      const std::span<const std::size_t> hits = kinds[K::FREE_ATTACK];
       for (const std::size_t i : hits) {
         const auto& target = view.legal[i].target;
         if (target && decision.source != content::kNone &&
@@ -163,12 +163,12 @@ Choice Berserker::act(const View& view) {
     }
     case actions::DecisionKind::PARRY: {
       // _parry: the first item that can, else decline
-      const std::vector<std::size_t>& parries = kinds[K::PARRY];
+      const std::span<const std::size_t> parries = kinds[K::PARRY];
       return {parries.empty() ? first_of(kinds, K::DECLINE) : parries.front(), {}};
     }
     case actions::DecisionKind::DODGE: {
       // _dodge: a Shift to a random open square, else the first dodge, else decline
-      const std::vector<std::size_t>& dodges = kinds[K::DODGE];
+      const std::span<const std::size_t> dodges = kinds[K::DODGE];
       std::vector<std::size_t> to_square;
       for (const std::size_t i : dodges) {
         if (view.legal[i].square) to_square.push_back(i);
@@ -186,7 +186,7 @@ Choice Berserker::act(const View& view) {
 std::size_t Berserker::turn(const View& view, const ByKind& kinds, int actor) {
   const combatant::Combatant& self = view.state.roster.combatants.at(static_cast<std::size_t>(actor));
   if (!kinds[K::STAND_UP].empty()) return kinds[K::STAND_UP].front();
-  const std::vector<std::size_t>& attacks = kinds[K::MELEE_ATTACK];
+  const std::span<const std::size_t> attacks = kinds[K::MELEE_ATTACK];
   if (!attacks.empty()) {
     // min(attacks, key=wound): the lowest hp / max(1, max_hp), the first listed of equals
     std::size_t chosen = kNoChoice;
@@ -260,7 +260,7 @@ std::size_t Berserker::approach(const View& view, const ByKind& kinds,
     const auto& square = view.legal[i].square;
     scores[i] = square ? at({square->x, square->y}) : here;
   }
-  const std::vector<std::size_t>& moves = kinds[K::MOVE];
+  const std::span<const std::size_t> moves = kinds[K::MOVE];
   if (self.actions_used.empty() && has_ready_melee(self)) {  // can attack after moving
     std::vector<std::size_t> into_reach;
     for (const std::size_t i : moves) {
@@ -269,7 +269,7 @@ std::size_t Berserker::approach(const View& view, const ByKind& kinds,
     if (!into_reach.empty()) return best(into_reach, scores);
   }
   for (const ActionKind kind : {K::FULL_MOVE, K::MOVE}) {
-    const std::vector<std::size_t>& options = kinds[kind];
+    const std::span<const std::size_t> options = kinds[kind];
     if (!options.empty()) {
       const std::size_t chosen = best(options, scores);  // draws even when not taken
       if (scores[chosen] < here) return chosen;
@@ -283,7 +283,7 @@ std::size_t Berserker::approach(const View& view, const ByKind& kinds,
   return kNoChoice;
 }
 
-std::size_t Berserker::best(const std::vector<std::size_t>& options,
+std::size_t Berserker::best(std::span<const std::size_t> options,
                             const std::vector<int>& scores) {
   int low = scores[options.front()];
   for (const std::size_t i : options) low = std::min(low, scores[i]);

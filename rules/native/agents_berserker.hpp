@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "agents_base.hpp"
@@ -41,7 +42,7 @@ class Berserker final : public Agent {
   // The move or door toward the nearest enemy, or none (kNoChoice).
   std::size_t approach(const View& view, const ByKind& kinds, const combatant::Combatant& self);
   // self._best: a random one of the lowest-scoring options.
-  std::size_t best(const std::vector<std::size_t>& options, const std::vector<int>& scores);
+  std::size_t best(std::span<const std::size_t> options, const std::vector<int>& scores);
   // The distance map to the enemies in action (distance_map).
   static Distances distances(const View& view, const combatant::Combatant& self);
 

@@ -44,7 +44,7 @@ Choice Defender::turn(const View& view, const ByKind& kinds, int self) {
   const Combatant& me = odds_view.at(self);
   if (!kinds[K::STAND_UP].empty()) return {kinds[K::STAND_UP].front(), "stand up"};
   const int ward = Defender::ward(odds_view, self);
-  const std::vector<std::size_t>& attacks = kinds[K::MELEE_ATTACK];
+  const std::span<const std::size_t> attacks = kinds[K::MELEE_ATTACK];
   if (!attacks.empty()) {
     // max by value (+0.25 on an enemy next to the ward): the first of equals, compared
     // exactly as Python compares the floats
@@ -95,7 +95,7 @@ Choice Defender::turn(const View& view, const ByKind& kinds, int self) {
   }
   const std::string where =
       ward != kNone ? "guarding " + ward_id : "holding " + t::square_text(me.position);
-  const std::vector<std::size_t>& end = kinds[K::END_TURN];
+  const std::span<const std::size_t> end = kinds[K::END_TURN];
   if (end.empty()) throw std::logic_error("defender: no END_TURN among the legal actions");
   return {end.front(), where + ", ready for Free Attacks"};
 }

@@ -74,7 +74,7 @@ Choice Skirmisher::turn(const Turn& turn) {
   if (Step choice = escape(turn)) return std::move(*choice);
   if (Step choice = shoot(turn)) return std::move(*choice);
   if (Step choice = keep_away(turn)) return std::move(*choice);
-  const std::vector<std::size_t>& end = turn.kinds[K::END_TURN];
+  const std::span<const std::size_t> end = turn.kinds[K::END_TURN];
   if (end.empty()) throw std::logic_error("skirmisher: no END_TURN among the legal actions");
   return {end.front(), "hold: nothing to shoot, nowhere better"};
 }
@@ -114,7 +114,7 @@ Tactician::Step Skirmisher::escape(const Turn& turn) {
     const std::size_t best = tie(shifts, shift_keys);
     return Choice{best, "shift out of reach to " + square_of(turn.view.legal[best])};
   }
-  const std::vector<std::size_t>& options = turn.kinds[K::DISENGAGE];
+  const std::span<const std::size_t> options = turn.kinds[K::DISENGAGE];
   if (options.empty()) return std::nullopt;
   std::vector<std::pair<double, double>> keys;  // (enemies threatening, -gap)
   for (const std::size_t index : options) {
@@ -162,7 +162,7 @@ Tactician::Step Skirmisher::keep_away(const Turn& turn) {
                        [&](Square foe) { return grid::chebyshev(square, foe) <= range; });
   };
   const int here = gaps.at(turn.me.position);
-  const std::vector<std::size_t>& moves = turn.kinds[K::MOVE];
+  const std::span<const std::size_t> moves = turn.kinds[K::MOVE];
   if (moves.empty()) return std::nullopt;
   std::vector<Square> squares;
   for (const std::size_t index : moves) {

@@ -119,14 +119,14 @@ Choice Tactician::turn(const Turn& turn) {
   if (step_back_) {
     if (Step choice = step_out_of_reach(turn)) return std::move(*choice);
   }
-  const std::vector<std::size_t>& end = turn.kinds[K::END_TURN];
+  const std::span<const std::size_t> end = turn.kinds[K::END_TURN];
   if (end.empty()) throw std::logic_error("tactician: no END_TURN among the legal actions");
   return {end.front(), "nothing useful left this turn"};
 }
 
 // Tactician.step_out_of_reach (S7: a Shift is free and never provokes)
 Tactician::Step Tactician::step_out_of_reach(const Turn& turn) {
-  const std::vector<std::size_t>& shifts = turn.kinds[K::SHIFT];
+  const std::span<const std::size_t> shifts = turn.kinds[K::SHIFT];
   if (shifts.empty() || !threatened(turn)) return std::nullopt;
   const std::vector<int> foes = t::enemies_of(turn.odds, turn.self);
   std::optional<std::size_t> best;
@@ -155,7 +155,7 @@ bool Tactician::threatened(const Turn& turn) {
 
 // Tactician.stand: stand up unless the Free Attacks it draws are likely to drop it (S6)
 Tactician::Step Tactician::stand(const Turn& turn) {
-  const std::vector<std::size_t>& stand_up = turn.kinds[K::STAND_UP];
+  const std::span<const std::size_t> stand_up = turn.kinds[K::STAND_UP];
   if (stand_up.empty()) return std::nullopt;
   const odds::Risk risk = odds::action_risk(turn.odds, turn.self, odds::Defence::none);
   if (t::python_float(risk.drops) > 0.5 && !turn.kinds[K::MELEE_ATTACK].empty()) {
@@ -166,7 +166,7 @@ Tactician::Step Tactician::stand(const Turn& turn) {
 
 // Tactician.rearm: pick up the melee weapon at its feet it is best with (H11, H21)
 Tactician::Step Tactician::rearm(const Turn& turn) {
-  const std::vector<std::size_t>& pick_up = turn.kinds[K::PICK_UP];
+  const std::span<const std::size_t> pick_up = turn.kinds[K::PICK_UP];
   if (pick_up.empty() || has_ready_melee(turn.me)) return std::nullopt;
   const content::Content& tables = turn.odds.content();
   const int free = 2 - turn.me.hands_used();
@@ -207,7 +207,7 @@ Tactician::Step Tactician::rearm(const Turn& turn) {
 // Tactician.support: first aid, heals, components for a heal, a torch (H18, H21, H23)
 Tactician::Step Tactician::support(const Turn& turn) {
   const bool safe = !threatened(turn);
-  const std::vector<std::size_t>& aid = turn.kinds[K::FIRST_AID];
+  const std::span<const std::size_t> aid = turn.kinds[K::FIRST_AID];
   if (safe && !aid.empty()) {
     // min by (0 if down, 1 if bleeding, else 2; hp): the first of equals
     std::size_t best = aid.front();
@@ -237,7 +237,7 @@ Tactician::Step Tactician::support(const Turn& turn) {
   if (!turn.kinds[K::PREPARE_COMPONENTS].empty() && hurt_ally_in_touch(turn)) {
     return Choice{turn.kinds[K::PREPARE_COMPONENTS].front(), "prepare components for a heal"};
   }
-  const std::vector<std::size_t>& torches = turn.kinds[K::LIGHT_TORCH];
+  const std::span<const std::size_t> torches = turn.kinds[K::LIGHT_TORCH];
   if (torches.empty() || !safe) return std::nullopt;
   const std::vector<int> foes = t::enemies_of(turn.odds, turn.self);
   if (foes.empty()) return std::nullopt;
@@ -268,7 +268,7 @@ Tactician::Step Tactician::prepare(const Turn& turn) {
 
 // Tactician.defend: S10 Fight Defensively when outnumbered and outmatched
 Tactician::Step Tactician::defend(const Turn& turn) {
-  const std::vector<std::size_t>& defensively = turn.kinds[K::FIGHT_DEFENSIVELY];
+  const std::span<const std::size_t> defensively = turn.kinds[K::FIGHT_DEFENSIVELY];
   if (defensively.empty()) return std::nullopt;
   const std::size_t around = t::threatened_by(turn.odds, turn.self, turn.me.position).size();
   if (around < 2) return std::nullopt;
@@ -293,9 +293,10 @@ Tactician::Step Tactician::attack(const Turn& turn) {
   std::optional<t::Picked> best = t::best_listed(turn.view, turn.kinds[K::MELEE_ATTACK]);
   std::optional<double> best_value;
   if (best) best_value = best->scored.value;
-  std::vector<std::size_t> provoked = turn.kinds[K::MISSILE_ATTACK];
+  const std::span<const std::size_t> missiles = turn.kinds[K::MISSILE_ATTACK];
+  std::vector<std::size_t> provoked(missiles.begin(), missiles.end());
   if (threats <= 1) {  // not _wants_to_move_after
-    const std::vector<std::size_t>& full = turn.kinds[K::FULL_ATTACK];
+    const std::span<const std::size_t> full = turn.kinds[K::FULL_ATTACK];
     provoked.insert(provoked.end(), full.begin(), full.end());
   }
   std::optional<t::Picked> other = t::best_listed(turn.view, provoked);
@@ -329,7 +330,7 @@ Tactician::Step Tactician::attack(const Turn& turn) {
 
 // Tactician.finish: Coup-de-Grace (H5) when nothing threatens it
 Tactician::Step Tactician::finish(const Turn& turn) {
-  const std::vector<std::size_t>& coup = turn.kinds[K::COUP_DE_GRACE];
+  const std::span<const std::size_t> coup = turn.kinds[K::COUP_DE_GRACE];
   if (coup.empty() || threatened(turn)) return std::nullopt;
   const actions::Action& action = turn.view.legal[coup.front()];
   return Choice{coup.front(), "coup-de-grace on " + text_of(turn, action.target) +

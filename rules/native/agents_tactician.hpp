@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -69,10 +70,10 @@ class Tactician : public Agent {
   static Step ready_melee(const Turn& turn);
   // ScriptedAgent.tie (tactics::tie) over float keys: the option (index into view.legal)
   // of lowest key, exact ties broken by the seeded generator (a draw only among two or more).
-  std::size_t tie(const std::vector<std::size_t>& options, const std::vector<double>& keys);
+  std::size_t tie(std::span<const std::size_t> options, const std::vector<double>& keys);
   // The same with tuple keys of two (Python compares them element by element), as the
   // skirmisher's Disengage ranks its squares: (enemies threatening, -gap).
-  std::size_t tie(const std::vector<std::size_t>& options,
+  std::size_t tie(std::span<const std::size_t> options,
                   const std::vector<std::pair<double, double>>& keys);
   // bool(tactics.threatened_by(battle, combatant, combatant.position)): an enemy
   // threatens the decider's square.

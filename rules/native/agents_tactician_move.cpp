@@ -32,13 +32,13 @@ double value_or_zero(const std::optional<t::Scored>& scored) {
 }  // namespace
 
 // ScriptedAgent.tie (tactics::tie)
-std::size_t Tactician::tie(const std::vector<std::size_t>& options,
+std::size_t Tactician::tie(std::span<const std::size_t> options,
                            const std::vector<double>& keys) {
   return t::tie(seeded_, options, keys);
 }
 
 // ScriptedAgent.tie with tuple keys of two (tactics::tie)
-std::size_t Tactician::tie(const std::vector<std::size_t>& options,
+std::size_t Tactician::tie(std::span<const std::size_t> options,
                            const std::vector<std::pair<double, double>>& keys) {
   return t::tie(seeded_, options, keys);
 }
@@ -62,7 +62,7 @@ Tactician::Step Tactician::move(const Turn& turn) {
 // Tactician.disengage (S7): to the square fewest enemies threaten, if fewer than here
 Tactician::Step Tactician::disengage(const Turn& turn) {
   const std::size_t here = t::threatened_by(turn.odds, turn.self, turn.me.position).size();
-  const std::vector<std::size_t>& options = turn.kinds[K::DISENGAGE];
+  const std::span<const std::size_t> options = turn.kinds[K::DISENGAGE];
   if (options.empty()) return std::nullopt;
   std::vector<double> keys;
   for (const std::size_t index : options) {

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -131,7 +132,7 @@ struct Picked {
   std::size_t index = 0;
   Scored scored;
 };
-std::optional<Picked> best_listed(const View& view, const std::vector<std::size_t>& listed);
+std::optional<Picked> best_listed(const View& view, std::span<const std::size_t> listed);
 // tactics.focus_reason: "{prefix}: {id} at {hp} HP, {E:.2f} expected damage, {P:.0%} to drop".
 std::string focus_reason(const View& view, const Scored& scored, std::string_view prefix = "focus");
 // Tactician._ready_melee (the defender's too): ready the first melee weapon offered
@@ -147,7 +148,7 @@ Choice react(const View& view, const ByKind& kinds);
 // Python compares the keys: floats exactly, tuples element by element; Key's < and ==)
 // broken by `seeded` (a draw only among two or more). min: the first of equals.
 template <typename Key>
-std::size_t tie(Seeded& seeded, const std::vector<std::size_t>& options,
+std::size_t tie(Seeded& seeded, std::span<const std::size_t> options,
                 const std::vector<Key>& keys) {
   Key low = keys.front();
   for (const Key& key : keys) {

@@ -18,7 +18,7 @@ using content::kNone;
 
 // kinds[kind][0], or std::logic_error where Python's kinds[kind] raises KeyError.
 std::size_t first_of(const ByKind& kinds, ActionKind kind) {
-  const std::vector<std::size_t>& found = kinds[kind];
+  const std::span<const std::size_t> found = kinds[kind];
   if (found.empty()) {
     throw std::logic_error("tactics: no " +
                            std::string(actions::ACTION_KIND_NAMES[static_cast<std::size_t>(kind)]) +
@@ -41,7 +41,7 @@ double harm_of(const odds::AttackOdds& attack_odds, const Combatant& me) {
 // tactics._defeat_manoeuvre (H19): any successful parry or dodge defeats a grapple, trip
 // or disarm: parry with the item of best chance; dodge only by a Shift.
 Choice defeat_manoeuvre(const View& view, const ByKind& kinds, int me, const std::string& mode) {
-  const std::vector<std::size_t>& parries = kinds[ActionKind::PARRY];
+  const std::span<const std::size_t> parries = kinds[ActionKind::PARRY];
   if (!parries.empty()) {
     const std::vector<odds::ParryOption> options = odds::parry_options(view.odds(), me, false);
     const auto chance_of = [&](std::size_t index) {  // options.get(item, (0, 0))[0]
@@ -97,7 +97,7 @@ Choice dodge(const View& view, const ByKind& kinds, int number, const Combatant&
   const std::size_t decline = first_of(kinds, ActionKind::DECLINE);
   const double gain = harm_of(odds::pending_hit_odds(odds_view, odds::Defence::none), me) -
                       harm_of(odds::pending_hit_odds(odds_view, odds::Defence::dodge), me);
-  const std::vector<std::size_t>& dodges = kinds[ActionKind::DODGE];
+  const std::span<const std::size_t> dodges = kinds[ActionKind::DODGE];
   std::vector<std::size_t> squares;
   for (const std::size_t index : dodges) {
     if (view.legal[index].square) squares.push_back(index);
@@ -153,7 +153,7 @@ Strike strike_of(const View& view, const actions::Action& action) {
 }
 
 // tactics.best_attack over listed legal actions (ties within kTie: the first listed)
-std::optional<Picked> best_listed(const View& view, const std::vector<std::size_t>& listed) {
+std::optional<Picked> best_listed(const View& view, std::span<const std::size_t> listed) {
   const odds::View odds_view = view.odds();
   std::optional<Picked> best;
   for (const std::size_t index : listed) {

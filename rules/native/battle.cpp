@@ -1,6 +1,8 @@
 // rules/battle.py's loop: see battle.hpp.
 #include "battle.hpp"
 
+#include <algorithm>
+
 #include <set>
 
 #include "frames.hpp"
@@ -94,6 +96,11 @@ BattleLoop::BattleLoop(const grid::Grid& map, reach::Costs costs, int max_rounds
     : base_(map), costs_(costs), max_rounds_(max_rounds) {}
 
 const legal::LegalMap& BattleLoop::map_of(const state::BattleState& state) {
+  if (last_map_ != nullptr && last_doors_.size() == state.doors.size() &&
+      std::equal(state.doors.begin(), state.doors.end(), last_doors_.begin(),
+                 [](const state::Door& door, bool open) { return door.open == open; })) {
+    return *last_map_;  // the doors stand as at the last call
+  }
   std::vector<bool> key;
   key.reserve(state.doors.size());
   for (const state::Door& door : state.doors) key.push_back(door.open);
@@ -103,6 +110,8 @@ const legal::LegalMap& BattleLoop::map_of(const state::BattleState& state) {
     for (const state::Door& door : state.doors) grid.open_door(door.square, door.open);
     found = maps_.emplace(key, std::make_shared<const legal::LegalMap>(std::move(grid), costs_)).first;
   }
+  last_doors_ = std::move(key);
+  last_map_ = found->second.get();
   return *found->second;
 }
 

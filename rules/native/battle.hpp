@@ -49,6 +49,9 @@ class BattleLoop {
   reach::Costs costs_;
   int max_rounds_;
   std::map<std::vector<bool>, std::shared_ptr<const legal::LegalMap>> maps_;  // shared by copies
+  // the doors of the last map_of call and its map (one of maps_'s, which keeps it)
+  std::vector<bool> last_doors_;
+  const legal::LegalMap* last_map_ = nullptr;
 };
 
 // Battle.__init__ from roll_initiative on (S1, H4): a copy of `muster` (the combatants as

@@ -41,6 +41,8 @@ std::vector<Square> threatened_squares(const Grid& grid, Square origin, int reac
 bool threatens(const Grid& grid, Square origin, int reach_squares, Square square) {
   if (square == origin) return false;
   if (reach_squares >= 0 && grid::chebyshev(origin, square) > reach_squares) return false;
+  // one step: the walk's first ring is the legal king steps (grid.neighbours)
+  if (reach_squares == 1) return grid.step_allowed(origin, square);
   bool found = false;
   walk(grid, origin, reach_squares, [&](Square reached) { return found = reached == square; });
   return found;
