@@ -220,23 +220,26 @@ Defences defences_of(const View& view, int target, bool missile, Defence defence
 }
 
 // attack.py _defence
-DefenceRolls defence_against(const Rules& rules, const Defences& defences, const Blow& blow,
-                             Level level) {
+std::pair<DefenceRolls, Outcomes> defence_and_outcomes(const Rules& rules, const Defences& defences,
+                                                       const Blow& blow, Level level) {
   DefenceRolls base;
   base.dodge = level_distribution(defences.dodge, rules.success);
   base.dodge_chance = defences.dodge;
-  DefenceRolls best = base;
+  std::optional<std::pair<DefenceRolls, Outcomes>> best;
   std::optional<double> best_mean;
   for (const auto& [chance, ap] : defences.parries) {
     DefenceRolls candidate{level_distribution(chance, rules.success), ap, base.dodge, chance,
                            defences.dodge};
-    const double mean = mean_of(outcomes_of(rules, blow, level, candidate));
+    Outcomes outcomes = outcomes_of(rules, blow, level, candidate);
+    const double mean = mean_of(outcomes);
     if (!best_mean || better(mean, *best_mean)) {
-      best = std::move(candidate);
+      best.emplace(std::move(candidate), std::move(outcomes));
       best_mean = mean;
     }
   }
-  return best;
+  if (best) return std::move(*best);
+  Outcomes outcomes = outcomes_of(rules, blow, level, base);
+  return {std::move(base), std::move(outcomes)};
 }
 
 // attack.py _outcomes
@@ -379,12 +382,14 @@ AttackOdds computed_odds(const Rules& rules, const Blow& blow, int chance,
   DefenceRolls chosen;
   for (const Level level : kHitLevels) {
     if (found[static_cast<std::size_t>(level)] == 0.0) continue;
-    chosen = defence_against(rules, defences, blow, level);
+    auto [defence, outcomes] = defence_and_outcomes(rules, defences, blow, level);
+    chosen = std::move(defence);
     if (known_parry) {
       chosen = DefenceRolls{{{known_parry->first, 1.0}}, known_parry->second, chosen.dodge,
                             std::nullopt, chosen.dodge_chance};
+      outcomes = outcomes_of(rules, blow, level, chosen);
     }
-    per_level[static_cast<std::size_t>(level)] = outcomes_of(rules, blow, level, chosen);
+    per_level[static_cast<std::size_t>(level)] = std::move(outcomes);
   }
   return summarise(blow, chance, found, per_level, chosen);
 }

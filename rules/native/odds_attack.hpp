@@ -121,9 +121,11 @@ struct Defences {
 Defences defences_of(const View& view, int target, bool missile, Defence defence,
                      std::optional<int> parry_item);
 
-// attack.py _defence: the parry item that lets least damage through (the first such).
-DefenceRolls defence_against(const Rules& rules, const Defences& defences, const Blow& blow,
-                             Level level);
+// attack.py _defence: the parry item that lets least damage through (the first such),
+// with the outcomes of the hit against it (outcomes_of(rules, blow, level, chosen)),
+// computed once.
+std::pair<DefenceRolls, Outcomes> defence_and_outcomes(const Rules& rules, const Defences& defences,
+                                                       const Blow& blow, Level level);
 // attack.py _outcomes
 Outcomes outcomes_of(const Rules& rules, const Blow& blow, Level level, const DefenceRolls& defence);
 // attack.py _mean

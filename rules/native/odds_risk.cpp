@@ -138,7 +138,7 @@ std::pair<double, FreeOutcomes> computed_free_attack(const Rules& rules, const B
       out[{0, false}] += p_level;
       continue;
     }
-    const Outcomes hits = outcomes_of(rules, blow, level, defence_against(rules, defences, blow, level));
+    const Outcomes hits = defence_and_outcomes(rules, defences, blow, level).second;
     if (hits.empty()) out[{0, false}] += p_level;
     for (const Outcome& outcome : hits) out[{outcome.damage, outcome.knocked}] += p_level * outcome.probability;
   }
