@@ -134,14 +134,19 @@ double incoming(const odds::View& view, int combatant, std::optional<Square> squ
 std::vector<std::pair<int, double>> route_costs(const odds::View& view, int combatant,
                                                 const std::vector<Square>& squares, bool full) {
   const Combatant& me = view.at(combatant);
-  std::vector<std::pair<int, double>> out;
-  for (const odds::Risk& risk : odds::route_risks(view, combatant, squares, full)) {
+  const odds::DistinctRisks found = odds::distinct_route_risks(view, combatant, squares, full);
+  std::vector<std::pair<int, double>> costs;  // per distinct risk
+  costs.reserve(found.risks.size());
+  for (const odds::Risk& risk : found.risks) {
     if (risk.provokers.empty()) {
-      out.emplace_back(0, 0.0);
+      costs.emplace_back(0, 0.0);
     } else {
-      out.emplace_back(static_cast<int>(risk.provokers.size()), cost_of(risk, me));
+      costs.emplace_back(static_cast<int>(risk.provokers.size()), cost_of(risk, me));
     }
   }
+  std::vector<std::pair<int, double>> out;
+  out.reserve(squares.size());
+  for (const std::size_t number : found.of_square) out.push_back(costs[number]);
   return out;
 }
 

@@ -153,17 +153,18 @@ std::pair<double, FreeOutcomes> computed_free_attack(const Rules& rules, const B
 
 }  // namespace
 
-// risk.py route_risks (H13): the routes searched once, with the threat zones
-std::vector<Risk> route_risks(const View& view, int combatant,
-                              const std::vector<combatant::Square>& squares, bool full,
-                              Defence defence) {
+// risk.py route_risks (H13): the routes searched once, with the threat zones; routes
+// provoking the same enemies carry the same risk, computed once per call
+DistinctRisks distinct_route_risks(const View& view, int combatant,
+                                   const std::vector<combatant::Square>& squares, bool full,
+                                   Defence defence) {
   const grid::Grid& grid = view.map.grid;
   std::vector<int> ranked;
   const reach::Query search = turns::route_query(view.query(), grid, combatant, full, true, &ranked);
   const std::shared_ptr<const reach::Reach> reach = view.map.graph.reachable_cached(search);
-  std::vector<Risk> out;
-  out.reserve(squares.size());
-  std::vector<Risk> known;
+  DistinctRisks out;
+  out.of_square.reserve(squares.size());
+  std::vector<int> provokers;
   for (const combatant::Square square : squares) {
     const std::optional<std::size_t> found = reach->number_of(square.x, square.y);
     if (!found) {
@@ -171,20 +172,25 @@ std::vector<Risk> route_risks(const View& view, int combatant,
                                   " cannot move to (" + std::to_string(square.x) + ", " +
                                   std::to_string(square.y) + ")");
     }
-    std::vector<int> provokers;
+    provokers.clear();
     for (const int number : reach->provokers(*found)) {
       provokers.push_back(ranked.at(static_cast<std::size_t>(number)));
     }
-    // routes provoking the same enemies carry the same risk: computed once per call
-    const auto same = std::find_if(known.begin(), known.end(),
+    const auto same = std::find_if(out.risks.begin(), out.risks.end(),
                                    [&](const Risk& risk) { return risk.provokers == provokers; });
-    if (same == known.end()) {
-      known.push_back(free_attack_risk(view, combatant, provokers, defence));
-      out.push_back(known.back());
-    } else {
-      out.push_back(*same);
-    }
+    out.of_square.push_back(static_cast<std::size_t>(same - out.risks.begin()));
+    if (same == out.risks.end()) out.risks.push_back(free_attack_risk(view, combatant, provokers, defence));
   }
+  return out;
+}
+
+std::vector<Risk> route_risks(const View& view, int combatant,
+                              const std::vector<combatant::Square>& squares, bool full,
+                              Defence defence) {
+  const DistinctRisks found = distinct_route_risks(view, combatant, squares, full, defence);
+  std::vector<Risk> out;
+  out.reserve(squares.size());
+  for (const std::size_t number : found.of_square) out.push_back(found.risks[number]);
   return out;
 }
 

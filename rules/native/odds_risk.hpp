@@ -56,6 +56,14 @@ std::pair<double, FreeOutcomes> free_attack_outcomes(const Rules& rules, const B
 std::vector<Risk> route_risks(const View& view, int combatant,
                               const std::vector<combatant::Square>& squares, bool full = false,
                               Defence defence = Defence::none);
+// route_risks with each distinct risk once: risks[of_square[i]] is squares[i]'s.
+struct DistinctRisks {
+  std::vector<Risk> risks;
+  std::vector<std::size_t> of_square;
+};
+DistinctRisks distinct_route_risks(const View& view, int combatant,
+                                   const std::vector<combatant::Square>& squares, bool full = false,
+                                   Defence defence = Defence::none);
 // risk.py route_risk
 Risk route_risk(const View& view, int combatant, combatant::Square square, bool full = false,
                 Defence defence = Defence::none);
