@@ -34,6 +34,15 @@ team decides and minimised where the other does.
   rollout by the tactician answers each candidate the way a good player would: this
   is the rollout algorithm (policy improvement over the rollout policy), with the
   tactician as the base policy.
+- Plans (``plan=N``, issue 24's deeper search): a tree over the searching team's own
+  next decisions below each root candidate. The continuation after the root candidate is
+  ``rollout_depth`` decisions long, as in the flat search; the other team's decisions in
+  it are the rollout policy's (the tactician answers, as in the battle), and the
+  searching team's first ``N`` decisions are chosen by UCT with availability counts among
+  the prior's choice and the grouped candidates (the prior's choice tried first); an
+  iteration that adds a node plays on with the rollout policy. The root keeps the flat
+  search's halving and pick, so plan=0 is the flat search. On a native battle the tree
+  lives in the engine (``rules._native.PlanSearch``), with the same values.
 - Rollouts: a configurable policy (``"random"`` or any registered agent name; default the
   tactician, the opponent it is measured against) plays both teams for
   ``rollout_depth`` decisions; the leaf value is the HP balance: 0.5 + (share of own
@@ -57,6 +66,7 @@ from agents import tactics as t
 from agents.base import SeededAgent, legal_for
 from agents.spec import Option
 from rules import Action, ActionKind, Battle, Combatant, DecisionKind, native_agents
+from rules import engine as rules_engine
 from rules.actions import TURN_DESTINATION_KINDS
 from rules.grid import chebyshev
 from rules.reach import threatened_squares
@@ -172,13 +182,15 @@ class MCTS(SeededAgent):
         Option("tree", bool, "UCT below the root instead of a flat search."),
         Option("confidence", float, "Standard errors a candidate must beat the prior's "
                "choice by.", minimum=0),
+        Option("plan", int, "The searching team's next decisions chosen by a tree over "
+               "the prior's choice and the grouped candidates (0: flat).", minimum=0),
     )
 
     def __init__(self, seed: int | None = None, iterations: int | None = None,
                  seconds: float | None = None, rollout: str = "tactician",
                  rollout_depth: int = DEFAULT_ROLLOUT_DEPTH, prior: str | None = "tactician",
                  exploration: float = EXPLORATION, prior_bonus: float = PRIOR_BONUS,
-                 tree: bool = False, confidence: float = CONFIDENCE) -> None:
+                 tree: bool = False, confidence: float = CONFIDENCE, plan: int = 0) -> None:
         """Ranges are checked by ``agents.make`` (:attr:`OPTIONS`); without either budget,
         :data:`DEFAULT_ITERATIONS` iterations."""
         super().__init__(seed)
@@ -186,6 +198,8 @@ class MCTS(SeededAgent):
             raise ValueError("mcts: give iterations or seconds, not both")
         if seconds is None and iterations is None:
             iterations = DEFAULT_ITERATIONS
+        if tree and plan:
+            raise ValueError("mcts: give tree or plan, not both")
         self.iterations = iterations
         self.seconds = seconds
         self.rollout_name = rollout
@@ -194,6 +208,10 @@ class MCTS(SeededAgent):
         self.prior_bonus = prior_bonus
         self.tree = tree
         self.confidence = confidence
+        self.plan = plan
+        #: the plan search's tree below the root candidates on a native battle (one
+        #: rules._native.PlanSearch per decision, made by act)
+        self._plan_search = None
         self.rollout_policy = registry.make(rollout, seed=seed)
         #: the rollout policy's native twin (made at once, then used in place for every
         #: rollout, as the Python policy is): the flat search's rounds then run in the
@@ -223,6 +241,7 @@ class MCTS(SeededAgent):
             self.last_iterations = 0
             return options[0]
         root = Node()
+        self._plan_search = self._new_plan_search(battle, team)
         start = time.perf_counter()
         done = 0
         alive = list(options)
@@ -309,10 +328,18 @@ class MCTS(SeededAgent):
         runs the whole round in one call, with the same values and statistics as
         :meth:`_iterate` (tests/agents/test_mcts_native.py)."""
         driver = battle._driver
-        if self._native_rollout is None or driver is None:
+        if self.plan and self._plan_search is not None:
+            assert driver is not None
+            values = self._plan_search.round(driver.to_native(battle), driver.loop,
+                                             driver.rules, alive, seed, self._native_rollout,
+                                             self._native_prior)
+        elif self.plan:
+            values = [self._plan_iterate(battle, root, team, action, seed) for action in alive]
+        elif self._native_rollout is None or driver is None:
             return [self._iterate(battle, root, team, [action], seed) for action in alive]
-        values = native_agents.search_round(battle, alive, seed, self._native_rollout,
-                                            self.rollout_depth, team)
+        else:
+            values = native_agents.search_round(battle, alive, seed, self._native_rollout,
+                                                self.rollout_depth, team)
         for action, value in zip(alive, values, strict=True):
             child = root.children.get(action)
             if child is None:
@@ -354,6 +381,67 @@ class MCTS(SeededAgent):
         for n in path:
             n.visits += 1
             n.value += value
+        return value
+
+    def _new_plan_search(self, battle: Battle, team: str) -> object | None:
+        """The engine's tree for this decision (plan > 0, a native battle, native rollout
+        and prior agents), else None: the plan search then runs here (_plan_iterate)."""
+        driver = battle._driver
+        if not self.plan or driver is None or self._native_rollout is None or (
+                self.prior is not None and self._native_prior is None):
+            return None
+        kinds = list(ActionKind)
+        return rules_engine.native_module().PlanSearch(
+            driver.to_native(battle), [kinds.index(k) for k in SEARCHED_TURN_KINDS],
+            [kinds.index(k) for k in MOVE_KINDS], self.plan, self.rollout_depth, team,
+            self.exploration)
+
+    def _plan_iterate(self, root_battle: Battle, root: Node, team: str, action: Action,
+                      seed: int) -> float:
+        """One plan-search iteration (``plan`` > 0; the root's statistics are _round's):
+        after the root candidate, ``rollout_depth`` decisions, the other team's by the
+        rollout policy and the searching team's first ``plan`` by UCT (availability
+        counts) over the prior's choice and the grouped candidates, the prior's choice
+        first; an iteration that adds a node plays on with the rollout policy. The
+        engine's PlanSearch (rules/native/agents_mcts.cpp) is the same loop."""
+        b = root_battle.clone()
+        b.dice.reseed(seed)  # never the real battle's future dice
+        b.apply(action)
+        node = root.children.setdefault(action, Node(available=0))
+        path: list[Node] = []
+        levels = 0
+        for _ in range(self.rollout_depth):
+            d = b.decision
+            if b.is_over or d is None:
+                break
+            if levels >= self.plan or b.combatants[d.actor].team != team:
+                b.apply(self.rollout_policy.act(b))
+                continue
+            legal = legal_for(b)
+            options = candidates(b, legal)
+            prior = self._prior(b, legal)
+            if prior is not None:
+                options = [prior, *[a for a in options if a != prior]]
+            for option in options:
+                if option in node.children:
+                    node.children[option].available += 1
+            untried = [a for a in options if a not in node.children]
+            if untried:
+                chosen = untried[0]
+                child = Node(available=1)
+                node.children[chosen] = child
+                node = child
+                levels = self.plan  # a new node: the rollout policy plays on
+            else:
+                chosen = max(options, key=lambda a: self._ucb(node.children[a], True))
+                node = node.children[chosen]
+                levels += 1
+            path.append(node)
+            b.apply(chosen)
+        value = hp_balance(b, team)
+        for each in path:
+            each.visits += 1
+            each.value += value
         return value
 
     def _ucb(self, child: Node, maximise: bool) -> float:

@@ -36,6 +36,24 @@ std::string known_list() {
   return out;
 }
 
+// mcts.SEARCHED_TURN_KINDS and MOVE_KINDS, as positions in list(ActionKind).
+agents::Grouping grouping_of(const std::vector<int>& searched, const std::vector<int>& moves) {
+  agents::Grouping grouping;
+  for (const int kind : searched) {
+    if (kind < 0 || kind >= static_cast<int>(actions::ACTION_KIND_COUNT)) {
+      throw nb::value_error("mcts grouping: an action kind out of range");
+    }
+    grouping.searched[static_cast<std::size_t>(kind)] = true;
+  }
+  for (const int kind : moves) {
+    if (kind < 0 || kind >= static_cast<int>(actions::ACTION_KIND_COUNT)) {
+      throw nb::value_error("mcts grouping: an action kind out of range");
+    }
+    grouping.moves.push_back(static_cast<actions::ActionKind>(kind));
+  }
+  return grouping;
+}
+
 }  // namespace
 
 void bind_agents(nb::module_& module) {
@@ -103,6 +121,63 @@ void bind_agents(nb::module_& module) {
   nb::arg("seed"), nb::arg("rollout"), nb::arg("depth"), nb::arg("team"),
   "MCTS._iterate (flat) for each candidate under the dice of `seed` (each on a clone of "
   "the state): the leaf values for `team`. The rollout agent is used in place.");
+
+  // agents/mcts.py's plan search (MCTS(plan=N)): the tree under the root candidates, one
+  // object per decision (agents_mcts.hpp PlanSearch).
+  nb::class_<agents::PlanSearch>(module, "PlanSearch",
+                                 "MCTS(plan=N)'s tree under the root candidates (one per "
+                                 "decision): round() runs one iteration per candidate.")
+      .def("__init__",
+           [](agents::PlanSearch* self, NativeBattle& battle, const std::vector<int>& searched,
+              const std::vector<int>& moves, int plan, int depth, const std::string& team,
+              double exploration) {
+             const int number = battle.state.roster.teams.find(team);
+             if (number == content::kNone) throw nb::value_error(("PlanSearch: no team " + team).c_str());
+             new (self) agents::PlanSearch(grouping_of(searched, moves), plan, depth, number,
+                                           exploration);
+           },
+           nb::arg("state"), nb::arg("searched"), nb::arg("moves"), nb::arg("plan"),
+           nb::arg("depth"), nb::arg("team"), nb::arg("exploration"),
+           "searched and moves: mcts.SEARCHED_TURN_KINDS and MOVE_KINDS as positions in "
+           "list(ActionKind); plan: the searching team's decisions chosen by the tree; depth: "
+           "decisions after the root candidate before the leaf value.")
+      .def("round",
+           [](agents::PlanSearch& self, NativeBattle& battle, battle::BattleLoop& loop,
+              const harm::ApplyRules& rules, nb::list candidates, nb::handle seed,
+              NativeAgent& rollout, NativeAgent* prior) {
+             if (battle.state.is_over || !battle.state.decision) {
+               throw nb::value_error("PlanSearch.round: the battle is over");
+             }
+             std::vector<actions::Action> records;
+             for (nb::handle candidate : candidates) records.push_back(battle.names().action_from(candidate));
+             return self.round(battle.state, loop, battle.names().names(), rules, records,
+                               seed_words(seed), *rollout.agent,
+                               prior == nullptr ? nullptr : prior->agent.get());
+           },
+           nb::arg("state"), nb::arg("loop"), nb::arg("rules"), nb::arg("candidates"),
+           nb::arg("seed"), nb::arg("rollout"), nb::arg("prior").none(),
+           "One iteration per candidate under the dice of `seed`: the leaf values. The "
+           "rollout and prior agents are used in place.")
+      .def_prop_ro("node_count", &agents::PlanSearch::node_count);
+
+  module.def("mcts_candidates", [](NativeBattle& battle, battle::BattleLoop& loop,
+                                   const harm::ApplyRules& rules, const std::vector<int>& searched,
+                                   const std::vector<int>& moves) {
+    if (battle.state.is_over || !battle.state.decision) {
+      throw nb::value_error("mcts_candidates: the battle is over");
+    }
+    const legal::LegalMap& map = loop.map_of(battle.state);
+    actions::NameTable& names = battle.names().names();
+    const std::vector<actions::Action> legal = legal::actions_for(battle.state, map, names);
+    nb::list out;
+    for (const actions::Action& action :
+         agents::grouped_candidates(agents::View{battle.state, map, legal, names, rules},
+                                    grouping_of(searched, moves))) {
+      out.append(battle.names().action_to(action));
+    }
+    return out;
+  }, nb::arg("state"), nb::arg("loop"), nb::arg("rules"), nb::arg("searched"), nb::arg("moves"),
+  "mcts.candidates in the engine (the action grouping), for tests.");
 
   // experiments/replay.py's play loop in the engine (play.hpp).
   module.def("battle_play", [](NativeBattle& battle, battle::BattleLoop& loop,

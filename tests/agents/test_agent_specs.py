@@ -12,8 +12,8 @@ import agents
 from agents.spec import Option, check_options, parse_spec
 from experiments import cli
 
-MCTS_OPTIONS = ("mcts options: confidence, exploration, iterations, prior, prior_bonus, "
-                "rollout, rollout_depth, seconds, tree")
+MCTS_OPTIONS = ("mcts options: confidence, exploration, iterations, plan, prior, "
+                "prior_bonus, rollout, rollout_depth, seconds, tree")
 REGISTERED = ("registered: berserker, defender, learned, mcts, pack, per_unit, random, "
               "skirmisher, tactician")
 

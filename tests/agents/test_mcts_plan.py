@@ -1,0 +1,110 @@
+"""MCTS(plan=N), the deeper search (issue 24): a tree over the searching team's next
+decisions below the root candidates. The same battles on both engines (the tree in the
+engine on a native battle, rules/native/agents_mcts.cpp PlanSearch), the engine's action
+grouping equal to mcts.candidates, a real tree, and blind to the real battle's future dice."""
+
+from __future__ import annotations
+
+import pytest
+
+import agents
+from agents import mcts
+from agents.mcts import MCTS
+from experiments import replay as replays
+from rules import ActionKind, Battle, engine
+
+needs_native = pytest.mark.skipif(not engine.native_available(),
+                                  reason="the native engine (rules._native) is not built")
+
+SMALL = {"iterations": 12, "rollout_depth": 6, "plan": 2}
+
+
+@needs_native
+@pytest.mark.parametrize(("scenario", "seed", "spec"), [
+    ("duel", 1, "mcts(iterations=24,rollout_depth=6,plan=2)"),
+    ("skirmish", 2, "mcts(iterations=16,rollout=berserker,prior=berserker,rollout_depth=8,plan=3)"),
+    ("ambush", 3, "mcts(iterations=16,rollout_depth=5,plan=1,prior=none)"),
+])
+def test_plan_search_plays_the_same_battle_on_both_engines(
+        monkeypatch: pytest.MonkeyPatch, scenario: str, seed: int, spec: str) -> None:
+    searches: list = []
+    original = MCTS._new_plan_search
+
+    def spy(self: MCTS, battle: Battle, team: str) -> object | None:
+        made = original(self, battle, team)
+        searches.append(made)
+        return made
+
+    monkeypatch.setattr(MCTS, "_new_plan_search", spy)
+    played = {}
+    for name in engine.ENGINES:
+        monkeypatch.setenv(engine.ENVIRONMENT_VARIABLE, name)
+        battle, replay = replays.play(scenario, seed, {"party": spec, "monsters": "tactician"})
+        played[name] = (replay.to_dict(), battle.to_json())
+    in_engine = [s for s in searches if s is not None]
+    assert in_engine and any(s.node_count > 0 for s in in_engine), \
+        "the native battle's plan search never built a tree in the engine"
+    assert played["native"] == played["python"]
+
+
+@needs_native
+def test_the_engines_grouping_is_mcts_candidates() -> None:
+    kinds = list(ActionKind)
+    searched = [kinds.index(k) for k in mcts.SEARCHED_TURN_KINDS]
+    moves = [kinds.index(k) for k in mcts.MOVE_KINDS]
+    module = engine.native_module()
+    compared = 0
+    for scenario in ("duel", "skirmish", "ambush", "horde"):
+        for seed in range(4):
+            battle = Battle.from_scenario(scenario, seed, engine="native")
+            for step in range(80):
+                if battle.is_over:
+                    break
+                driver = battle._driver
+                assert driver is not None
+                legal = battle.legal_actions()
+                native = module.mcts_candidates(driver.to_native(battle), driver.loop,
+                                                driver.rules, searched, moves)
+                assert native == mcts.candidates(battle, legal), (scenario, seed, step)
+                compared += 1
+                battle.apply(legal[(seed * 7 + step * 3) % len(legal)])
+    assert compared > 500
+
+
+def test_plan_search_builds_a_tree_below_the_root_candidates() -> None:
+    b = Battle.from_scenario("duel", seed=2, engine="python")
+    searcher = MCTS(seed=3, **SMALL)
+    captured = {}
+    original = searcher._pick
+
+    def keep(root, *args):  # type: ignore[no-untyped-def]
+        captured["root"] = root
+        return original(root, *args)
+
+    searcher._pick = keep  # type: ignore[method-assign]
+    searcher.act(b)
+    root = captured["root"]
+    below = [grandchild for child in root.children.values()
+             for grandchild in child.children.values()]
+    assert below, "no node below the root candidates"
+    for child in root.children.values():
+        assert sum(g.visits for g in child.children.values()) <= child.visits
+        for grandchild in child.children.values():
+            assert 1 <= grandchild.visits <= grandchild.available
+
+
+def test_plan_search_never_sees_the_real_dice() -> None:
+    b = Battle.from_scenario("duel", seed=2, engine="python")
+    b.apply(next(a for a in b.legal_actions() if a.kind is ActionKind.MOVE))
+    before = b.to_json()
+    choice = MCTS(seed=4, **SMALL).act(b)
+    assert b.to_json() == before
+    other = b.clone()
+    other.dice.reseed(12345)  # a different future for the real battle
+    assert MCTS(seed=4, **SMALL).act(other) == choice
+
+
+def test_plan_and_tree_together_are_refused() -> None:
+    with pytest.raises(ValueError, match="tree or plan"):
+        agents.make("mcts(tree=true,plan=2)", seed=0)
+    assert agents.make("mcts(plan=2)", seed=0).plan == 2
