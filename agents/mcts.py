@@ -433,7 +433,7 @@ class MCTS(SeededAgent):
                 node = child
                 levels = self.plan  # a new node: the rollout policy plays on
             else:
-                chosen = max(options, key=lambda a: self._ucb(node.children[a], True))
+                chosen = max(options, key=lambda option: self._ucb(node.children[option], True))
                 node = node.children[chosen]
                 levels += 1
             path.append(node)
