@@ -1,14 +1,14 @@
 """MCTS(plan=N), the deeper search (issue 24): a tree over the searching team's next
 decisions below the root candidates. The same battles on both engines (the tree in the
-engine on a native battle, rules/native/agents_mcts.cpp PlanSearch), the engine's action
-grouping equal to mcts.candidates, a real tree, and blind to the real battle's future dice."""
+engine on a native battle, rules/native/agents_mcts.cpp PlanSearch), a real tree, and
+blind to the real battle's future dice (the engine's grouping and tree alone:
+tests/native/test_native_mcts_plan.py)."""
 
 from __future__ import annotations
 
 import pytest
 
 import agents
-from agents import mcts
 from agents.mcts import MCTS
 from experiments import replay as replays
 from rules import ActionKind, Battle, engine
@@ -45,30 +45,6 @@ def test_plan_search_plays_the_same_battle_on_both_engines(
     assert in_engine and any(s.node_count > 0 for s in in_engine), \
         "the native battle's plan search never built a tree in the engine"
     assert played["native"] == played["python"]
-
-
-@needs_native
-def test_the_engines_grouping_is_mcts_candidates() -> None:
-    kinds = list(ActionKind)
-    searched = [kinds.index(k) for k in mcts.SEARCHED_TURN_KINDS]
-    moves = [kinds.index(k) for k in mcts.MOVE_KINDS]
-    module = engine.native_module()
-    compared = 0
-    for scenario in ("duel", "skirmish", "ambush", "horde"):
-        for seed in range(4):
-            battle = Battle.from_scenario(scenario, seed, engine="native")
-            for step in range(80):
-                if battle.is_over:
-                    break
-                driver = battle._driver
-                assert driver is not None
-                legal = battle.legal_actions()
-                native = module.mcts_candidates(driver.to_native(battle), driver.loop,
-                                                driver.rules, searched, moves)
-                assert native == mcts.candidates(battle, legal), (scenario, seed, step)
-                compared += 1
-                battle.apply(legal[(seed * 7 + step * 3) % len(legal)])
-    assert compared > 500
 
 
 def test_plan_search_builds_a_tree_below_the_root_candidates() -> None:
