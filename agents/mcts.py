@@ -43,6 +43,10 @@ team decides and minimised where the other does.
   iteration that adds a node plays on with the rollout policy. The root keeps the flat
   search's halving and pick, so plan=0 is the flat search. On a native battle the tree
   lives in the engine (``rules._native.PlanSearch``), with the same values.
+- Step back (``step_back=True``): search only the decisions where the prior ends its
+  turn, between ending it and each Shift (S7) the actor may make; the prior's choice
+  everywhere else. The plan search's deviations that paid were these (docs/agents.md,
+  "Where the headroom is").
 - Rollouts: a configurable policy (``"random"`` or any registered agent name; default the
   tactician, the opponent it is measured against) plays both teams for
   ``rollout_depth`` decisions; the leaf value is the HP balance: 0.5 + (share of own
@@ -182,6 +186,8 @@ class MCTS(SeededAgent):
         Option("tree", bool, "UCT below the root instead of a flat search."),
         Option("confidence", float, "Standard errors a candidate must beat the prior's "
                "choice by.", minimum=0),
+        Option("step_back", bool, "Search only where the prior ends its turn: ending it "
+               "against each Shift (the prior's choice elsewhere)."),
         Option("plan", int, "The searching team's next decisions chosen by a tree over "
                "the prior's choice and the grouped candidates (0: flat).", minimum=0),
     )
@@ -190,7 +196,8 @@ class MCTS(SeededAgent):
                  seconds: float | None = None, rollout: str = "tactician",
                  rollout_depth: int = DEFAULT_ROLLOUT_DEPTH, prior: str | None = "tactician",
                  exploration: float = EXPLORATION, prior_bonus: float = PRIOR_BONUS,
-                 tree: bool = False, confidence: float = CONFIDENCE, plan: int = 0) -> None:
+                 tree: bool = False, confidence: float = CONFIDENCE, plan: int = 0,
+                 step_back: bool = False) -> None:
         """Ranges are checked by ``agents.make`` (:attr:`OPTIONS`); without either budget,
         :data:`DEFAULT_ITERATIONS` iterations."""
         super().__init__(seed)
@@ -200,6 +207,9 @@ class MCTS(SeededAgent):
             iterations = DEFAULT_ITERATIONS
         if tree and plan:
             raise ValueError("mcts: give tree or plan, not both")
+        if step_back and not prior:
+            raise ValueError("mcts: step_back searches where the prior ends its turn; it "
+                             "needs a prior")
         self.iterations = iterations
         self.seconds = seconds
         self.rollout_name = rollout
@@ -209,6 +219,7 @@ class MCTS(SeededAgent):
         self.tree = tree
         self.confidence = confidence
         self.plan = plan
+        self.step_back = step_back
         #: the plan search's tree below the root candidates on a native battle (one
         #: rules._native.PlanSearch per decision, made by act)
         self._plan_search = None
@@ -236,6 +247,12 @@ class MCTS(SeededAgent):
             options = [prior, *options]
         elif prior is not None:
             options = [prior, *[a for a in options if a != prior]]
+        if self.step_back:
+            if prior is None or prior.kind is not K.END_TURN:
+                self.reason = "mcts: the prior's choice (step_back: not searched)"
+                self.last_iterations = 0
+                return prior if prior is not None else options[0]
+            options = [prior, *[a for a in legal if a.kind is K.SHIFT]]
         if len(options) == 1:
             self.reason = "mcts: only one candidate"
             self.last_iterations = 0

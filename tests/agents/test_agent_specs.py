@@ -13,7 +13,7 @@ from agents.spec import Option, check_options, parse_spec
 from experiments import cli
 
 MCTS_OPTIONS = ("mcts options: confidence, exploration, iterations, plan, prior, "
-                "prior_bonus, rollout, rollout_depth, seconds, tree")
+                "prior_bonus, rollout, rollout_depth, seconds, step_back, tree")
 REGISTERED = ("registered: berserker, defender, learned, mcts, pack, per_unit, random, "
               "skirmisher, tactician")
 

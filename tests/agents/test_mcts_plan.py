@@ -84,3 +84,29 @@ def test_plan_and_tree_together_are_refused() -> None:
     with pytest.raises(ValueError, match="tree or plan"):
         agents.make("mcts(tree=true,plan=2)", seed=0)
     assert agents.make("mcts(plan=2)", seed=0).plan == 2
+
+
+def test_step_back_searches_only_where_the_prior_ends_its_turn() -> None:
+    b = Battle.from_scenario("duel", seed=3, engine="python")
+    searcher = MCTS(seed=1, iterations=24, rollout_depth=4, step_back=True)
+    prior = agents.make("tactician", seed=1)
+    searched = 0
+    for _ in range(40):
+        d = b.decision
+        if d is None:
+            break
+        if b.combatants[d.actor].team != "party":
+            b.apply(agents.make("tactician", seed=0).act(b))
+            continue
+        expected = prior.act(b)
+        action = searcher.act(b)
+        assert action in b.legal_actions()
+        if expected.kind is not ActionKind.END_TURN:
+            assert action == expected and "not searched" in (searcher.reason or "")
+        else:
+            assert action.kind in (ActionKind.END_TURN, ActionKind.SHIFT)
+            searched += searcher.last_iterations > 0
+        b.apply(action)
+    assert searched > 0
+    with pytest.raises(ValueError, match="needs a prior"):
+        agents.make("mcts(step_back=true,prior=none)", seed=0)
