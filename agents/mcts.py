@@ -87,6 +87,9 @@ SEARCHED_TURN_KINDS = frozenset({
     K.NOCK_ARROW, K.LOAD_CROSSBOW, K.LIGHT_TORCH, K.OPEN_DOOR, K.END_TURN, K.TRIP,
     K.PREPARE_COMPONENTS, K.MOUNT, K.DISMOUNT})
 MOVE_KINDS = TURN_DESTINATION_KINDS  # the turn actions whose square is a destination
+#: both as positions in list(ActionKind), as the engine's grouping takes them
+SEARCHED_KIND_NUMBERS = [list(ActionKind).index(kind) for kind in SEARCHED_TURN_KINDS]
+MOVE_KIND_NUMBERS = [list(ActionKind).index(kind) for kind in MOVE_KINDS]
 
 
 @dataclass
@@ -345,7 +348,7 @@ class MCTS(SeededAgent):
         runs the whole round in one call, with the same values and statistics as
         :meth:`_iterate` (tests/agents/test_mcts_native.py)."""
         driver = battle._driver
-        if self.plan and self._plan_search is not None:
+        if self._plan_search is not None:
             assert driver is not None
             values = self._plan_search.round(driver.to_native(battle), driver.loop,
                                              driver.rules, alive, seed, self._native_rollout,
@@ -377,21 +380,10 @@ class MCTS(SeededAgent):
             d = b.decision
             assert d is not None
             maximise = b.combatants[d.actor].team == team
-            for a in options:
-                if a in node.children:
-                    node.children[a].available += 1
-            untried = [a for a in options if a not in node.children]
-            if untried:
-                action = untried[0]
-                child = node.children[action] = Node(available=1)
-                b.apply(action)
-                path.append(child)
-                break
-            action = max(options, key=lambda action: self._ucb(node.children[action], maximise))
+            action, node, added = self._descend(node, options, maximise)
             b.apply(action)
-            node = node.children[action]
             path.append(node)
-            if b.is_over or not self.tree:  # flat: the rollout follows the root candidate
+            if added or b.is_over or not self.tree:  # a new node, or flat: the rollout
                 break
             options = candidates(b, b.legal_actions())
         value = self._rollout(b, team)
@@ -407,11 +399,9 @@ class MCTS(SeededAgent):
         if not self.plan or driver is None or self._native_rollout is None or (
                 self.prior is not None and self._native_prior is None):
             return None
-        kinds = list(ActionKind)
         return rules_engine.native_module().PlanSearch(
-            driver.to_native(battle), [kinds.index(k) for k in SEARCHED_TURN_KINDS],
-            [kinds.index(k) for k in MOVE_KINDS], self.plan, self.rollout_depth, team,
-            self.exploration)
+            driver.to_native(battle), SEARCHED_KIND_NUMBERS, MOVE_KIND_NUMBERS, self.plan,
+            self.rollout_depth, team, self.exploration)
 
     def _plan_iterate(self, root_battle: Battle, root: Node, team: str, action: Action,
                       seed: int) -> float:
@@ -439,20 +429,8 @@ class MCTS(SeededAgent):
             prior = self._prior(b, legal)
             if prior is not None:
                 options = [prior, *[a for a in options if a != prior]]
-            for option in options:
-                if option in node.children:
-                    node.children[option].available += 1
-            untried = [a for a in options if a not in node.children]
-            if untried:
-                chosen = untried[0]
-                child = Node(available=1)
-                node.children[chosen] = child
-                node = child
-                levels = self.plan  # a new node: the rollout policy plays on
-            else:
-                chosen = max(options, key=lambda option: self._ucb(node.children[option], True))
-                node = node.children[chosen]
-                levels += 1
+            chosen, node, added = self._descend(node, options, True)
+            levels = self.plan if added else levels + 1  # a new node: the rollout plays on
             path.append(node)
             b.apply(chosen)
         value = hp_balance(b, team)
@@ -460,6 +438,21 @@ class MCTS(SeededAgent):
             each.visits += 1
             each.value += value
         return value
+
+    def _descend(self, node: Node, options: list[Action], maximise: bool
+                 ) -> tuple[Action, Node, bool]:
+        """UCT's step at ``node`` among ``options``, with availability counts: the first
+        option not tried yet, as a new child (True), else the child of the best upper
+        bound (False)."""
+        for option in options:
+            if option in node.children:
+                node.children[option].available += 1
+        for option in options:
+            if option not in node.children:
+                child = node.children[option] = Node(available=1)
+                return option, child, True
+        chosen = max(options, key=lambda option: self._ucb(node.children[option], maximise))
+        return chosen, node.children[chosen], False
 
     def _ucb(self, child: Node, maximise: bool) -> float:
         mean = child.value / child.visits

@@ -225,14 +225,17 @@ double PlanSearch::iterate(const state::BattleState& root, battle::BattleLoop& l
       std::erase(options, chosen);
       options.insert(options.begin(), chosen);
     }
+    // MCTS._descend: availability counts, then the first untried option as a new node
+    // (the rollout policy plays on), else the best upper bound
+    std::vector<std::size_t> children(options.size(), kNoNode);
     const actions::Action* pick = nullptr;
     std::size_t next = kNoNode;
-    for (const actions::Action& option : options) {
-      const std::size_t child = child_of(node, option);
-      if (child != kNoNode) {
-        ++nodes_[child].available;
+    for (std::size_t i = 0; i < options.size(); ++i) {
+      children[i] = child_of(node, options[i]);
+      if (children[i] != kNoNode) {
+        ++nodes_[children[i]].available;
       } else if (pick == nullptr) {
-        pick = &option;  // the first untried option: a new node, then the rollout
+        pick = &options[i];
       }
     }
     if (pick != nullptr) {
@@ -243,12 +246,11 @@ double PlanSearch::iterate(const state::BattleState& root, battle::BattleLoop& l
       levels = plan_;
     } else {
       double best = 0.0;
-      for (const actions::Action& option : options) {
-        const std::size_t child = child_of(node, option);
-        const double bound = upper_bound(nodes_[child]);
+      for (std::size_t i = 0; i < options.size(); ++i) {
+        const double bound = upper_bound(nodes_[children[i]]);
         if (pick == nullptr || bound > best) {
-          pick = &option;
-          next = child;
+          pick = &options[i];
+          next = children[i];
           best = bound;
         }
       }

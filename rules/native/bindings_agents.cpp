@@ -38,19 +38,15 @@ std::string known_list() {
 
 // mcts.SEARCHED_TURN_KINDS and MOVE_KINDS, as positions in list(ActionKind).
 agents::Grouping grouping_of(const std::vector<int>& searched, const std::vector<int>& moves) {
+  const auto kind_at = [](int kind) {
+    if (kind < 0 || kind >= static_cast<int>(actions::ACTION_KIND_COUNT)) {
+      throw nb::value_error("mcts grouping: an action kind out of range");
+    }
+    return static_cast<actions::ActionKind>(kind);
+  };
   agents::Grouping grouping;
-  for (const int kind : searched) {
-    if (kind < 0 || kind >= static_cast<int>(actions::ACTION_KIND_COUNT)) {
-      throw nb::value_error("mcts grouping: an action kind out of range");
-    }
-    grouping.searched[static_cast<std::size_t>(kind)] = true;
-  }
-  for (const int kind : moves) {
-    if (kind < 0 || kind >= static_cast<int>(actions::ACTION_KIND_COUNT)) {
-      throw nb::value_error("mcts grouping: an action kind out of range");
-    }
-    grouping.moves.push_back(static_cast<actions::ActionKind>(kind));
-  }
+  for (const int kind : searched) grouping.searched[static_cast<std::size_t>(kind_at(kind))] = true;
+  for (const int kind : moves) grouping.moves.push_back(kind_at(kind));
   return grouping;
 }
 

@@ -49,17 +49,19 @@ def test_mcts_is_reproducible_for_a_seed_and_budget() -> None:
     assert _trace(7) == _trace(7)
 
 
-def test_mcts_never_sees_the_real_dice() -> None:
+@pytest.mark.parametrize("options", [SMALL, {**SMALL, "plan": 2}], ids=["flat", "plan"])
+def test_mcts_never_sees_the_real_dice(options: dict) -> None:
     """The search leaves the real battle untouched, and its choice does not depend on
-    the real battle's future dice (two battles that differ only there)."""
+    the real battle's future dice (two battles that differ only there); the plan search
+    (plan=2, tests/agents/test_mcts_plan.py) too."""
     b = Battle.from_scenario("duel", seed=2)
     b.apply(next(a for a in b.legal_actions() if a.kind.name == "MOVE"))
     before = b.to_json()
-    choice = MCTS(seed=4, **SMALL).act(b)
+    choice = MCTS(seed=4, **options).act(b)
     assert b.to_json() == before
     other = b.clone()
     other.dice.reseed(12345)  # a different future for the real battle
-    assert MCTS(seed=4, **SMALL).act(other) == choice
+    assert MCTS(seed=4, **options).act(other) == choice
 
 
 def test_candidates_keep_every_reaction_and_a_few_moves() -> None:

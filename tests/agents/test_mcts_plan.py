@@ -1,8 +1,9 @@
 """MCTS(plan=N), the deeper search (issue 24): a tree over the searching team's next
 decisions below the root candidates. The same battles on both engines (the tree in the
 engine on a native battle, rules/native/agents_mcts.cpp PlanSearch), a real tree, and
-blind to the real battle's future dice (the engine's grouping and tree alone:
-tests/native/test_native_mcts_plan.py)."""
+step_back searching only where the prior ends its turn. Blind to the real dice:
+tests/agents/test_mcts.py; the engine's grouping and tree alone:
+tests/native/test_native_mcts_plan.py."""
 
 from __future__ import annotations
 
@@ -67,17 +68,6 @@ def test_plan_search_builds_a_tree_below_the_root_candidates() -> None:
         assert sum(g.visits for g in child.children.values()) <= child.visits
         for grandchild in child.children.values():
             assert 1 <= grandchild.visits <= grandchild.available
-
-
-def test_plan_search_never_sees_the_real_dice() -> None:
-    b = Battle.from_scenario("duel", seed=2, engine="python")
-    b.apply(next(a for a in b.legal_actions() if a.kind is ActionKind.MOVE))
-    before = b.to_json()
-    choice = MCTS(seed=4, **SMALL).act(b)
-    assert b.to_json() == before
-    other = b.clone()
-    other.dice.reseed(12345)  # a different future for the real battle
-    assert MCTS(seed=4, **SMALL).act(other) == choice
 
 
 def test_plan_and_tree_together_are_refused() -> None:

@@ -13,9 +13,7 @@ from rules import ActionKind, Battle, engine, native_agents
 pytestmark = pytest.mark.skipif(not engine.native_available(),
                                 reason="the native engine (rules._native) is not built")
 
-KINDS = list(ActionKind)
-SEARCHED = [KINDS.index(kind) for kind in mcts.SEARCHED_TURN_KINDS]
-MOVES = [KINDS.index(kind) for kind in mcts.MOVE_KINDS]
+SEARCHED, MOVES = mcts.SEARCHED_KIND_NUMBERS, mcts.MOVE_KIND_NUMBERS
 
 
 @pytest.mark.parametrize("scenario", ["duel", "skirmish", "ambush", "horde"])
@@ -60,4 +58,4 @@ def test_plan_search_rounds_grow_a_tree_of_values_in_range() -> None:
     with pytest.raises(ValueError, match="no team"):
         module.PlanSearch(driver.to_native(battle), SEARCHED, MOVES, 2, 10, "nobody", 0.7)
     with pytest.raises(ValueError, match="out of range"):
-        module.PlanSearch(driver.to_native(battle), [len(KINDS)], MOVES, 2, 10, team, 0.7)
+        module.PlanSearch(driver.to_native(battle), [len(ActionKind)], MOVES, 2, 10, team, 0.7)
