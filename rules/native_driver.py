@@ -215,6 +215,9 @@ class NativeDriver:
         driver.synced_dice(self.forced)
         source = battle._state
         if source is not None:
+            # the mirror's log brought up to the native one first, so that each event is
+            # made a Python object once, not again by every copy's first read
+            self.sync_events(source)
             driver.events_seed = (source.events, len(source.events))
         elif self.events_seed is not None:
             driver.events_seed = self.events_seed

@@ -148,7 +148,8 @@ def campaign(out: Path, *, seconds: float, generated: bool = False, seed: int = 
                 continue
             if native_loop:
                 names = {team: "random" for team in probe.scenario.teams}
-                outcome = native_loop_run(case, checks, names)
+                outcome = native_loop_run(case, checks, names, probe if probe.engine
+                                          == "native" else None)
             else:
                 names = {team: _pick(rng, pool) for team in probe.scenario.teams}
                 outcome = player(case, agent_chooser(probe, names, battle_seed), checks,

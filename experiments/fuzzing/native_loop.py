@@ -4,8 +4,14 @@ Each battle is played by :meth:`rules.Battle.random_play` in chunks of ``SAMPLE_
 decisions, all in C++ with the engine's cheap invariants checked as it goes (the bodies
 after every event, the bounds after every decision: ``rules/native/invariants.cpp``);
 after every chunk the full Python invariants (:func:`experiments.fuzzing.invariants.
-check_state`) run on the state, a sample, and at the end a second battle from the same
-seed must end in the same JSON (determinism).
+check_state`) run on a copy of the state, a sample, and at the end a second battle from
+the same seed, played in the engine without that sample, must end in the same state
+(determinism).
+
+The sample reads a copy (``Battle.clone``, whose Python mirror is pulled from the engine
+when first read), so the battle itself never leaves the engine: no mirror is pulled after
+each chunk and pushed back before the next. The second battle never builds a mirror at
+all, so it also checks that the first one's copies changed nothing.
 
 The choices are a function of the battle's seed (chunk ``k`` draws from
 ``numpy.random.default_rng(chunk_seed(seed, k))``), so when anything fails the same
@@ -58,27 +64,34 @@ def uniform_chooser(seed: int, every: int = SAMPLE_EVERY) -> Chooser:
     return choose
 
 
-def play(case: Case, every: int = SAMPLE_EVERY) -> tuple[Battle, int]:
+def play(case: Case, every: int = SAMPLE_EVERY, *, checked: bool = True,
+         battle: Battle | None = None) -> tuple[Battle, int]:
     """The battle of ``case`` played to the end by the native loop with its checks; the
-    battle and the decisions made. Raises what the checks raise."""
-    battle = case.battle(engine="native")
-    check_state(battle)
+    battle and the decisions made. ``checked``: the full Python invariants on a copy
+    after every chunk. ``battle``: the case's battle, already built on the native engine
+    (default: built here). Raises what the checks raise."""
+    if battle is None:
+        battle = case.battle(engine="native")
+    if checked:
+        check_state(battle.clone())
     made, chunk = 0, 0
     while not battle.is_over:
         made += battle.random_play(chunk_seed(case.seed, chunk), every, check=True)
         chunk += 1
-        check_state(battle)
+        if checked:
+            check_state(battle.clone())
     return battle, made
 
 
-def run_native(case: Case, checks: Checks, agents_by_team: Mapping[str, str] | None = None
-               ) -> Outcome:
+def run_native(case: Case, checks: Checks, agents_by_team: Mapping[str, str] | None = None,
+               battle: Battle | None = None) -> Outcome:
     """One battle of the native loop as an :class:`Outcome` (never raises for a rules
-    bug): on a failure, the same battle again under ``fray fuzz``'s checks."""
+    bug): on a failure, the same battle again under ``fray fuzz``'s checks. ``battle``:
+    the case's battle on the native engine, if the caller has built it."""
     try:
-        battle, made = play(case)
-        again, _ = play(case)
-        if again.to_json() != battle.to_json():
+        battle, made = play(case, battle=battle)
+        again, _ = play(case, checked=False)
+        if again.to_dict() != battle.to_dict():
             raise InvariantViolation("replay", "the same seed played again ended elsewhere")
     except Exception as exc:  # any failure of the loop: replayed below, step by step
         outcome = run(case, uniform_chooser(case.seed), checks, agents_by_team)
