@@ -8,8 +8,8 @@ measured on both engines in the same run (``engines._paired``):
   of a skirmish 20 decisions in: on the native engine its rounds run in the engine;
 - ``fray fuzz`` decisions/s: the Python engine's fuzzer (every check after every
   decision) against ``fray fuzz --native-loop`` (random battles in the engine with its
-  cheap invariants after every event and decision, the full Python ones every 50
-  decisions, each battle played twice for determinism).
+  cheap invariants after every event and decision, the full Python ones on a copy every
+  50 decisions, each battle played again without them for determinism).
 """
 
 from __future__ import annotations

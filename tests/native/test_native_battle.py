@@ -168,6 +168,24 @@ def test_a_clone_is_independent_of_its_source() -> None:
     assert twin.combatants.keys() == native.combatants.keys()
 
 
+def test_copies_of_a_battle_played_in_the_engine_read_its_whole_event_log() -> None:
+    """A copy's mirror starts from its source's event log, which the engine's own loop
+    leaves behind: every copy reads the same log as the Python engine's battle, each
+    later copy too, and the source's log (brought up to date once) stays right."""
+    python, native = both("skirmish", 11)
+    mirror = native._state  # built with the battle; nothing reads it, so it lags
+    assert mirror is not None
+    for decisions in (5, 12, 30):
+        python.random_play(decisions, 7)
+        native.random_play(decisions, 7)
+        assert len(mirror.events) < len(python.events)
+        first, second = native.clone(), native.clone()
+        expected = [repr(event) for event in python.events]
+        assert [repr(event) for event in first.events] == expected
+        assert [repr(event) for event in second.events] == expected
+    assert [repr(event) for event in native.events] == [repr(e) for e in python.events]
+
+
 def test_a_scripted_roller_moves_the_battle_to_the_python_engine() -> None:
     """A roller of another class rolls in Python only (tests script dice that way)."""
 
