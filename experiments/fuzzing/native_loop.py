@@ -73,14 +73,21 @@ def play(case: Case, every: int = SAMPLE_EVERY, *, checked: bool = True,
     if battle is None:
         battle = case.battle(engine="native")
     if checked:
-        check_state(battle.clone())
+        check_copy(battle)
     made, chunk = 0, 0
     while not battle.is_over:
         made += battle.random_play(chunk_seed(case.seed, chunk), every, check=True)
         chunk += 1
         if checked:
-            check_state(battle.clone())
+            check_copy(battle)
     return battle, made
+
+
+def check_copy(battle: Battle) -> None:
+    """The full Python invariants on a copy of ``battle``: its legal actions listed in the
+    engine first (a copy shares them), so the copy's mirror, once read, never goes back."""
+    battle.legal_actions()
+    check_state(battle.clone())
 
 
 def run_native(case: Case, checks: Checks, agents_by_team: Mapping[str, str] | None = None,
