@@ -46,6 +46,25 @@ def time_decisions(args: argparse.Namespace) -> int:
     return 0
 
 
+def _seed_range(text: str) -> range:
+    """``350:700`` -> seeds 350..699; ``350:`` -> every seed from 350."""
+    start, sep, stop = text.partition(":")
+    if not sep or not start.isdigit() or (stop and not stop.isdigit()) \
+            or (stop and int(stop) <= int(start)):
+        raise ValueError(f"--seeds: expected FROM:TO with TO > FROM, or FROM:, got {text!r}")
+    return range(int(start), int(stop) if stop else 2**63)
+
+
+def compare_runs(args: argparse.Namespace) -> int:
+    """``--paired A B``: two finished ladder runs compared battle by battle."""
+    from experiments.comparison.paired import load_run, paired_rows, paired_table
+
+    seeds = _seed_range(args.seeds) if args.seeds else None
+    first, second = (load_run(spec) for spec in args.paired)
+    print(paired_table(paired_rows(first, second, seeds)))
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
@@ -53,6 +72,10 @@ def run(args: argparse.Namespace) -> int:
 
     if args.time:
         return time_decisions(args)
+    if args.paired:
+        return compare_runs(args)
+    if args.seeds:
+        raise UsageError("--seeds: only with --paired")
 
     if not args.out:
         raise UsageError("--out: expected an output folder for the ladder")
@@ -92,7 +115,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                        "with Wilson 95%% intervals (DIR/ladder.md, DIR/ladder.csv, "
                        "DIR/battles.jsonl; a killed run resumes). Example: fray ladder "
                        "--battles 200 --battles-for mcts=40 --scenarios duel,skirmish "
-                       "--out runs/ladder")
+                       "--out runs/ladder. With --paired A B, compare two finished runs "
+                       "battle by battle on their common seeds (the sign test).")
     p.add_argument("--agents", default=",".join(DEFAULT_AGENTS),
                    help="agent specs, e.g. random,berserker,mcts(iterations=32)")
     p.add_argument("--scenarios", default=",".join(DEFAULT_SCENARIOS))
@@ -106,4 +130,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--time", default=None, metavar="AGENT",
                    help="instead: CPU time per decision of AGENT as the party vs --party "
                    "(first 60 decisions of seeds 0 and 1 per scenario)")
+    p.add_argument("--paired", nargs=2, default=None, metavar=("A", "B"),
+                   help="instead: compare two ladder folders (FOLDER or FOLDER#AGENT) "
+                   "on the battles both played: wins, Wilson 95%%, the sign test")
+    p.add_argument("--seeds", default=None, metavar="FROM:TO",
+                   help="with --paired: only seeds FROM..TO-1 (FROM: for all from FROM)")
     p.set_defaults(func=run)

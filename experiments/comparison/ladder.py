@@ -96,13 +96,23 @@ def plan(config: LadderConfig) -> list[tuple[Cell, list[BattleSpec]]]:
     return out
 
 
-def _load(path: Path) -> dict[str, dict]:
+def load_records(path: Path) -> dict[str, dict]:
+    """The battles of a ladder's ``battles.jsonl`` by id ({} when there is no file yet);
+    a line that is not a battle record raises ValueError naming the file and the line."""
     done: dict[str, dict] = {}
     if path.exists():
-        for line in path.read_text().splitlines():
-            if line.strip():
+        for number, line in enumerate(path.read_text().splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
                 record = json.loads(line)
-                done[record["id"]] = record
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"{path}: line {number}: expected a JSON battle record, "
+                                 f"found {line[:40]!r} ({exc.msg})") from exc
+            if not isinstance(record, dict) or not isinstance(record.get("id"), str):
+                raise ValueError(f"{path}: line {number}: expected a record with a text "
+                                 f"'id', found {line[:40]!r}")
+            done[record["id"]] = record
     return done
 
 
@@ -112,7 +122,7 @@ def run_ladder(config: LadderConfig,
     out = Path(config.out)
     out.mkdir(parents=True, exist_ok=True)
     log = out / "battles.jsonl"
-    done = _load(log)
+    done = load_records(log)
     cells = []
     with log.open("a") as sink:
         for cell, specs in plan(config):
