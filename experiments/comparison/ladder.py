@@ -26,6 +26,7 @@ from pathlib import Path
 
 from experiments.comparison.runner import AgentSpec, BattleSpec, run_battles
 from experiments.comparison.stats import wilson_interval
+from experiments.comparison.tournament import BATTLES_FILE, load_records
 
 DEFAULT_AGENTS = ("random", "berserker", "tactician", "mcts")
 DEFAULT_SCENARIOS = ("duel", "skirmish")
@@ -96,23 +97,17 @@ def plan(config: LadderConfig) -> list[tuple[Cell, list[BattleSpec]]]:
     return out
 
 
-def load_records(path: Path) -> dict[str, dict]:
-    """The battles of a ladder's ``battles.jsonl`` by id ({} when there is no file yet);
-    a line that is not a battle record raises ValueError naming the file and the line."""
+def records_by_id(out: Path, repair: bool = False) -> dict[str, dict]:
+    """The battles of the ladder folder ``out`` by id ({} when there are none yet); a
+    half-written last line (a killed run) is dropped, and with ``repair`` cut from the file
+    (``tournament.load_records``). A record without a text id raises ValueError naming
+    the file and the line."""
     done: dict[str, dict] = {}
-    if path.exists():
-        for number, line in enumerate(path.read_text().splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"{path}: line {number}: expected a JSON battle record, "
-                                 f"found {line[:40]!r} ({exc.msg})") from exc
-            if not isinstance(record, dict) or not isinstance(record.get("id"), str):
-                raise ValueError(f"{path}: line {number}: expected a record with a text "
-                                 f"'id', found {line[:40]!r}")
-            done[record["id"]] = record
+    for number, record in enumerate(load_records(out, repair=repair), start=1):
+        if not isinstance(record, dict) or not isinstance(record.get("id"), str):
+            raise ValueError(f"{out / BATTLES_FILE}: line {number}: expected a battle record "
+                             f"with a text 'id', found {str(record)[:60]!r}")
+        done[record["id"]] = record
     return done
 
 
@@ -121,14 +116,15 @@ def run_ladder(config: LadderConfig,
     """Play (or resume) every cell; write the tables; return the cells."""
     out = Path(config.out)
     out.mkdir(parents=True, exist_ok=True)
-    log = out / "battles.jsonl"
-    done = load_records(log)
+    log = out / BATTLES_FILE
+    done = records_by_id(out, repair=True)
     cells = []
+    planned = plan(config)
+    if progress is not None:  # a resumed run's finished battles, every cell's, count at once
+        progress(sum(s.id in done for _, specs in planned for s in specs))
     with log.open("a") as sink:
-        for cell, specs in plan(config):
+        for cell, specs in planned:
             todo = [s for s in specs if s.id not in done]
-            if progress is not None:  # a resumed cell's finished battles count at once
-                progress(len(specs) - len(todo))
             start = time.perf_counter()
             for result in run_battles(todo, workers=config.workers):
                 record = dict(result.record, seconds=round(time.perf_counter() - start, 3))

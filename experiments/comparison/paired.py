@@ -19,8 +19,9 @@ from collections.abc import Container, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from experiments.comparison.ladder import SIDES, load_records
+from experiments.comparison.ladder import SIDES, records_by_id
 from experiments.comparison.stats import sign_test, wilson_interval
+from experiments.comparison.tournament import BATTLES_FILE
 
 # (scenario, side, seed) -> (agent label, opponent label, the agent won)
 Outcomes = dict[tuple[str, str, int], tuple[str, str, bool]]
@@ -51,13 +52,13 @@ def load_run(spec: str) -> Outcomes:
     ``spec`` is a folder, or ``FOLDER#AGENT`` to pick one agent of a ladder that played
     several. Raises ValueError naming the file and what was found."""
     folder, _, agent = spec.partition("#")
-    path = Path(folder) / "battles.jsonl"
+    path = Path(folder) / BATTLES_FILE
     if not path.is_file():
         raise ValueError(f"{path}: expected a ladder's battle records (fray ladder --out "
                          f"{folder}), found no such file")
     out: Outcomes = {}
     agents: dict[tuple[str, str], set[str]] = {}
-    for battle_id, record in load_records(path).items():
+    for battle_id, record in records_by_id(Path(folder)).items():
         parts = battle_id.split("/")
         if len(parts) < 4 or parts[1] not in SIDES:
             raise ValueError(f"{path}: expected ids SCENARIO/SIDE/AGENT/SEED, "

@@ -11,6 +11,7 @@ import pytest
 
 from experiments.cli import main
 from experiments.comparison.ladder import LadderConfig, run_ladder
+from experiments.comparison.tournament import TournamentError
 
 
 def test_ladder_plays_every_cell_and_resumes(tmp_path: Path) -> None:
@@ -34,7 +35,7 @@ def test_ladder_plays_every_cell_and_resumes(tmp_path: Path) -> None:
     assert len((tmp_path / "ladder.csv").read_text().splitlines()) == 5
 
 
-def test_a_resumed_cell_counts_its_finished_battles_before_playing(tmp_path: Path) -> None:
+def test_a_resumed_run_counts_every_cells_finished_battles_before_playing(tmp_path: Path) -> None:
     log = tmp_path / "battles.jsonl"
     run_ladder(LadderConfig(out=str(tmp_path), agents=("berserker",), scenarios=("duel",),
                             battles=1))
@@ -42,8 +43,24 @@ def test_a_resumed_cell_counts_its_finished_battles_before_playing(tmp_path: Pat
     run_ladder(LadderConfig(out=str(tmp_path), agents=("berserker",), scenarios=("duel",),
                             battles=2),
                progress=lambda n: calls.append((n, len(log.read_text().splitlines()))))
-    # per cell: its one finished battle first (before any new line), then the new battle
-    assert calls == [(1, 2), (1, 3), (1, 3), (1, 4)]
+    # both cells' finished battles first (before any new line), then each new battle
+    assert calls == [(2, 2), (1, 3), (1, 4)]
+
+
+def test_a_run_killed_mid_line_resumes_without_the_half_written_battle(tmp_path: Path) -> None:
+    config = LadderConfig(out=str(tmp_path), agents=("berserker",), scenarios=("duel",),
+                          battles=2)
+    run_ladder(config)
+    log = tmp_path / "battles.jsonl"
+    whole = log.read_text()
+    log.write_text(whole[:-25])  # the last record cut short, as a kill mid-write leaves it
+    cells = run_ladder(config)
+    assert log.read_text().count("\n") == 4 and sum(c.played for c in cells) == 4
+    def battles(text: str) -> list[dict]:  # the records but their clock readings
+        return sorted(({k: v for k, v in json.loads(line).items() if k != "seconds"}
+                       for line in text.splitlines()), key=lambda r: r["id"])
+
+    assert battles(log.read_text()) == battles(whole)  # the same battle, played again
 
 
 def test_fray_ladder_cli(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
@@ -117,8 +134,12 @@ def test_paired_runs_refuse_what_does_not_pair(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="expected battles of agent 'random'"):
         load_run(f"{tmp_path / 'a'}#random")
     (tmp_path / "d").mkdir()
-    (tmp_path / "d" / "battles.jsonl").write_text('{"id": "duel/monsters/x/0"}\nnot json\n')
-    with pytest.raises(ValueError, match=r"battles.jsonl: line 2: expected a JSON battle"):
+    (tmp_path / "d" / "battles.jsonl").write_text('{"id": "duel/monsters/x/0"}\nnot json\n'
+                                                  '{"id": "duel/monsters/x/1"}\n')
+    with pytest.raises(TournamentError, match=r"battles.jsonl: line 2: expected a JSON record"):
+        load_run(str(tmp_path / "d"))
+    (tmp_path / "d" / "battles.jsonl").write_text('[1, 2]\n')
+    with pytest.raises(ValueError, match=r"line 1: expected a battle record with a text 'id'"):
         load_run(str(tmp_path / "d"))
 
 
