@@ -22,6 +22,7 @@ and the checks that found it; absent otherwise, see experiments.fuzzing.fuzz).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Callable, Mapping
@@ -48,9 +49,22 @@ _CONTENT_HASHES: dict[Path, tuple[tuple[tuple[str, int, int], ...], str]] = {}
 
 
 def content_hash(content_dir: str | Path | None) -> str:
-    """sha256 over the content TOML files (name and bytes, sorted by name); hashed again
-    only when a file's name, size or modification time changed since the last call."""
-    folder = Path(content_dir) if content_dir is not None else DATA_DIR
+    """sha256 over the content TOML files (name and bytes, sorted by name). The shipped
+    content (``content_dir`` None or empty, as ``content_for`` reads it) is hashed once
+    per process, as ``rules.content.default_content`` loads it once; another folder is
+    hashed again only when a file's name, size or modification time changed since the
+    last call, as its content is read again for each battle."""
+    if not content_dir:
+        return _shipped_content_hash()
+    return _folder_hash(Path(content_dir))
+
+
+@functools.cache
+def _shipped_content_hash() -> str:
+    return _folder_hash(DATA_DIR)
+
+
+def _folder_hash(folder: Path) -> str:
     paths = sorted(folder.glob("*.toml"))
     stamps = tuple((path.name, (stat := path.stat()).st_size, stat.st_mtime_ns)
                    for path in paths)

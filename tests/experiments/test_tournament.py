@@ -234,6 +234,19 @@ def test_the_content_hash_follows_edits_of_the_content_files(tmp_path: Path) -> 
     assert content_hash(variant) not in (first, content_hash(None))
 
 
+def test_the_shipped_content_hash_is_the_shipped_files_whatever_the_folder_is_called(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # None and "" both stand for rules/data (as content_for reads them), not for the
+    # working directory; a copy of the shipped files hashes the same
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "stray.toml").write_text("x = 1\n")
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    for path in DATA_DIR.glob("*.toml"):
+        (copy / path.name).write_bytes(path.read_bytes())
+    assert content_hash("") == content_hash(None) == content_hash(copy) == content_hash(DATA_DIR)
+
+
 def test_a_tournament_plays_the_rules_of_its_content_dir(tmp_path: Path) -> None:
     variant = write_variant(DATA_DIR, tmp_path / "rules", {"misc.bleed_per_round": 3})
     config = config_from([RANDOM, BERSERKER], ["duel"], 1, 0, str(variant))
