@@ -21,6 +21,7 @@ from experiments.fuzzing.invariants import (
 )
 from rules.events import ActionTaken, AttackRolled, DodgeRolled, ParryRolled
 from rules.grid import LEGEND
+from rules.scenario import resolve_scenario
 
 
 def _played(scenario: str, seed: int, steps: int) -> rules.Battle:
@@ -86,6 +87,24 @@ def test_a_checked_run_replays_identically_from_its_choices() -> None:
     assert again.failure is None
     assert again.battle.events == first.battle.events
     assert fuzz.reproduce(first.replay).battle.events == first.battle.events
+
+
+@pytest.mark.parametrize("engine", ["python", "native"])
+def test_cases_of_one_text_share_its_parse_and_start_as_from_toml(engine: str) -> None:
+    if engine == "native" and not rules.engine.native_available():
+        pytest.skip("the native engine is not built")
+    text = resolve_scenario("skirmish").read_text(encoding="utf-8")
+    first = fuzz.Case(text, "skirmish.toml", 11).battle(engine=engine)
+    second = fuzz.Case(text, "skirmish.toml", 12).battle(engine=engine)
+    assert first.scenario is second.scenario  # parsed once
+    for battle, seed in ((first, 11), (second, 12)):
+        assert battle.engine == engine
+        assert battle.to_dict() == rules.Battle.from_toml(
+            text, seed=seed, source="skirmish.toml", engine=engine).to_dict()
+    broken = fuzz.Case(text.replace("[[units]]", "[[unit]]", 1), "broken.toml", 1)
+    for _ in range(2):  # a text that does not parse raises every time
+        with pytest.raises(rules.ScenarioError):
+            broken.battle()
 
 
 def test_generated_scenarios_parse_and_cover_every_glyph() -> None:
