@@ -35,7 +35,7 @@ from rules.events import (
 from rules.inputs import plain_action
 from rules.reach import ReachGraph
 from rules.roller import Roller
-from rules.scenario import Scenario, load_scenario, parse_scenario
+from rules.scenario import Scenario, load_scenario, parsed_scenario
 from rules.state import BattleState
 
 if TYPE_CHECKING:
@@ -144,7 +144,7 @@ class Battle:
         """Build a battle from scenario TOML text (``force`` and ``engine`` as in
         ``from_scenario``)."""
         content = content_for(content_dir)
-        return cls(parse_scenario(text, source=source, content=content), seed, content,
+        return cls(parsed_scenario(text, source=source, content=content), seed, content,
                    content_dir, force=force, engine=engine)
 
     # ---------------------------------------------------------------- public state
@@ -509,7 +509,7 @@ class Battle:
         cdir = data["content_dir"]
         content = content_for(cdir)
         sc = data["scenario"]
-        scenario = parse_scenario(sc["text"], source=sc["source"], content=content)
+        scenario = parsed_scenario(sc["text"], source=sc["source"], content=content)
         battle = cls(scenario, data["seed"], content, cdir, engine=engine, _restoring=True)
         saves.restore(battle.state, data)
         d = data["decision"]

@@ -354,10 +354,27 @@ def parse_scenario(text: str | bytes, *, source: str, content: Content) -> Scena
     return Scenario(name, max_rounds, grid, units, source, text, desc, start_round)
 
 
-#: the last scenarios parsed by load_scenario: (file name, bytes) -> (content, scenario);
-#: a Scenario is immutable, so battles of one file share its parse
-_PARSED: dict[tuple[str, bytes], tuple[Content, Scenario]] = {}
+#: the last scenarios parsed by parsed_scenario: (source, text) -> (content, scenario);
+#: a Scenario is immutable, so battles of one text share its parse
+_PARSED: dict[tuple[str, str | bytes], tuple[Content, Scenario]] = {}
 _PARSED_KEPT = 32
+
+
+def parsed_scenario(text: str | bytes, *, source: str, content: Content) -> Scenario:
+    """``parse_scenario(text, source=source, content=content)``, the parse reused while the
+    text, its source and the content (the same object) are the same: what battles started
+    over and over from one scenario share. A text that does not parse raises each time."""
+    if not isinstance(text, (str, bytes)):  # not a text: parse_scenario's error
+        return parse_scenario(text, source=source, content=content)
+    key = (source, text)
+    known = _PARSED.get(key)
+    if known is not None and known[0] is content:
+        return known[1]
+    scenario = parse_scenario(text, source=source, content=content)
+    if len(_PARSED) >= _PARSED_KEPT:
+        _PARSED.pop(next(iter(_PARSED)))
+    _PARSED[key] = (content, scenario)
+    return scenario
 
 
 def load_scenario(name_or_path: str | Path, content: Content) -> Scenario:
@@ -369,15 +386,7 @@ def load_scenario(name_or_path: str | Path, content: Content) -> Scenario:
     except OSError as exc:
         raise ScenarioError(path.name, "file", "a readable scenario file",
                             f"<{exc.strerror}>") from None
-    key = (path.name, raw)
-    known = _PARSED.get(key)
-    if known is not None and known[0] is content:
-        return known[1]
-    scenario = parse_scenario(raw, source=path.name, content=content)
-    if len(_PARSED) >= _PARSED_KEPT:
-        _PARSED.pop(next(iter(_PARSED)))
-    _PARSED[key] = (content, scenario)
-    return scenario
+    return parsed_scenario(raw, source=path.name, content=content)
 
 
 def apply_state(combatant: Combatant, spec: UnitSpec) -> None:

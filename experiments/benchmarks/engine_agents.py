@@ -93,7 +93,7 @@ def rows(quick: bool) -> list[tuple[str, str, str, str, Callable[[str, int], flo
     return [
         ("engines.tactician.skirmish", "tactician-vs-tactician skirmish battles/s", "/s",
          "tactician battles skirmish: native / python",
-         tactician_battles("skirmish", 1 if quick else 4), False),
+         tactician_battles("skirmish", 1 if quick else 12), False),
         ("engines.mcts.skirmish", "MCTS iterations/s (tactician rollouts)", "/s",
          "MCTS iterations skirmish: native / python",
          mcts_iterations("skirmish", 1 if quick else 3), False),

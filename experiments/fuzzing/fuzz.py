@@ -22,7 +22,6 @@ it comes back as the outcome's :class:`Failure`.
 
 from __future__ import annotations
 
-import functools
 import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -44,7 +43,6 @@ from experiments.fuzzing.invariants import (
 )
 from experiments.replay import Replay
 from rules import Action, Battle, native_driver
-from rules.content import content_for
 from rules.events import Moved
 
 __all__ = [
@@ -267,16 +265,6 @@ def choice_chooser(choices: Sequence[int]) -> Chooser:
     return choose
 
 
-@functools.lru_cache(maxsize=64)
-def _parsed(text: str, source: str,
-            content_dir: str | None) -> tuple[rules.Scenario, rules.Content]:
-    """The scenario of ``text`` and the content it is read with (``rules.parse_scenario``
-    and ``rules.content.content_for``, as ``Battle.from_toml`` does): both immutable, so
-    shared by every battle of the same text. A text that does not parse raises each time."""
-    content = content_for(content_dir)
-    return rules.parse_scenario(text, source=source, content=content), content
-
-
 @dataclass(frozen=True)
 class Case:
     """A battle to check: scenario TOML text (and where it came from), content, seed."""
@@ -287,12 +275,9 @@ class Case:
     content_dir: str | None = None
 
     def battle(self, engine: str | None = None) -> Battle:
-        """The battle before its first action, on ``engine`` (default as ``rules.engine``):
-        ``Battle.from_toml``, with the scenario parsed once for all the cases that share
-        its text (a campaign plays each shipped scenario over and over, and each battle
-        twice: the parse was a tenth of the native loop's time)."""
-        scenario, content = _parsed(self.text, self.source, self.content_dir)
-        return Battle(scenario, self.seed, content, self.content_dir, engine=engine)
+        """The battle before its first action, on ``engine`` (default as ``rules.engine``)."""
+        return Battle.from_toml(self.text, seed=self.seed, source=self.source,
+                                content_dir=self.content_dir, engine=engine)
 
     @classmethod
     def of_replay(cls, replay: Replay) -> Case:

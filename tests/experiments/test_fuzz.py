@@ -19,6 +19,7 @@ from experiments.fuzzing.invariants import (
     check_dodge_choices,
     check_state,
 )
+from rules.content import default_content
 from rules.events import ActionTaken, AttackRolled, DodgeRolled, ParryRolled
 from rules.grid import LEGEND
 from rules.scenario import resolve_scenario
@@ -97,10 +98,13 @@ def test_cases_of_one_text_share_its_parse_and_start_as_from_toml(engine: str) -
     first = fuzz.Case(text, "skirmish.toml", 11).battle(engine=engine)
     second = fuzz.Case(text, "skirmish.toml", 12).battle(engine=engine)
     assert first.scenario is second.scenario  # parsed once
-    for battle, seed in ((first, 11), (second, 12)):
+    content = default_content()
+    for battle, seed in ((first, 11), (second, 12)):  # as from a parse of its own
+        fresh = rules.parse_scenario(text, source="skirmish.toml", content=content)
+        assert fresh is not battle.scenario
         assert battle.engine == engine
-        assert battle.to_dict() == rules.Battle.from_toml(
-            text, seed=seed, source="skirmish.toml", engine=engine).to_dict()
+        assert battle.to_dict() == rules.Battle(fresh, seed, content, None,
+                                                engine=engine).to_dict()
     broken = fuzz.Case(text.replace("[[units]]", "[[unit]]", 1), "broken.toml", 1)
     for _ in range(2):  # a text that does not parse raises every time
         with pytest.raises(rules.ScenarioError):
