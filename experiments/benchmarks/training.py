@@ -5,9 +5,10 @@ learner's time the env costs.
 
 Same settings for both: one env, ``n_steps`` rollout, batch 64, ``epochs`` epochs,
 a [64, 64] MLP (``MultiInputPolicy`` for fray's Dict observation, ``MlpPolicy`` for the
-identity env's Discrete one), CPU, seed 0. The yardstick env is
-``InvalidActionEnvDiscrete(dim=80, n_invalid_actions=60)``, the size sb3-contrib's own
-tests use.
+identity env's Discrete one), Adam with ``fray train``'s options
+(``experiments.train.sb3.adam_options``: fused where torch has it), CPU, seed 0. The
+yardstick env is ``InvalidActionEnvDiscrete(dim=80, n_invalid_actions=60)``, the size
+sb3-contrib's own tests use.
 """
 
 from __future__ import annotations
@@ -28,9 +29,11 @@ def _timesteps_per_s(make_env: Any, policy: str, n_steps: int, epochs: int,
                      rollouts: int) -> float:
     from sb3_contrib import MaskablePPO
 
+    from experiments.train.sb3 import adam_options
+
     model = MaskablePPO(policy, make_env(), n_steps=n_steps, batch_size=64, n_epochs=epochs,
-                        policy_kwargs={"net_arch": [64, 64]}, device="cpu", seed=0,
-                        verbose=0)
+                        policy_kwargs={"net_arch": [64, 64], "optimizer_kwargs": adam_options()},
+                        device="cpu", seed=0, verbose=0)
     total = n_steps * model.n_envs * rollouts  # a rollout is n_steps of every env
     start = time.perf_counter()
     model.learn(total_timesteps=total)

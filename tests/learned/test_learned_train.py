@@ -15,7 +15,7 @@ import agents
 import rules
 from agents.learned import load_model
 from experiments.cli import main
-from experiments.train.sb3 import TrainConfig, latest_checkpoint, train
+from experiments.train.sb3 import TrainConfig, adam_options, latest_checkpoint, policy_spec, train
 from rules import engine as rules_engine
 
 
@@ -52,6 +52,10 @@ def test_training_writes_loadable_checkpoints_and_resume_continues_the_count(
     assert [(r["step"], r["opponent"], r["battles"]) for r in rows] == [
         ("128", "berserker", "3"), ("256", "berserker", "3")]
     assert json.loads((tmp_path / "config.json").read_text())["steps"] == 256
+    from sb3_contrib import MaskablePPO
+
+    trainer = MaskablePPO.load(latest_checkpoint(tmp_path), device="cpu")
+    assert trainer.policy.optimizer.defaults.get("fused") == adam_options().get("fused")
 
     resumed = train(_config(tmp_path, 384), resume=True)
     assert _steps(resumed) == 384
@@ -107,6 +111,15 @@ def test_the_cli_trains_and_rejects_bad_arguments(
         assert main(args) == 2
         err = capsys.readouterr().err.strip()
         assert err.count("\n") == 0 and message in err
+
+
+@pytest.mark.parametrize("name", ["fray", "fray-spatial", "mlp"])
+def test_ppo_updates_with_the_fused_adam_where_torch_has_it(name: str) -> None:
+    import torch
+
+    major, minor = (int(part) for part in torch.__version__.split(".")[:2])
+    assert adam_options() == ({"fused": True} if (major, minor) >= (2, 4) else {})
+    assert policy_spec(name, "duel")[1]["optimizer_kwargs"] == adam_options()
 
 
 def test_torch_threads_sets_the_count_inside_and_restores_it() -> None:
