@@ -73,11 +73,21 @@ git -C "$root" ls-files -z --cached --others --exclude-standard \
           if [[ -e "$root/$path" ]]; then printf '%s\0' "$path"; fi  # not deleted ones
       done \
     | tar -C "$root" --null -T - -cf - | tar -C "$checkout" -xf -
+# CMake and ninja from the Python packages where installed (pyproject.toml's build
+# requirements, which .ci/run installs), else the machine's.
+cmake=cmake
+if python -c 'import cmake' 2> /dev/null; then
+    cmake=$(python -c 'import cmake, os; print(os.path.join(cmake.CMAKE_BIN_DIR, "cmake"))')
+fi
 generator=()
-if command -v ninja > /dev/null; then generator=(-G Ninja); fi
-if ! cmake -S "$checkout" -B "$work/build" "${generator[@]}" -DFRAY_SANITIZE=ON \
+if python -c 'import ninja' 2> /dev/null; then
+    generator=(-G Ninja -DCMAKE_MAKE_PROGRAM="$(python -c 'import ninja, os; print(os.path.join(ninja.BIN_DIR, "ninja"))')")
+elif command -v ninja > /dev/null; then
+    generator=(-G Ninja)
+fi
+if ! "$cmake" -S "$checkout" -B "$work/build" "${generator[@]}" -DFRAY_SANITIZE=ON \
         -DPython_EXECUTABLE="$(python -c 'import sys; print(sys.executable)')" > "$work/build.log" 2>&1 \
-    || ! cmake --build "$work/build" -j "$jobs" >> "$work/build.log" 2>&1; then
+    || ! "$cmake" --build "$work/build" -j "$jobs" >> "$work/build.log" 2>&1; then
     cat "$work/build.log"
     echo "sanitized.sh: the sanitized build failed" >&2
     exit 1
