@@ -5,6 +5,7 @@ tests and the goldens run on both engines in CI (issue 23)."""
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
 
@@ -25,3 +26,16 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_report_header(config: pytest.Config) -> str:
     return f"fray engine: {os.environ.get(ENVIRONMENT_VARIABLE) or 'default (native when built)'}"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def sb3_log_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """stable-baselines3 makes a new ``/tmp/SB3-<time>`` folder for every ``learn`` of a
+    model with no logger of its own: the suite's all go to one folder under its temp."""
+    previous = os.environ.get("SB3_LOGDIR")
+    os.environ["SB3_LOGDIR"] = str(tmp_path_factory.mktemp("sb3"))
+    yield
+    if previous is None:
+        del os.environ["SB3_LOGDIR"]
+    else:
+        os.environ["SB3_LOGDIR"] = previous

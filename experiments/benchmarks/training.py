@@ -29,11 +29,12 @@ def _timesteps_per_s(make_env: Any, policy: str, n_steps: int, epochs: int,
                      rollouts: int) -> float:
     from sb3_contrib import MaskablePPO
 
-    from experiments.train.sb3 import adam_options
+    from experiments.train.sb3 import adam_options, quiet_logger
 
     model = MaskablePPO(policy, make_env(), n_steps=n_steps, batch_size=64, n_epochs=epochs,
                         policy_kwargs={"net_arch": [64, 64], "optimizer_kwargs": adam_options()},
                         device="cpu", seed=0, verbose=0)
+    model.set_logger(quiet_logger())
     total = n_steps * model.n_envs * rollouts  # a rollout is n_steps of every env
     start = time.perf_counter()
     model.learn(total_timesteps=total)

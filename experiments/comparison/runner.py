@@ -24,11 +24,15 @@ comma list the commas inside parentheses stay with their agent).
 from __future__ import annotations
 
 import os
+import shutil
 import socket
+import tempfile
 from collections.abc import Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import rules
@@ -227,6 +231,28 @@ def check_address(address: str, timeout: float = 3.0) -> None:
     except OSError as exc:
         raise RunnerError(f"--address {address}: no Ray cluster reachable there "
                           f"({exc.strerror or exc})") from None
+
+
+#: the longest temp dir Ray is given: its session's sockets go some 70 characters below
+#: it, and a Unix socket's path is limited to 107
+RAY_TEMP_DIR_LENGTH = 36
+
+
+@contextmanager
+def ray_temp_dir(folder: Path) -> Iterator[str]:
+    """A temp dir for a local Ray session: ``folder/ray`` when that path is short enough
+    for Ray's sockets, else a fresh one under ``/tmp``, removed when the block ends (so a
+    run leaves nothing behind outside its folder)."""
+    inside = Path(folder).resolve() / "ray"
+    if len(str(inside)) <= RAY_TEMP_DIR_LENGTH:
+        inside.mkdir(parents=True, exist_ok=True)
+        yield str(inside)
+        return
+    temp = tempfile.mkdtemp(prefix="ray", dir="/tmp")
+    try:
+        yield temp
+    finally:
+        shutil.rmtree(temp, ignore_errors=True)
 
 
 def start_ray(address: str | None, num_cpus: int | None, **options: Any) -> bool:

@@ -23,7 +23,6 @@ Ray Client); fray must be installed on every node.
 
 from __future__ import annotations
 
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -240,34 +239,41 @@ class RllibRun:
 def train_rllib(config: RllibConfig, iterations: int | None = None) -> RllibRun:
     """Train until ``config.steps`` env steps (or ``iterations``) and save a checkpoint."""
     import ray
+
+    from experiments.comparison.runner import ray_temp_dir, start_ray
+
+    with ray_temp_dir(Path(config.out)) as temp:
+        started = start_ray(config.address, config.num_cpus,
+                            **({} if config.address else {"_temp_dir": temp}))
+        try:
+            return _train(config, iterations)
+        finally:
+            if started:
+                ray.shutdown()
+
+
+def _train(config: RllibConfig, iterations: int | None) -> RllibRun:
+    """:func:`train_rllib`'s loop, Ray running."""
     from tqdm import tqdm
 
-    from experiments.comparison.runner import start_ray
-
-    temp = {} if config.address else {"_temp_dir": tempfile.mkdtemp(prefix="ray", dir="/tmp")}
-    started = start_ray(config.address, config.num_cpus, **temp)
-    try:
-        algo = ppo_config(config).build_algo()
-        bar = tqdm(total=config.steps, unit="step", desc=f"rllib {config.scenario}")
-        done, rounds, result = 0, 0, {}
-        while (iterations is None and done < config.steps) or (
-                iterations is not None and rounds < iterations):
-            result = algo.train()
-            rounds += 1
-            sampled = int(result["env_runners"]["num_env_steps_sampled_lifetime"])
-            bar.update(sampled - done)
-            done = sampled
-            bar.set_postfix(iteration=rounds, refresh=False)
-        bar.close()
-        path = Path(config.out).resolve() / "rllib_checkpoint"
-        path.mkdir(parents=True, exist_ok=True)
-        algo.save_to_path(str(path))
-        algo.stop()
-        trained = sorted(k for k in result.get("learners", {}) if k != "__all_modules__")
-        return RllibRun(path, done, rounds, trained)
-    finally:
-        if started:
-            ray.shutdown()
+    algo = ppo_config(config).build_algo()
+    bar = tqdm(total=config.steps, unit="step", desc=f"rllib {config.scenario}")
+    done, rounds, result = 0, 0, {}
+    while (iterations is None and done < config.steps) or (
+            iterations is not None and rounds < iterations):
+        result = algo.train()
+        rounds += 1
+        sampled = int(result["env_runners"]["num_env_steps_sampled_lifetime"])
+        bar.update(sampled - done)
+        done = sampled
+        bar.set_postfix(iteration=rounds, refresh=False)
+    bar.close()
+    path = Path(config.out).resolve() / "rllib_checkpoint"
+    path.mkdir(parents=True, exist_ok=True)
+    algo.save_to_path(str(path))
+    algo.stop()
+    trained = sorted(k for k in result.get("learners", {}) if k != "__all_modules__")
+    return RllibRun(path, done, rounds, trained)
 
 
 __all__ = ["FrayTeamsEnv", "RllibConfig", "RllibRun", "gym", "ppo_config", "train_rllib"]

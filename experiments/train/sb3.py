@@ -303,6 +303,14 @@ def adam_options() -> dict[str, Any]:
     return {"fused": True}
 
 
+def quiet_logger() -> Any:
+    """A logger that writes nowhere, for a model with no tensorboard folder: without one,
+    stable-baselines3 makes a new empty ``/tmp/SB3-<time>`` folder at every ``learn``."""
+    from stable_baselines3.common.logger import Logger
+
+    return Logger(folder=None, output_formats=[])
+
+
 def update_thread_count() -> int:
     """Torch threads for PPO's update (and the kept cloning loss): every core this process
     may use, since the envs wait while the policy updates; rollouts use one."""
@@ -566,6 +574,8 @@ def _learn(config: TrainConfig, vec: Any, start: Path | None, tensorboard: str |
             cloning = start_from(model, config)
         if config.imitate:
             cloning = warm_start(model, config)
+    if tensorboard is None:
+        model.set_logger(quiet_logger())
     remaining = config.steps - model.num_timesteps
     callback = _callback(config, config.steps, cloning, stop)
     if remaining > 0:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from experiments import cli
-from experiments.comparison.runner import AgentSpec
+from experiments.comparison.runner import RAY_TEMP_DIR_LENGTH, AgentSpec, ray_temp_dir
 from experiments.comparison.tournament import config_from, run_tournament
 
 ray = pytest.importorskip("ray")
@@ -44,22 +44,34 @@ def ray_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """Ray started once for the module on 2 CPUs, its temp dir short (AF_UNIX socket paths
     are limited to ~107 characters); yields the dying agent's flag file."""
     tmp_path = tmp_path_factory.mktemp("session")
-    short = tmp_path / "ray"
-    temp_dir = str(short) if len(str(short)) < 40 else tempfile.mkdtemp(dir="/tmp",
-                                                                          prefix="ray")
     from ray import cloudpickle  # the pickler Ray uses
 
     cloudpickle.register_pickle_by_value(sys.modules[__name__])  # tests is no package
     flag = tmp_path / "died"
-    ray.init(num_cpus=2, _temp_dir=temp_dir, include_dashboard=False, log_to_driver=False,
-             runtime_env={"worker_process_setup_hook": dying_agent_hook(flag)})
+    with ray_temp_dir(tmp_path) as temp_dir:
+        ray.init(num_cpus=2, _temp_dir=temp_dir, include_dashboard=False, log_to_driver=False,
+                 runtime_env={"worker_process_setup_hook": dying_agent_hook(flag)})
+        try:
+            yield flag
+        finally:
+            ray.shutdown()
+            cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
+
+
+def test_ray_temp_dir_is_the_run_folders_when_short_else_a_removed_one_under_tmp(
+        tmp_path: Path) -> None:
+    short = Path(tempfile.mkdtemp(prefix="r", dir="/tmp"))
     try:
-        yield flag
+        with ray_temp_dir(short) as inside:
+            assert inside == str(short.resolve() / "ray") and Path(inside).is_dir()
     finally:
-        ray.shutdown()
-        cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
-        if not temp_dir.startswith(str(tmp_path)):
-            shutil.rmtree(temp_dir, ignore_errors=True)
+        shutil.rmtree(short)
+    long = tmp_path / ("x" * RAY_TEMP_DIR_LENGTH)
+    with ray_temp_dir(long) as temp:
+        assert temp.startswith("/tmp/ray") and len(temp) <= RAY_TEMP_DIR_LENGTH
+        assert Path(temp).is_dir()
+    assert not Path(temp).exists()  # nothing left behind
+    assert not long.exists()
 
 
 def test_ray_and_local_workers_give_byte_identical_results(

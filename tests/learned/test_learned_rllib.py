@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -42,18 +41,16 @@ def test_scripted_opponent_leaves_only_the_learner_team() -> None:
             break
 
 
-def test_ray_starts_locally_and_ppo_trains_two_iterations() -> None:
+def test_ray_starts_locally_and_ppo_trains_two_iterations(tmp_path: Path) -> None:
     import ray  # a hard import: the `ray` extra is part of the test install
 
-    temp = tempfile.mkdtemp(prefix="ray", dir="/tmp")  # AF_UNIX paths stay short
-    ray.init(num_cpus=2, _temp_dir=temp, include_dashboard=False)
+    config = RllibConfig(scenario="duel", out=str(tmp_path / "run"), opponents=["self"],
+                         batch_size=64, minibatch_size=32, epochs=1, hidden=(16,), num_cpus=2)
     try:
-        out = Path(tempfile.mkdtemp(prefix="rl", dir="/tmp"))
-        config = RllibConfig(scenario="duel", out=str(out), opponents=["self"],
-                             batch_size=64, minibatch_size=32, epochs=1, hidden=(16,))
-        run = train_rllib(config, iterations=2)
-        assert run.iterations == 2 and run.steps >= 128
-        assert run.trained == ["monsters", "party"]  # team self-play: both modules learn
-        assert any(run.checkpoint.iterdir())
+        run = train_rllib(config, iterations=2)  # starts Ray on 2 CPUs, and shuts it down
+        assert not ray.is_initialized()
     finally:
         ray.shutdown()
+    assert run.iterations == 2 and run.steps >= 128
+    assert run.trained == ["monsters", "party"]  # team self-play: both modules learn
+    assert any(run.checkpoint.iterdir())

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import csv
+import importlib.util
 import json
 import os
 import signal
+import tempfile
 from dataclasses import replace
 from pathlib import Path
 
@@ -32,8 +34,16 @@ def _config(out: Path, steps: int) -> TrainConfig:
 
 
 def test_training_writes_loadable_checkpoints_and_resume_continues_the_count(
-        tmp_path: Path) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    temp = tmp_path / "temp"  # where stable-baselines3 would make its SB3-<time> folders
+    temp.mkdir()
+    monkeypatch.delenv("SB3_LOGDIR", raising=False)
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    find_spec = importlib.util.find_spec  # and no tensorboard, whose folder would be used
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *rest: (
+        None if name == "tensorboard" else find_spec(name, *rest)))
     final = train(_config(tmp_path, 256))
+    assert list(temp.glob("SB3-*")) == []  # the run's logs stay in its folder
     assert final == latest_checkpoint(tmp_path).with_suffix(".json")
     assert _steps(final) == 256
     for suffix in (".zip", ".json", ".pt"):  # the trainer's state, the model, its weights
