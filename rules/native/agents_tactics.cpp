@@ -47,6 +47,7 @@ std::vector<int> enemies_of(const odds::View& view, int combatant) {
 std::vector<int> allies_of(const odds::View& view, int combatant) {
   const Combatant& me = view.at(combatant);
   std::vector<int> out;
+  out.reserve(view.state.initiative_order.size());
   for (const int number : view.state.initiative_order) {
     const Combatant& other = view.at(number);
     if (other.in_action() && other.team == me.team && number != combatant) out.push_back(number);

@@ -2,7 +2,7 @@
 #include "odds_hit.hpp"
 
 #include <algorithm>
-#include <map>
+#include <cstdint>
 #include <tuple>
 
 namespace fray::odds {
@@ -59,8 +59,9 @@ LevelDistribution no_roll() { return {{Level::FAILURE, 1.0}}; }
 // hit.py _levels (rules.dice.level_probabilities): count the d100 faces of each level (H2).
 Levels levels(int chance, const roller::SuccessRules& success) {
   std::array<int, kLevelCount> counts{};
+  const roller::Thresholds limits = roller::thresholds(chance, success);
   for (int roll = 1; roll <= 100; ++roll) {
-    counts[static_cast<std::size_t>(roller::success_level(roll, chance, success))] += 1;
+    counts[static_cast<std::size_t>(roller::level_at(roll, limits))] += 1;
   }
   Levels out{};
   for (std::size_t i = 0; i < kLevelCount; ++i) out[i] = counts[i] / 100.0;
@@ -141,6 +142,49 @@ Outcomes after_damage(const Blow& blow, Level level, int damage, int through,
   return outcomes;
 }
 
+namespace {
+
+// Sums of probabilities by an int key, in increasing key order: what hit.py's dicts hold
+// here, summed in the same order (so the same floats), without a node per key. Keys seen
+// stay even when their sum is 0, as a dict's do.
+class Tally {
+ public:
+  // `lowest` to `highest`: the keys expected (others still fit, at a cost)
+  Tally(int lowest, int highest)
+      : lowest_(lowest), sums_(static_cast<std::size_t>(std::max(0, highest - lowest + 1)), 0.0),
+        seen_(sums_.size(), 0) {}
+  void add(int key, double p) {
+    if (sums_.empty()) {
+      lowest_ = key;
+    } else if (key < lowest_) {
+      const auto more = static_cast<std::size_t>(lowest_ - key);
+      sums_.insert(sums_.begin(), more, 0.0);
+      seen_.insert(seen_.begin(), more, 0);
+      lowest_ = key;
+    }
+    const auto at = static_cast<std::size_t>(key - lowest_);
+    if (at >= sums_.size()) {
+      sums_.resize(at + 1, 0.0);
+      seen_.resize(at + 1, 0);
+    }
+    sums_[at] += p;
+    seen_[at] = 1;
+  }
+  template <typename Visit>
+  void each(Visit&& visit) const {
+    for (std::size_t at = 0; at < sums_.size(); ++at) {
+      if (seen_[at] != 0) visit(lowest_ + static_cast<int>(at), sums_[at]);
+    }
+  }
+
+ private:
+  int lowest_ = 0;
+  std::vector<double> sums_;
+  std::vector<std::uint8_t> seen_;
+};
+
+}  // namespace
+
 // hit.py _hit_outcomes (H9: parry blocks AP, 2 x AP on a special, all on a critical;
 // H10: the dodge after any parry but a critical; H6 armour; H11 a fumble blocks nothing)
 Outcomes hit_outcomes(const Blow& blow, Level level, const LevelDistribution& parry, int ap,
@@ -148,7 +192,8 @@ Outcomes hit_outcomes(const Blow& blow, Level level, const LevelDistribution& pa
                       int parry_factor, std::array<int, 2> dodge_cuts) {
   const Distribution roll = rolled(blow.dice, blow.bonus, level,
                                    blow.damage_type == DamageKind::impale);
-  std::map<std::pair<int, bool>, double> parried;  // (after parry, may still dodge)
+  const int most = std::max(0, roll.highest());
+  Tally parried(0, 2 * most + 1);  // (after parry, may still dodge) as 2 x after + may dodge
   for (std::size_t i = 0; i < roll.probability.size(); ++i) {
     const double p_roll = roll.probability[i];
     if (p_roll == 0.0) continue;
@@ -158,34 +203,42 @@ Outcomes hit_outcomes(const Blow& blow, Level level, const LevelDistribution& pa
                         : p_level == Level::SPECIAL  ? ap * parry_factor
                         : p_level == Level::CRITICAL ? value
                                                      : 0;
-      parried[{value - std::min(block, value), p_level != Level::CRITICAL}] += p_roll * p_parry;
+      parried.add(2 * (value - std::min(block, value)) + (p_level != Level::CRITICAL ? 1 : 0),
+                  p_roll * p_parry);
     }
   }
   const LevelDistribution nothing = no_roll();
-  std::map<std::pair<int, int>, double> dealt;  // (damage, through armour or not)
-  for (const auto& [key, p_parried] : parried) {
-    const auto [after_parry, may_dodge] = key;
+  // (damage, through armour) by through alone: the damage is a nondecreasing function of
+  // it (through less the armour, at least 0; a critical ignores armour), so the order of
+  // the pairs is the order of `through`
+  const auto damage_of = [&](int through) {
+    const int armour = level == Level::CRITICAL ? 0 : std::min(through, blow.armour);
+    return std::max(0, through - armour);
+  };
+  Tally dealt(0, most);
+  parried.each([&](int key, double p_parried) {
+    const int after_parry = key >> 1;  // floor: 2 x after + flag
+    const bool may_dodge = (key & 1) != 0;
     for (const auto& [d_level, p_dodge] : (may_dodge ? dodge : nothing)) {
       const int cut = d_level == Level::SUCCESS   ? dodge_cuts[0]
                       : d_level == Level::SPECIAL  ? dodge_cuts[1]
                       : d_level == Level::CRITICAL ? after_parry
                                                    : 0;
-      const int through = after_parry - std::min(cut, after_parry);
-      const int armour = level == Level::CRITICAL ? 0 : std::min(through, blow.armour);
-      dealt[{std::max(0, through - armour), through}] += p_parried * p_dodge;
+      dealt.add(after_parry - std::min(cut, after_parry), p_parried * p_dodge);
     }
-  }
-  std::map<std::tuple<int, bool, bool>, double> out;
-  for (const auto& [key, p_dealt] : dealt) {
-    for (const Outcome& after : after_damage(blow, level, key.first, key.second, success)) {
-      out[{after.damage, after.bleeds, after.knocked}] += p_dealt * after.probability;
+  });
+  Tally out(0, 4 * most + 3);  // (damage, bleeds, knocked) as 4 x damage + 2 x bleeds + knocked
+  dealt.each([&](int through, double p_dealt) {
+    for (const Outcome& after : after_damage(blow, level, damage_of(through), through, success)) {
+      out.add(4 * after.damage + (after.bleeds ? 2 : 0) + (after.knocked ? 1 : 0),
+              p_dealt * after.probability);
     }
-  }
+  });
   Outcomes result;
-  result.reserve(out.size());
-  for (const auto& [key, p] : out) {
-    result.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), p});
-  }
+  result.reserve(8);
+  out.each([&](int key, double p) {
+    result.push_back({key >> 2, (key & 2) != 0, (key & 1) != 0, p});
+  });
   return result;
 }
 

@@ -165,6 +165,7 @@ DistinctRisks distinct_route_risks(const View& view, int combatant,
   DistinctRisks out;
   out.of_square.reserve(squares.size());
   std::vector<int> provokers;
+  std::vector<int> numbers;
   for (const combatant::Square square : squares) {
     const std::optional<std::size_t> found = reach->number_of(square.x, square.y);
     if (!found) {
@@ -173,7 +174,8 @@ DistinctRisks distinct_route_risks(const View& view, int combatant,
                                   std::to_string(square.y) + ")");
     }
     provokers.clear();
-    for (const int number : reach->provokers(*found)) {
+    reach->provokers(*found, numbers);
+    for (const int number : numbers) {
       provokers.push_back(ranked.at(static_cast<std::size_t>(number)));
     }
     const auto same = std::find_if(out.risks.begin(), out.risks.end(),

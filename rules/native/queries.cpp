@@ -66,6 +66,7 @@ int walk_distance(const QueryState& state, Square start, Square end) {
 std::vector<int> enemies(const QueryState& state, int combatant) {
   const int team = state.combatant(combatant).team;
   std::vector<int> out;
+  out.reserve(state.initiative_order.size());
   for (const int number : state.initiative_order) {
     const Combatant& other = state.combatant(number);
     if (other.status == Status::active && other.team != team) out.push_back(number);

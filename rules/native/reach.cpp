@@ -160,6 +160,9 @@ class Searcher {
     thread_local std::vector<std::uint8_t> allowed;
     squares.resize(static_cast<std::size_t>(window_.squares()));
     allowed.resize(static_cast<std::size_t>(window_.squares()));
+    // plain pointers: each use of a thread_local in the loops would look its address up
+    int* const square_at = squares.data();
+    std::uint8_t* const allowed_at = allowed.data();
     // the steps whose target column (row) is inside the window, by column (row)
     const auto inside = [](int at, int size, int axis) {
       std::uint8_t bits = 0;
@@ -176,12 +179,12 @@ class Searcher {
       for (int x = 0; x < window_.width; ++x) {
         const std::uint8_t column =
             x == 0 || x == window_.width - 1 ? inside(x, window_.width, 0) : 0xFF;
-        squares[first + x] = first_square + x;
-        allowed[first + x] = static_cast<std::uint8_t>(steps_[first_square + x] & row & column);
+        square_at[first + x] = first_square + x;
+        allowed_at[first + x] = static_cast<std::uint8_t>(steps_[first_square + x] & row & column);
       }
     }
-    square_of_ = squares.data();
-    allowed_ = allowed.data();
+    square_of_ = square_at;
+    allowed_ = allowed_at;
     for (int k = 0; k < 8; ++k) {
       local_step_[k] = KING_STEPS[k][1] * window_.width + KING_STEPS[k][0];
       map_step_[k] = KING_STEPS[k][1] * map_.width + KING_STEPS[k][0];
@@ -465,11 +468,26 @@ std::optional<std::size_t> Reach::number_of(int x, int y) const {
 }
 
 std::vector<int> Reach::provokers(std::size_t number) const {
-  if (threat_start_.empty()) return {};
-  std::vector<int> locals;
+  std::vector<int> out;
+  provokers(number, out);
+  return out;
+}
+
+// provokers_of along the route, walked back from its end: the squares it leaves are
+// read in route order from a per-thread list of them
+void Reach::provokers(std::size_t number, std::vector<int>& out) const {
+  out.clear();
+  if (threat_start_.empty()) return;
+  thread_local std::vector<int> scratch;
+  std::vector<int>& locals = scratch;
+  locals.clear();
   for (int at = chosen_.at(number); at >= 0; at = pred_of_[at]) locals.push_back(node(at) >> 1);
-  std::reverse(locals.begin(), locals.end());
-  return provokers_of(locals, threat_start_, threat_enemies_);
+  for (std::size_t i = locals.size(); i-- > 1;) {  // leaving each square but the last
+    for (int at = threat_start_[locals[i]]; at < threat_start_[locals[i] + 1]; ++at) {
+      const int enemy = threat_enemies_[at];
+      if (std::find(out.begin(), out.end(), enemy) == out.end()) out.push_back(enemy);
+    }
+  }
 }
 
 // routes.py Reach._route: the path back along the predecessors, its provokers (H13).

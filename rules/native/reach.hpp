@@ -80,6 +80,8 @@ class Reach {
   int cost(std::size_t number) const { return cost_of_[chosen_.at(number)]; }
   // the enemies the chosen route provokes, in order (route(number).provokers)
   std::vector<int> provokers(std::size_t number) const;
+  // the same into `out` (cleared first), reusing its capacity
+  void provokers(std::size_t number, std::vector<int>& out) const;
   // Calls visit(number) for every destination in (x, y) order, as Python sorts them.
   template <typename Visit>
   void each_by_square(Visit&& visit) const {

@@ -42,21 +42,23 @@ Rolled roll(state::Roller& roller, const Dice& dice) {
 }
 
 // H2
+Thresholds thresholds(int skill, const SuccessRules& r, int extra_fumble) {
+  Thresholds out;
+  out.critical = std::max(1, round_half_up(skill, r.critical_divisor));
+  out.special = std::max(1, round_half_up(skill, r.special_divisor));
+  out.success = std::max(std::min(skill, r.success_cap), r.auto_success_max);
+  out.fumble_above = 100 - (std::max(1, round_half_up(100 - skill, r.fumble_divisor)) + extra_fumble);
+  out.auto_success_max = r.auto_success_max;
+  out.auto_fail_min = r.auto_fail_min;
+  return out;
+}
+
+// H2
 Level success_level(int roll, int skill, const SuccessRules& r, int extra_fumble) {
   if (roll < 1 || roll > 100) {
     throw std::invalid_argument("a d100 roll is 1..100, got " + std::to_string(roll));
   }
-  const int critical = std::max(1, round_half_up(skill, r.critical_divisor));
-  const int special = std::max(1, round_half_up(skill, r.special_divisor));
-  const int success = std::max(std::min(skill, r.success_cap), r.auto_success_max);
-  const int fumble_count = std::max(1, round_half_up(100 - skill, r.fumble_divisor)) + extra_fumble;
-  const bool fumble = roll > 100 - fumble_count && roll > r.auto_success_max;
-  if (roll >= r.auto_fail_min) return fumble ? Level::FUMBLE : Level::FAILURE;
-  if (roll <= critical) return Level::CRITICAL;
-  if (roll <= special) return Level::SPECIAL;
-  if (fumble) return Level::FUMBLE;
-  if (roll <= success) return Level::SUCCESS;
-  return Level::FAILURE;
+  return level_at(roll, thresholds(skill, r, extra_fumble));
 }
 
 }  // namespace fray::roller

@@ -55,6 +55,29 @@ inline constexpr const char* kLevelNames[] = {"FUMBLE", "FAILURE", "SUCCESS", "S
                                               "CRITICAL"};
 inline bool succeeded(Level level) { return level >= Level::SUCCESS; }
 
+// H2's thresholds for one skill: the highest roll of each level (a fumble is a roll over
+// `fumble_above`), computed once for the faces of a roll or of a whole distribution.
+struct Thresholds {
+  int critical = 0;
+  int special = 0;
+  int success = 0;
+  int fumble_above = 0;
+  int auto_success_max = 0;
+  int auto_fail_min = 0;
+};
+Thresholds thresholds(int skill, const SuccessRules& rules, int extra_fumble = 0);
+
+// H2: the level of d100 face `roll` (1..100, unchecked) under `limits`.
+inline Level level_at(int roll, const Thresholds& limits) {
+  const bool fumble = roll > limits.fumble_above && roll > limits.auto_success_max;
+  if (roll >= limits.auto_fail_min) return fumble ? Level::FUMBLE : Level::FAILURE;
+  if (roll <= limits.critical) return Level::CRITICAL;
+  if (roll <= limits.special) return Level::SPECIAL;
+  if (fumble) return Level::FUMBLE;
+  if (roll <= limits.success) return Level::SUCCESS;
+  return Level::FAILURE;
+}
+
 // H2: the success level of a d100 `roll` against `skill` (extra_fumble widens the fumble
 // range, S20/H18).
 Level success_level(int roll, int skill, const SuccessRules& rules, int extra_fumble = 0);
