@@ -83,10 +83,8 @@ std::shared_ptr<const reach::Reach> plain_reach(Lister& l, const Combatant& acto
 std::vector<Square> destinations(const reach::Reach& reach, std::int64_t budget) {
   std::vector<Square> out;
   out.reserve(reach.size());
-  reach.each_by_square([&](std::size_t number) {
-    if (reach.cost(number) > budget) return;
-    const auto [x, y] = reach.destination(number);
-    out.push_back({x, y});
+  reach.each_by_square([&](std::size_t number, int x, int y) {
+    if (reach.cost(number) <= budget) out.push_back({x, y});
   });
   return out;
 }

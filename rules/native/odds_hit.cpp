@@ -142,49 +142,6 @@ Outcomes after_damage(const Blow& blow, Level level, int damage, int through,
   return outcomes;
 }
 
-namespace {
-
-// Sums of probabilities by an int key, in increasing key order: what hit.py's dicts hold
-// here, summed in the same order (so the same floats), without a node per key. Keys seen
-// stay even when their sum is 0, as a dict's do.
-class Tally {
- public:
-  // `lowest` to `highest`: the keys expected (others still fit, at a cost)
-  Tally(int lowest, int highest)
-      : lowest_(lowest), sums_(static_cast<std::size_t>(std::max(0, highest - lowest + 1)), 0.0),
-        seen_(sums_.size(), 0) {}
-  void add(int key, double p) {
-    if (sums_.empty()) {
-      lowest_ = key;
-    } else if (key < lowest_) {
-      const auto more = static_cast<std::size_t>(lowest_ - key);
-      sums_.insert(sums_.begin(), more, 0.0);
-      seen_.insert(seen_.begin(), more, 0);
-      lowest_ = key;
-    }
-    const auto at = static_cast<std::size_t>(key - lowest_);
-    if (at >= sums_.size()) {
-      sums_.resize(at + 1, 0.0);
-      seen_.resize(at + 1, 0);
-    }
-    sums_[at] += p;
-    seen_[at] = 1;
-  }
-  template <typename Visit>
-  void each(Visit&& visit) const {
-    for (std::size_t at = 0; at < sums_.size(); ++at) {
-      if (seen_[at] != 0) visit(lowest_ + static_cast<int>(at), sums_[at]);
-    }
-  }
-
- private:
-  int lowest_ = 0;
-  std::vector<double> sums_;
-  std::vector<std::uint8_t> seen_;
-};
-
-}  // namespace
-
 // hit.py _hit_outcomes (H9: parry blocks AP, 2 x AP on a special, all on a critical;
 // H10: the dodge after any parry but a critical; H6 armour; H11 a fumble blocks nothing)
 Outcomes hit_outcomes(const Blow& blow, Level level, const LevelDistribution& parry, int ap,

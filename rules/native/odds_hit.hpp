@@ -5,8 +5,10 @@
 // the two agree to about 1e-15 (tests/native/test_native_odds.py checks 1e-12).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -65,6 +67,45 @@ Levels levels(int chance, const roller::SuccessRules& success);
 double succeeds(int chance, const roller::SuccessRules& success);
 // hit.py _level_dist: the levels of a defence roll at `chance` (none: no roll), zeros left out.
 LevelDistribution level_distribution(std::optional<int> chance, const roller::SuccessRules& success);
+
+// Sums of probabilities by an int key, in increasing key order: what the Python odds'
+// dicts hold, summed in the same order (so the same floats), without a node per key (a
+// std::map's). Keys seen stay even when their sum is 0, as a dict's do.
+class Tally {
+ public:
+  // `lowest` to `highest`: the keys expected (others still fit, at a cost)
+  Tally(int lowest, int highest)
+      : lowest_(lowest), sums_(static_cast<std::size_t>(std::max(0, highest - lowest + 1)), 0.0),
+        seen_(sums_.size(), 0) {}
+  void add(int key, double p) {
+    if (sums_.empty()) {
+      lowest_ = key;
+    } else if (key < lowest_) {
+      const auto more = static_cast<std::size_t>(lowest_ - key);
+      sums_.insert(sums_.begin(), more, 0.0);
+      seen_.insert(seen_.begin(), more, 0);
+      lowest_ = key;
+    }
+    const auto at = static_cast<std::size_t>(key - lowest_);
+    if (at >= sums_.size()) {
+      sums_.resize(at + 1, 0.0);
+      seen_.resize(at + 1, 0);
+    }
+    sums_[at] += p;
+    seen_[at] = 1;
+  }
+  template <typename Visit>
+  void each(Visit&& visit) const {
+    for (std::size_t at = 0; at < sums_.size(); ++at) {
+      if (seen_[at] != 0) visit(lowest_ + static_cast<int>(at), sums_[at]);
+    }
+  }
+
+ private:
+  int lowest_ = 0;
+  std::vector<double> sums_;
+  std::vector<std::uint8_t> seen_;
+};
 
 // hit.py Outcomes: (hp lost, bleeds, knocked down) -> probability.
 struct Outcome {

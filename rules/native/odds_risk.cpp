@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -45,29 +44,30 @@ Risk free_attack_risk(const View& view, int mover, const std::vector<int>& enemi
 // risk.py _combined_risk (H5, H13)
 Risk combined_risk(const std::vector<int>& provokers, const std::vector<FreeOutcomes>& attacks,
                    int hp, int out_at) {
-  std::map<std::pair<int, bool>, double> states{{{0, false}, 1.0}};  // (lost, stopped)
+  Tally states(0, 1);  // (lost, stopped) as 2 x lost + stopped
+  states.add(0, 1.0);
   for (const FreeOutcomes& odds : attacks) {
-    std::map<std::pair<int, bool>, double> next;
-    for (const auto& [state, p] : states) {
-      const auto [lost, stopped] = state;
-      if (stopped) {
-        next[{lost, true}] += p;
-        continue;
+    Tally next(0, 63);
+    states.each([&](int state, double p) {
+      const int lost = state >> 1;
+      if ((state & 1) != 0) {  // stopped
+        next.add(state, p);
+        return;
       }
       for (const FreeOutcome& outcome : odds) {
         const int total = lost + outcome.damage;
         const bool stop = outcome.prone || hp - total <= out_at;
-        next[{total, stop}] += p * outcome.probability;
+        next.add(2 * total + (stop ? 1 : 0), p * outcome.probability);
       }
-    }
+    });
     states = std::move(next);
   }
   Risk risk;
   risk.provokers = provokers;
-  for (const auto& [state, p] : states) {
-    risk.damage.add(state.first, p);
-    if (state.second) risk.stops += p;
-  }
+  states.each([&](int state, double p) {
+    risk.damage.add(state >> 1, p);
+    if ((state & 1) != 0) risk.stops += p;
+  });
   for (std::size_t i = 0; i < risk.damage.probability.size(); ++i) {
     const int lost = risk.damage.lowest + static_cast<int>(i);
     if (lost > 0) risk.wounds += risk.damage.probability[i];
@@ -129,25 +129,28 @@ namespace {
 std::pair<double, FreeOutcomes> computed_free_attack(const Rules& rules, const Blow& blow,
                                                      int chance, const Defences& defences) {
   const Levels found = levels(chance, rules.success);
-  std::map<std::pair<int, bool>, double> out;  // (hp lost, knocked prone)
+  Tally out(0, 63);  // (hp lost, knocked prone) as 2 x hp lost + knocked
   for (std::size_t i = 0; i < kLevelCount; ++i) {
     const double p_level = found[i];
     if (p_level == 0.0) continue;  // Python adds nothing but zeros for it
     const auto level = static_cast<Level>(i);
     if (!roller::succeeded(level)) {
-      out[{0, false}] += p_level;
+      out.add(0, p_level);
       continue;
     }
     const Outcomes hits = defence_and_outcomes(rules, defences, blow, level).second;
-    if (hits.empty()) out[{0, false}] += p_level;
-    for (const Outcome& outcome : hits) out[{outcome.damage, outcome.knocked}] += p_level * outcome.probability;
+    if (hits.empty()) out.add(0, p_level);
+    for (const Outcome& outcome : hits) {
+      out.add(2 * outcome.damage + (outcome.knocked ? 1 : 0), p_level * outcome.probability);
+    }
   }
   double mean = 0.0;
   FreeOutcomes outcomes;
-  for (const auto& [key, p] : out) {
-    mean += key.first * p;
-    outcomes.push_back({key.first, key.second, p});
-  }
+  out.each([&](int key, double p) {
+    const int damage = key >> 1;
+    mean += damage * p;
+    outcomes.push_back({damage, (key & 1) != 0, p});
+  });
   return {mean, std::move(outcomes)};
 }
 

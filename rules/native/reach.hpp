@@ -82,7 +82,7 @@ class Reach {
   std::vector<int> provokers(std::size_t number) const;
   // the same into `out` (cleared first), reusing its capacity
   void provokers(std::size_t number, std::vector<int>& out) const;
-  // Calls visit(number) for every destination in (x, y) order, as Python sorts them.
+  // Calls visit(number, x, y) for every destination in (x, y) order, as Python sorts them.
   template <typename Visit>
   void each_by_square(Visit&& visit) const {
     if (number_at_.empty()) return;
@@ -90,7 +90,7 @@ class Reach {
     for (int x = 0; x < window_width_; ++x) {
       for (int y = 0; y < height; ++y) {
         const int number = number_at_[static_cast<std::size_t>(y * window_width_ + x)];
-        if (number >= 0) visit(static_cast<std::size_t>(number));
+        if (number >= 0) visit(static_cast<std::size_t>(number), x0_ + x, y0_ + y);
       }
     }
   }
