@@ -119,7 +119,7 @@ class MaskTable {
 // `count` empty lists, reused by this thread's searches with their capacity kept (a
 // search's buckets and label fronts; searches never nest). `which` names the use.
 std::vector<std::vector<int>>& scratch_lists(std::size_t which, std::size_t count) {
-  thread_local std::array<std::vector<std::vector<int>>, 2> pools;
+  thread_local std::array<std::vector<std::vector<int>>, 3> pools;
   std::vector<std::vector<int>>& pool = pools.at(which);
   if (pool.size() < count) pool.resize(count);
   for (std::size_t i = 0; i < count; ++i) pool[i].clear();
@@ -127,6 +127,7 @@ std::vector<std::vector<int>>& scratch_lists(std::size_t which, std::size_t coun
 }
 constexpr std::size_t kBuckets = 0;
 constexpr std::size_t kFronts = 1;
+constexpr std::size_t kSettled = 2;  // one list: the labels in the order settled
 
 }  // namespace
 
@@ -257,7 +258,8 @@ class Searcher {
     }
     dist[source_] = 0;
     std::vector<std::vector<int>>& buckets = scratch_lists(kBuckets, static_cast<std::size_t>(limit_));
-    std::vector<int> settled{source_};
+    std::vector<int>& settled = scratch_lists(kSettled, 1)[0];
+    settled.push_back(source_);
     edges(source_, [&](int target, int cost) {
       if (cost < dist[target]) {
         dist[target] = cost;
@@ -281,7 +283,9 @@ class Searcher {
       }
     }
     const int budget = limit_ - 1;
-    for (int local : destinations(settled, found)) {
+    const std::vector<int> reached = destinations(settled, found);
+    found.chosen_.reserve(reached.size());
+    for (int local : reached) {
       const int d0 = dist[2 * local];
       const int d1 = dist[2 * local + 1];
       const bool ok0 = d0 >= 0 && d0 <= budget;
@@ -332,11 +336,16 @@ class Searcher {
     found.pred_of_ = {-1};
     std::vector<int> mask_of{0};
     std::vector<std::uint8_t> dead{0};
+    // at least a label per node reached, most often not many more
+    for (std::vector<int>* labels : {&found.node_of_, &found.cost_of_, &found.pred_of_, &mask_of}) {
+      labels->reserve(static_cast<std::size_t>(nodes));
+    }
+    dead.reserve(static_cast<std::size_t>(nodes));
     std::vector<std::vector<int>>& front = scratch_lists(kFronts, static_cast<std::size_t>(nodes));
     front[source_].push_back(0);
     std::vector<std::vector<int>>& buckets = scratch_lists(kBuckets, static_cast<std::size_t>(limit_));
     buckets[0].push_back(0);
-    std::vector<int> settled;
+    std::vector<int>& settled = scratch_lists(kSettled, 1)[0];
     std::vector<int> keep;
     for (int cost = 0; cost < limit_; ++cost) {
       for (std::size_t at = 0; at < buckets[cost].size(); ++at) {
@@ -384,7 +393,9 @@ class Searcher {
         });
       }
     }
-    for (int local : destinations(settled, found)) {
+    const std::vector<int> reached = destinations(settled, found);
+    found.chosen_.reserve(reached.size());
+    for (int local : reached) {
       int best = -1;
       int best_count = 0, best_cost = 0, best_rank = 0;
       for (int parity = 0; parity < 2; ++parity) {
@@ -423,6 +434,7 @@ class Searcher {
     std::vector<std::uint8_t> seen(no_end_);
     seen[source_ >> 1] = 1;
     std::vector<int> out;
+    out.reserve(static_cast<std::size_t>(window_.squares()));
     for (int label : settled) {
       const int local = found.node(label) >> 1;
       if (seen[local] == 0) {
