@@ -485,8 +485,7 @@ std::vector<int> Reach::provokers(std::size_t number) const {
   return out;
 }
 
-// provokers_of along the route, walked back from its end: the squares it leaves are
-// read in route order from a per-thread list of them
+// provokers_of along the route's window squares, kept in a per-thread list
 void Reach::provokers(std::size_t number, std::vector<int>& out) const {
   out.clear();
   if (threat_start_.empty()) return;
@@ -494,12 +493,8 @@ void Reach::provokers(std::size_t number, std::vector<int>& out) const {
   std::vector<int>& locals = scratch;
   locals.clear();
   for (int at = chosen_.at(number); at >= 0; at = pred_of_[at]) locals.push_back(node(at) >> 1);
-  for (std::size_t i = locals.size(); i-- > 1;) {  // leaving each square but the last
-    for (int at = threat_start_[locals[i]]; at < threat_start_[locals[i] + 1]; ++at) {
-      const int enemy = threat_enemies_[at];
-      if (std::find(out.begin(), out.end(), enemy) == out.end()) out.push_back(enemy);
-    }
-  }
+  std::reverse(locals.begin(), locals.end());
+  provokers_of(locals, threat_start_, threat_enemies_, out);
 }
 
 // routes.py Reach._route: the path back along the predecessors, its provokers (H13).
@@ -700,13 +695,19 @@ std::optional<Route> ReachGraph::cheapest(const Query& query, int x, int y) cons
 std::vector<int> provokers_of(const std::vector<int>& path, const std::vector<int>& start,
                               const std::vector<int>& enemies) {
   std::vector<int> order;
+  provokers_of(path, start, enemies, order);
+  return order;
+}
+
+void provokers_of(const std::vector<int>& path, const std::vector<int>& start,
+                  const std::vector<int>& enemies, std::vector<int>& out) {
+  out.clear();
   for (std::size_t i = 0; i + 1 < path.size(); ++i) {  // leaving each square but the last
     for (int at = start[path[i]]; at < start[path[i] + 1]; ++at) {
       const int enemy = enemies[at];
-      if (std::find(order.begin(), order.end(), enemy) == order.end()) order.push_back(enemy);
+      if (std::find(out.begin(), out.end(), enemy) == out.end()) out.push_back(enemy);
     }
   }
-  return order;
 }
 
 }  // namespace fray::reach

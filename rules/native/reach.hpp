@@ -162,5 +162,8 @@ class ReachGraph {
 // number; path holds such squares.
 std::vector<int> provokers_of(const std::vector<int>& path, const std::vector<int>& start,
                               const std::vector<int>& enemies);
+// the same into `out` (cleared first), reusing its capacity
+void provokers_of(const std::vector<int>& path, const std::vector<int>& start,
+                  const std::vector<int>& enemies, std::vector<int>& out);
 
 }  // namespace fray::reach
