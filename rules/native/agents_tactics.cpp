@@ -4,6 +4,8 @@
 #include "agents_tactics.hpp"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <cstdint>
@@ -258,7 +260,9 @@ double manoeuvre_chance(const odds::View& view, int combatant, actions::ActionKi
 
 // ------------------------------------------------------------ reasons
 
-double python_float(double value) {
+namespace {
+
+double nearest_fraction(double value) {
   // The double is exactly m / 2^shift: its continued fraction, convergent by convergent,
   // in 128-bit integers; the first convergent of denominator <= kMostDenominator within
   // 8 ulps is the Fraction, whose float is one correctly rounded division.
@@ -293,6 +297,23 @@ double python_float(double value) {
     denominator = rest;
   }
   return value;
+}
+
+}  // namespace
+
+double python_float(double value) {
+  // the same doubles recur decision after decision (a blow's expected damage, its
+  // odds): a direct-mapped table of this thread's last answers, by the value's bits
+  constexpr std::size_t kSlots = 4096;
+  struct Slot {
+    std::uint64_t bits = 0;
+    double answer = 0.0;
+  };
+  thread_local std::array<Slot, kSlots> known{};  // bits 0 (+0.0) answers itself
+  const auto bits = std::bit_cast<std::uint64_t>(value);
+  Slot& slot = known[(bits ^ (bits >> 29) ^ (bits >> 47)) % kSlots];
+  if (slot.bits != bits) slot = {bits, nearest_fraction(value)};
+  return slot.answer;
 }
 
 std::string fixed(double value, int digits) {

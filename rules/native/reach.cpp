@@ -151,19 +151,26 @@ class Searcher {
     }
     limit_ = static_cast<int>(budget_) + 1;
     source_ = window_.local(query.x, query.y) * 2 + query.parity;
-    forbidden_.assign(window_.squares(), 0);
-    for (int square : query.blocked) mark(forbidden_, square);
-    no_end_.assign(window_.squares(), 0);
-    for (int square : query.no_end) mark(no_end_, square);
+    thread_local std::vector<std::uint8_t> forbidden;
+    thread_local std::vector<std::uint8_t> no_end;
+    forbidden.assign(static_cast<std::size_t>(window_.squares()), 0);
+    for (int square : query.blocked) mark(forbidden, square);
+    no_end.assign(static_cast<std::size_t>(window_.squares()), 0);
+    for (int square : query.no_end) mark(no_end, square);
+    forbidden_ = forbidden.data();
+    no_end_ = no_end.data();
     // per window square its map square and its legal steps that stay in the window
     // (edges() then needs no division and no bounds test)
     thread_local std::vector<int> squares;
     thread_local std::vector<std::uint8_t> allowed;
+    thread_local std::vector<std::uint8_t> difficult;
     squares.resize(static_cast<std::size_t>(window_.squares()));
     allowed.resize(static_cast<std::size_t>(window_.squares()));
+    difficult.resize(static_cast<std::size_t>(window_.squares()));
     // plain pointers: each use of a thread_local in the loops would look its address up
     int* const square_at = squares.data();
     std::uint8_t* const allowed_at = allowed.data();
+    std::uint8_t* const difficult_at = difficult.data();
     // the steps whose target column (row) is inside the window, by column (row)
     const auto inside = [](int at, int size, int axis) {
       std::uint8_t bits = 0;
@@ -182,13 +189,14 @@ class Searcher {
             x == 0 || x == window_.width - 1 ? inside(x, window_.width, 0) : 0xFF;
         square_at[first + x] = first_square + x;
         allowed_at[first + x] = static_cast<std::uint8_t>(steps_[first_square + x] & row & column);
+        difficult_at[first + x] = map_.difficult[first_square + x];
       }
     }
     square_of_ = square_at;
     allowed_ = allowed_at;
+    difficult_ = difficult_at;
     for (int k = 0; k < 8; ++k) {
       local_step_[k] = KING_STEPS[k][1] * window_.width + KING_STEPS[k][0];
-      map_step_[k] = KING_STEPS[k][1] * map_.width + KING_STEPS[k][0];
     }
   }
 
@@ -229,18 +237,17 @@ class Searcher {
   void edges(int node, Visit&& visit) const {
     const int local = node >> 1;
     const int parity = node & 1;
-    const int square = square_of_[local];
-    if (node != source_ && map_.drop[square] != 0) return;
-    const std::uint8_t allowed = allowed_[local];  // beyond the window: beyond the budget
-    for (int k = 0; k < 8; ++k) {
-      if ((allowed & (1U << k)) == 0) continue;
-      const int factor =
-          map_.difficult[square + map_step_[k]] != 0 ? costs_.difficult_multiplier : 1;
-      const int target = (local + local_step_[k]) * 2;
+    if (node != source_ && map_.drop[square_of_[local]] != 0) return;
+    // the allowed steps in KING_STEPS order, lowest bit first; beyond the window: beyond
+    // the budget
+    for (unsigned allowed = allowed_[local]; allowed != 0; allowed &= allowed - 1) {
+      const int k = std::countr_zero(allowed);
+      const int to = local + local_step_[k];
+      const int factor = difficult_[to] != 0 ? costs_.difficult_multiplier : 1;
       if (k >= 4) {
-        visit(target + 1 - parity, costs_.diagonal[parity] * factor);
+        visit(to * 2 + 1 - parity, costs_.diagonal[parity] * factor);
       } else {
-        visit(target + parity, costs_.orthogonal * factor);
+        visit(to * 2 + parity, costs_.orthogonal * factor);
       }
     }
   }
@@ -431,7 +438,7 @@ class Searcher {
   // The window squares of settled labels in the order first settled, without the start
   // square and the squares no move may end on (routes.py Reach._keys).
   std::vector<int> destinations(const std::vector<int>& settled, const Reach& found) const {
-    std::vector<std::uint8_t> seen(no_end_);
+    std::vector<std::uint8_t> seen(no_end_, no_end_ + window_.squares());
     seen[source_ >> 1] = 1;
     std::vector<int> out;
     out.reserve(static_cast<std::size_t>(window_.squares()));
@@ -453,14 +460,14 @@ class Searcher {
   std::int64_t budget_ = 0;
   int limit_ = 1;
   int source_ = 0;
-  std::vector<std::uint8_t> forbidden_;
-  std::vector<std::uint8_t> no_end_;
-  // this thread's tables of the window (the constructor's), and the index steps of
-  // KING_STEPS in the window and on the map
+  // this thread's tables of the window (the constructor's: searches never nest), and the
+  // index steps of KING_STEPS in the window
+  const std::uint8_t* forbidden_ = nullptr;
+  const std::uint8_t* no_end_ = nullptr;
   const int* square_of_ = nullptr;
   const std::uint8_t* allowed_ = nullptr;
+  const std::uint8_t* difficult_ = nullptr;
   std::array<int, 8> local_step_{};
-  std::array<int, 8> map_step_{};
 };
 
 std::pair<int, int> Reach::destination(std::size_t number) const {
