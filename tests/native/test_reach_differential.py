@@ -1,5 +1,6 @@
-"""The native reach search (rules/native/reach.cpp through rules/native_reach.py) against
-the Python one (rules/reach.py), route for route (S17, S18, H12-H14, S23).
+"""The native reach search (rules/native/reach.cpp, reach_search.cpp and routes.cpp,
+through rules/native_reach.py) against the Python one (rules/reach.py), route for route
+(S17, S18, H12-H14, S23).
 
 Compared: every destination in the order first reached, and for each its cost, path, end
 parity and the enemies its path provokes, in order. Where: at every TURN decision of

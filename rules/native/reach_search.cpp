@@ -1,0 +1,490 @@
+// reach.py's two searches in C++ (see reach_search.hpp and reach.cpp's comment on the
+// choices they make): the window a budget can reach, Dial's bucket-queue Dijkstra without
+// threats, the label-setting search with Pareto pruning over provoked sets with them.
+#include "reach_search.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstddef>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+
+namespace fray::reach {
+
+namespace {
+
+// The squares a search can reach: every step costs at least 1, so nothing farther than
+// `budget` king steps from the start (a square outside is never within the budget, and
+// the Python search never records it either). Tables are sized to this box, so a query
+// on a 300x300 map costs its neighbourhood, not the map.
+struct Window {
+  int x0 = 0;
+  int y0 = 0;
+  int width = 0;
+  int height = 0;
+
+  Window(const MapTable& map, int x, int y, std::int64_t budget) {
+    const std::int64_t reach = std::min<std::int64_t>(budget, std::max(map.width, map.height));
+    x0 = static_cast<int>(std::max<std::int64_t>(0, x - reach));
+    y0 = static_cast<int>(std::max<std::int64_t>(0, y - reach));
+    width = static_cast<int>(std::min<std::int64_t>(map.width - 1, x + reach)) - x0 + 1;
+    height = static_cast<int>(std::min<std::int64_t>(map.height - 1, y + reach)) - y0 + 1;
+  }
+  int squares() const { return width * height; }
+  int nodes() const { return 2 * squares(); }
+  bool contains(int x, int y) const {
+    return x >= x0 && y >= y0 && x < x0 + width && y < y0 + height;
+  }
+  // window square of map square (x, y) (which must be inside)
+  int local(int x, int y) const { return (y - y0) * width + (x - x0); }
+};
+
+// A set of enemies, bit n for enemy n, in K 64-bit words (the Python search's int mask).
+template <std::size_t K>
+struct Bits {
+  std::array<std::uint64_t, K> words{};
+
+  Bits operator|(const Bits& other) const {
+    Bits out;
+    for (std::size_t k = 0; k < K; ++k) out.words[k] = words[k] | other.words[k];
+    return out;
+  }
+  bool subset_of(const Bits& other) const {
+    for (std::size_t k = 0; k < K; ++k) {
+      if ((words[k] & ~other.words[k]) != 0) return false;
+    }
+    return true;
+  }
+  int count() const {
+    int total = 0;
+    for (std::uint64_t word : words) total += std::popcount(word);
+    return total;
+  }
+  bool operator==(const Bits& other) const = default;
+};
+
+template <std::size_t K>
+struct BitsHash {
+  std::size_t operator()(const Bits<K>& bits) const {
+    std::uint64_t hash = 0x9e3779b97f4a7c15ULL;
+    for (std::uint64_t word : bits.words) {
+      hash ^= word + 0x9e3779b97f4a7c15ULL + (hash << 6) + (hash >> 2);
+    }
+    return static_cast<std::size_t>(hash);
+  }
+};
+
+// Provoked sets met by one search, each stored once; id 0 is the empty set.
+template <std::size_t K>
+class MaskTable {
+ public:
+  MaskTable() { intern(Bits<K>{}); }
+  int intern(const Bits<K>& bits) {
+    auto [where, added] = ids_.try_emplace(bits, static_cast<int>(masks_.size()));
+    if (added) {
+      masks_.push_back(bits);
+      counts_.push_back(bits.count());
+    }
+    return where->second;
+  }
+  int unite(int a, int b) {
+    if (b == 0 || a == b) return a;
+    if (a == 0) return b;
+    return intern(masks_[a] | masks_[b]);
+  }
+  bool subset(int a, int b) const { return a == b || masks_[a].subset_of(masks_[b]); }
+  int count(int id) const { return counts_[id]; }
+  int size() const { return static_cast<int>(masks_.size()); }
+
+ private:
+  std::vector<Bits<K>> masks_;
+  std::vector<int> counts_;
+  std::unordered_map<Bits<K>, int, BitsHash<K>> ids_;
+};
+
+// `count` empty lists, reused by this thread's searches with their capacity kept (a
+// search's buckets and label fronts; searches never nest). `which` names the use.
+std::vector<std::vector<int>>& scratch_lists(std::size_t which, std::size_t count) {
+  thread_local std::array<std::vector<std::vector<int>>, 3> pools;
+  std::vector<std::vector<int>>& pool = pools.at(which);
+  if (pool.size() < count) pool.resize(count);
+  for (std::size_t i = 0; i < count; ++i) pool[i].clear();
+  return pool;
+}
+constexpr std::size_t kBuckets = 0;
+constexpr std::size_t kFronts = 1;
+constexpr std::size_t kSettled = 2;  // one list: the labels in the order settled
+
+}  // namespace
+
+// Everything a query's two searches share: the window, its tables and the edges.
+class Searcher {
+ public:
+  Searcher(const MapTable& map, const Costs& costs, const std::vector<std::uint8_t>& steps,
+           std::array<int, 2> parity_rank, const Query& query, std::int64_t budget)
+      : map_(map), costs_(costs), steps_(steps), parity_rank_(parity_rank),
+        window_(map, query.x, query.y, budget) {
+    // every simple route is shorter than the window's nodes, and no chosen route repeats
+    // a node, so a larger budget reaches nothing more
+    int largest_step = std::max({costs.orthogonal, costs.diagonal[0], costs.diagonal[1]}) *
+                       costs.difficult_multiplier;
+    const std::int64_t longest = static_cast<std::int64_t>(window_.nodes()) * largest_step;
+    budget_ = std::min(budget, longest);
+    if (budget_ > std::numeric_limits<int>::max() / 4) {
+      throw std::invalid_argument("budget: the native reach search handles paths costing up to " +
+                                  std::to_string(std::numeric_limits<int>::max() / 4) +
+                                  ", got a map and costs allowing " + std::to_string(budget_));
+    }
+    limit_ = static_cast<int>(budget_) + 1;
+    source_ = window_.local(query.x, query.y) * 2 + query.parity;
+    thread_local std::vector<std::uint8_t> forbidden;
+    thread_local std::vector<std::uint8_t> no_end;
+    forbidden.assign(static_cast<std::size_t>(window_.squares()), 0);
+    for (int square : query.blocked) mark(forbidden, square);
+    no_end.assign(static_cast<std::size_t>(window_.squares()), 0);
+    for (int square : query.no_end) mark(no_end, square);
+    forbidden_ = forbidden.data();
+    no_end_ = no_end.data();
+    // per window square its map square and its legal steps that stay in the window
+    // (edges() then needs no division and no bounds test)
+    thread_local std::vector<int> squares;
+    thread_local std::vector<std::uint8_t> allowed;
+    thread_local std::vector<std::uint8_t> difficult;
+    squares.resize(static_cast<std::size_t>(window_.squares()));
+    allowed.resize(static_cast<std::size_t>(window_.squares()));
+    difficult.resize(static_cast<std::size_t>(window_.squares()));
+    // plain pointers: each use of a thread_local in the loops would look its address up
+    int* const square_at = squares.data();
+    std::uint8_t* const allowed_at = allowed.data();
+    std::uint8_t* const difficult_at = difficult.data();
+    // the steps whose target column (row) is inside the window, by column (row)
+    const auto inside = [](int at, int size, int axis) {
+      std::uint8_t bits = 0;
+      for (int k = 0; k < 8; ++k) {
+        const int to = at + KING_STEPS[k][axis];
+        if (to >= 0 && to < size) bits = static_cast<std::uint8_t>(bits | (1U << k));
+      }
+      return bits;
+    };
+    for (int y = 0; y < window_.height; ++y) {
+      const std::uint8_t row = inside(y, window_.height, 1);
+      const auto first = static_cast<std::size_t>(y * window_.width);
+      const int first_square = (window_.y0 + y) * map_.width + window_.x0;
+      for (int x = 0; x < window_.width; ++x) {
+        const std::uint8_t column =
+            x == 0 || x == window_.width - 1 ? inside(x, window_.width, 0) : 0xFF;
+        square_at[first + x] = first_square + x;
+        allowed_at[first + x] = static_cast<std::uint8_t>(steps_[first_square + x] & row & column);
+        difficult_at[first + x] = map_.difficult[first_square + x];
+      }
+    }
+    square_of_ = square_at;
+    allowed_ = allowed_at;
+    difficult_ = difficult_at;
+    for (int k = 0; k < 8; ++k) {
+      local_step_[k] = KING_STEPS[k][1] * window_.width + KING_STEPS[k][0];
+    }
+  }
+
+  // A result with the window and, if any, the threats of the squares in it, each
+  // square's enemies in increasing number (H12).
+  Reach start(const Query& query) const {
+    Reach reach;
+    reach.x0_ = window_.x0;
+    reach.y0_ = window_.y0;
+    reach.window_width_ = window_.width;
+    reach.map_width_ = map_.width;
+    if (query.threats.empty()) return reach;
+    std::vector<std::pair<int, int>> pairs;
+    for (const auto& [square, enemy] : query.threats) {
+      if (square < 0 || square >= map_.width * map_.height) continue;
+      const int x = square % map_.width;
+      const int y = square / map_.width;
+      if (window_.contains(x, y)) pairs.emplace_back(window_.local(x, y), enemy);
+    }
+    std::sort(pairs.begin(), pairs.end());
+    pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+    reach.threat_start_.assign(window_.squares() + 1, 0);
+    for (const auto& [local, enemy] : pairs) {
+      ++reach.threat_start_[local + 1];
+      reach.threat_enemies_.push_back(enemy);
+    }
+    for (int local = 0; local < window_.squares(); ++local) {
+      reach.threat_start_[local + 1] += reach.threat_start_[local];
+    }
+    return reach;
+  }
+
+  // Calls visit(target node, cost) for node's out-edges in KING_STEPS order: none out of
+  // a drop square (S23) unless the node is the source. H13: a diagonal may not cut the
+  // corner of a wall or closed door (steps_ knows), entering difficult terrain multiplies
+  // the step; S18/H14: a diagonal costs diagonal[parity] and flips the parity.
+  template <typename Visit>
+  void edges(int node, Visit&& visit) const {
+    const int local = node >> 1;
+    const int parity = node & 1;
+    if (node != source_ && map_.drop[square_of_[local]] != 0) return;
+    // the allowed steps in KING_STEPS order, lowest bit first; beyond the window: beyond
+    // the budget
+    for (unsigned allowed = allowed_[local]; allowed != 0; allowed &= allowed - 1) {
+      const int k = std::countr_zero(allowed);
+      const int to = local + local_step_[k];
+      const int factor = difficult_[to] != 0 ? costs_.difficult_multiplier : 1;
+      if (k >= 4) {
+        visit(to * 2 + 1 - parity, costs_.diagonal[parity] * factor);
+      } else {
+        visit(to * 2 + parity, costs_.orthogonal * factor);
+      }
+    }
+  }
+
+  // Dial's bucket-queue Dijkstra (reach.py ReachGraph._dijkstra), then the choice per
+  // destination (routes.py Reach._pick): the cheaper parity, on a tie the better rank.
+  void plain(Reach& found) const {
+    const int nodes = window_.nodes();
+    std::vector<int>& dist = found.cost_of_;
+    std::vector<int>& pred = found.pred_of_;
+    dist.assign(nodes, limit_);
+    pred.assign(nodes, -1);
+    for (int local = 0; local < window_.squares(); ++local) {
+      if (forbidden_[local] != 0) dist[2 * local] = dist[2 * local + 1] = -1;
+    }
+    dist[source_] = 0;
+    std::vector<std::vector<int>>& buckets = scratch_lists(kBuckets, static_cast<std::size_t>(limit_));
+    std::vector<int>& settled = scratch_lists(kSettled, 1)[0];
+    settled.push_back(source_);
+    edges(source_, [&](int target, int cost) {
+      if (cost < dist[target]) {
+        dist[target] = cost;
+        pred[target] = source_;
+        buckets[cost].push_back(target);
+      }
+    });
+    for (int cost = 1; cost < limit_; ++cost) {
+      for (std::size_t at = 0; at < buckets[cost].size(); ++at) {
+        const int node = buckets[cost][at];
+        if (dist[node] != cost) continue;
+        settled.push_back(node);
+        edges(node, [&](int target, int step) {
+          const int reached = cost + step;
+          if (reached < dist[target]) {
+            dist[target] = reached;
+            pred[target] = node;
+            buckets[reached].push_back(target);
+          }
+        });
+      }
+    }
+    const int budget = limit_ - 1;
+    const std::vector<int> reached = destinations(settled, found);
+    found.chosen_.reserve(reached.size());
+    for (int local : reached) {
+      const int d0 = dist[2 * local];
+      const int d1 = dist[2 * local + 1];
+      const bool ok0 = d0 >= 0 && d0 <= budget;
+      const bool ok1 = d1 >= 0 && d1 <= budget;
+      int label = 2 * local + 1;
+      if (ok0 && ok1) {
+        if (d0 != d1) {
+          label = d0 < d1 ? 2 * local : 2 * local + 1;
+        } else {
+          label = parity_rank_[0] < parity_rank_[1] ? 2 * local : 2 * local + 1;
+        }
+      } else if (ok0) {
+        label = 2 * local;
+      }
+      found.chosen_.push_back(label);
+    }
+  }
+
+  // The label-setting search over (node, provoked set) with Pareto pruning (H13; reach.py
+  // ReachGraph._labels), then the choice per destination: fewest provoked, cheapest, the
+  // better end parity, the first label (routes.py Reach._pick).
+  template <std::size_t K>
+  void labels(Reach& found) const {
+    const int nodes = window_.nodes();
+    MaskTable<K> masks;
+    std::vector<int> square_mask(window_.squares(), 0);
+    for (int local = 0; local < window_.squares(); ++local) {
+      const int first = found.threat_start_[local];
+      const int last = found.threat_start_[local + 1];
+      if (first == last) continue;
+      Bits<K> bits;
+      for (int at = first; at < last; ++at) {
+        const int enemy = found.threat_enemies_[at];
+        bits.words[enemy >> 6] |= std::uint64_t{1} << (enemy & 63);
+      }
+      square_mask[local] = masks.intern(bits);
+    }
+    // same[mask][node]: the cheapest label at node with that provoked set (a killed label
+    // stays a valid witness); same[0] is free: the cost of the label that provoked
+    // nobody, which dominates every label costing as much or more; 0 where forbidden.
+    std::vector<std::vector<int>> same(1, std::vector<int>(nodes, limit_));
+    for (int local = 0; local < window_.squares(); ++local) {
+      if (forbidden_[local] != 0) same[0][2 * local] = same[0][2 * local + 1] = 0;
+    }
+    same[0][source_] = 0;
+    found.node_of_ = {source_};
+    found.cost_of_ = {0};
+    found.pred_of_ = {-1};
+    std::vector<int> mask_of{0};
+    std::vector<std::uint8_t> dead{0};
+    // at least a label per node reached, most often not many more
+    for (std::vector<int>* labels : {&found.node_of_, &found.cost_of_, &found.pred_of_, &mask_of}) {
+      labels->reserve(static_cast<std::size_t>(nodes));
+    }
+    dead.reserve(static_cast<std::size_t>(nodes));
+    std::vector<std::vector<int>>& front = scratch_lists(kFronts, static_cast<std::size_t>(nodes));
+    front[source_].push_back(0);
+    std::vector<std::vector<int>>& buckets = scratch_lists(kBuckets, static_cast<std::size_t>(limit_));
+    buckets[0].push_back(0);
+    std::vector<int>& settled = scratch_lists(kSettled, 1)[0];
+    std::vector<int> keep;
+    for (int cost = 0; cost < limit_; ++cost) {
+      for (std::size_t at = 0; at < buckets[cost].size(); ++at) {
+        const int label = buckets[cost][at];
+        if (dead[label] != 0) continue;
+        settled.push_back(label);
+        const int node = found.node_of_[label];
+        // H13: leaving the node's square provokes those threatening it
+        const int mask = masks.unite(mask_of[label], square_mask[node >> 1]);
+        if (static_cast<int>(same.size()) <= mask) same.resize(masks.size());
+        if (same[mask].empty()) same[mask].assign(nodes, limit_);
+        std::vector<int>& cheapest = same[mask];
+        const std::vector<int>& free = same[0];
+        edges(node, [&](int target, int step) {
+          const int reached = cost + step;
+          if (reached >= free[target] || reached >= cheapest[target]) return;
+          cheapest[target] = reached;
+          const int added = static_cast<int>(found.node_of_.size());
+          std::vector<int>& labs = front[target];
+          if (!labs.empty()) {
+            if (mask != 0) {
+              for (int other : labs) {
+                if (found.cost_of_[other] <= reached && masks.subset(mask_of[other], mask)) {
+                  return;  // an existing label dominates the new one
+                }
+              }
+            }
+            keep.clear();
+            for (int other : labs) {
+              if (found.cost_of_[other] >= reached && masks.subset(mask, mask_of[other])) {
+                dead[other] = 1;  // the new label dominates it
+              } else {
+                keep.push_back(other);
+              }
+            }
+            labs.swap(keep);
+          }
+          labs.push_back(added);
+          buckets[reached].push_back(added);
+          found.node_of_.push_back(target);
+          found.cost_of_.push_back(reached);
+          mask_of.push_back(mask);
+          found.pred_of_.push_back(label);
+          dead.push_back(0);
+        });
+      }
+    }
+    const std::vector<int> reached = destinations(settled, found);
+    found.chosen_.reserve(reached.size());
+    for (int local : reached) {
+      int best = -1;
+      int best_count = 0, best_cost = 0, best_rank = 0;
+      for (int parity = 0; parity < 2; ++parity) {
+        for (int label : front[2 * local + parity]) {
+          const int count = masks.count(mask_of[label]);
+          const int cost = found.cost_of_[label];
+          const int rank = parity_rank_[parity];
+          if (best < 0 || count < best_count ||
+              (count == best_count &&
+               (cost < best_cost ||
+                (cost == best_cost && (rank < best_rank || (rank == best_rank && label < best)))))) {
+            best = label;
+            best_count = count;
+            best_cost = cost;
+            best_rank = rank;
+          }
+        }
+      }
+      found.chosen_.push_back(best);
+    }
+  }
+
+  int window_squares() const { return window_.squares(); }
+
+ private:
+  void mark(std::vector<std::uint8_t>& table, int square) const {
+    if (square < 0 || square >= map_.width * map_.height) return;
+    const int x = square % map_.width;
+    const int y = square / map_.width;
+    if (window_.contains(x, y)) table[window_.local(x, y)] = 1;
+  }
+
+  // The window squares of settled labels in the order first settled, without the start
+  // square and the squares no move may end on (routes.py Reach._keys).
+  std::vector<int> destinations(const std::vector<int>& settled, const Reach& found) const {
+    std::vector<std::uint8_t> seen(no_end_, no_end_ + window_.squares());
+    seen[source_ >> 1] = 1;
+    std::vector<int> out;
+    out.reserve(static_cast<std::size_t>(window_.squares()));
+    for (int label : settled) {
+      const int local = found.node(label) >> 1;
+      if (seen[local] == 0) {
+        seen[local] = 1;
+        out.push_back(local);
+      }
+    }
+    return out;
+  }
+
+  const MapTable& map_;
+  const Costs& costs_;
+  const std::vector<std::uint8_t>& steps_;
+  std::array<int, 2> parity_rank_;
+  Window window_;
+  std::int64_t budget_ = 0;
+  int limit_ = 1;
+  int source_ = 0;
+  // this thread's tables of the window (the constructor's: searches never nest), and the
+  // index steps of KING_STEPS in the window
+  const std::uint8_t* forbidden_ = nullptr;
+  const std::uint8_t* no_end_ = nullptr;
+  const int* square_of_ = nullptr;
+  const std::uint8_t* allowed_ = nullptr;
+  const std::uint8_t* difficult_ = nullptr;
+  std::array<int, 8> local_step_{};
+};
+
+Reach search(const MapTable& map, const Costs& costs, const std::vector<std::uint8_t>& steps,
+             std::array<int, 2> parity_rank, const Query& query, int enemies) {
+  const Searcher searcher(map, costs, steps, parity_rank, query, query.budget);
+  Reach found = searcher.start(query);
+  const int words = (enemies + 63) / 64;
+  if (query.threats.empty()) {
+    searcher.plain(found);
+  } else if (words <= 1) {
+    searcher.labels<1>(found);
+  } else if (words <= 2) {
+    searcher.labels<2>(found);
+  } else if (words <= 4) {
+    searcher.labels<4>(found);
+  } else if (words <= 16) {
+    searcher.labels<16>(found);
+  } else if (words <= 64) {
+    searcher.labels<64>(found);
+  } else {
+    throw std::invalid_argument("threats: the native reach search handles up to 4096 enemies, got " +
+                                std::to_string(enemies));
+  }
+  found.number_at_.assign(static_cast<std::size_t>(searcher.window_squares()), -1);
+  for (std::size_t number = 0; number < found.chosen_.size(); ++number) {
+    found.number_at_[static_cast<std::size_t>(found.node(found.chosen_[number]) >> 1)] =
+        static_cast<int>(number);
+  }
+  return found;
+}
+
+}  // namespace fray::reach
