@@ -79,12 +79,18 @@ std::shared_ptr<const reach::Reach> plain_reach(Lister& l, const Combatant& acto
 }
 
 // The destinations of `reach` whose route costs at most `budget`, sorted as Python sorts
-// (x, y) tuples.
-std::vector<Square> destinations(const reach::Reach& reach, std::int64_t budget) {
+// (x, y) tuples; those costing at most `cheaper` (<= budget) into `within`, if given.
+std::vector<Square> destinations(const reach::Reach& reach, std::int64_t budget,
+                                 std::int64_t cheaper = 0,
+                                 std::vector<Square>* within = nullptr) {
   std::vector<Square> out;
   out.reserve(reach.size());
+  if (within != nullptr) within->reserve(reach.size());
   reach.each_by_square([&](std::size_t number, int x, int y) {
-    if (reach.cost(number) <= budget) out.push_back({x, y});
+    const int cost = reach.cost(number);
+    if (cost > budget) return;
+    out.push_back({x, y});
+    if (within != nullptr && cost <= cheaper) within->push_back({x, y});
   });
   return out;
 }
@@ -106,8 +112,7 @@ void walk(Lister& l, const Combatant& actor) {
   const std::int64_t whole_budget = full ? queries::move_budget(l.query, actor.id, true) : 0;
   if (full && whole_budget >= half_budget) {
     const std::shared_ptr<const reach::Reach> reach = plain_reach(l, actor, whole_budget);
-    whole = destinations(*reach, whole_budget);
-    half = destinations(*reach, half_budget);
+    whole = destinations(*reach, whole_budget, half_budget, &half);
   } else {
     if (full) whole = destinations(*plain_reach(l, actor, whole_budget), whole_budget);
     half = destinations(*plain_reach(l, actor, half_budget), half_budget);
