@@ -1,117 +1,48 @@
-"""The action codec: one flat ``Discrete(n)`` index <-> a :class:`rules.Action`.
+"""The action codec: one flat ``Discrete(n)`` index <-> a :class:`rules.Action`, for the
+units of one scenario.
 
-The layout depends only on the scenario (its map size, its units and what they carry),
-never on the battle's state, so ``n`` is fixed for an env configuration. The index space
-is the concatenation of one *block* per :class:`rules.ActionKind`, in enum order; each
-block is the product of that kind's parameters (its row's ``parameters`` in
-``rules.actions.ACTION_SPECS``, so a new kind brings its block with it):
-
-=================  ============================================================
-parameter          encoding
-=================  ============================================================
-``target``         combatant slot: every unit of the scenario, in file order
-``target|none``    combatant slot, or one extra slot for "no target" (potions)
-``square``         (dx, dy) relative to the actor in a window of radius ``r``
-                   (clipped to the map); ``r`` bounds the longest move of any
-                   unit or mount of the scenario (race MOV, every step costs >= 1)
-``adjacent``       one of the 8 king steps from the actor (shift, doors, dismount)
-``dodge``          one of the 8 king steps, or falling prone (no square)
-``item:<cat>``     item slot among the scenario's items of one category; for each
-                   actor its own starting items come first (in inventory order),
-                   then everybody else's, so slot 0 of a goblin is its own spear
-``spell``          index into the actor's own spell list
-=================  ============================================================
-
-Items keep their uid for the whole battle (dropped, disarmed, thrown and picked-up
-items move between inventories and the ground), so the per-actor item tables are
-static, with one exception: throwing one weapon of a stack (a pair of javelins) splits
-it off under a new uid. Each such stack reserves ``count - 1`` *overflow* slots after
-the static ones, filled oldest split first. The encoding is injective for a given actor,
-and every legal action of every unit has an index (``ActionCodec.mask`` raises
-:class:`EncodingError` otherwise; the fuzz tests check it on every shipped scenario).
+The index layout (one block per action kind, what each parameter encodes, the overflow
+slots of split stacks) is :mod:`env.action_layout`'s; its names are re-exported here.
+The encoding is injective for a given actor, and every legal action of every unit has an
+index (``ActionCodec.mask`` raises :class:`EncodingError` otherwise; the fuzz tests check
+it on every shipped scenario).
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
 
 import rules
+from env.action_layout import _FIELD as _FIELD
+from env.action_layout import _KING_INDEX as _KING_INDEX
+from env.action_layout import ITEM_CATEGORIES as ITEM_CATEGORIES
+from env.action_layout import KING as KING
+from env.action_layout import LAYOUT as LAYOUT
+from env.action_layout import Block as Block
+from env.action_layout import BlockLayout as BlockLayout
+from env.action_layout import Param as Param
+from env.action_layout import Square as Square
+from env.action_layout import _item_categories as _item_categories
 from rules import Action, ActionKind, Battle, Combatant
-from rules.actions import ACTION_SPECS
-from rules.grid import KING_STEPS_BY_ROW
 
 K = ActionKind
-Square = tuple[int, int]
 
-#: The eight king steps row by row (rules.grid's one table, in its row order).
-KING: tuple[tuple[int, int], ...] = KING_STEPS_BY_ROW
-_KING_INDEX = {d: i for i, d in enumerate(KING)}
 
 #: How many (actor, square) index tables a codec keeps (``ActionCodec._known_indices``).
 _KNOWN_SQUARES = 512
 #: How many actions one such table holds before it starts afresh.
 _KNOWN_ACTIONS = 1024
 
-#: Item categories: which of a scenario's items a parameter ranges over.
-ITEM_CATEGORIES = ("any", "melee", "missile", "weapon", "holdable", "usable", "torch",
-                   "nock", "wind")
-
 
 class EncodingError(rules.FrayError):
     """A legal action has no index, or two legal actions share one (a codec bug)."""
 
 
-@dataclass(frozen=True)
-class Param:
-    """One parameter of an action kind: its name (for docs) and its size."""
-
-    name: str
-    size: int
-
-
-@dataclass(frozen=True)
-class Block:
-    """The indices ``offset .. offset + size - 1`` of one action kind."""
-
-    kind: ActionKind
-    offset: int
-    params: tuple[Param, ...]
-
-    @property
-    def size(self) -> int:
-        out = 1
-        for p in self.params:
-            out *= p.size
-        return out
-
-
-def _item_categories(content: rules.Content, item: str) -> set[str]:
-    cats = {"any"}
-    if item in content.weapons:
-        w = content.weapons[item]
-        cats |= {"weapon", "holdable", w.kind}
-        if w.reload == "nock":
-            cats.add("nock")
-        elif w.reload == "wind":
-            cats.add("wind")
-    elif item in content.armour:
-        if content.armour[item].slot == "shield":
-            cats.add("holdable")
-    elif item in content.items:
-        kind = content.items[item].kind
-        if kind in ("potion", "scroll"):
-            cats.add("usable")
-        elif kind == "torch":
-            cats.add("torch")
-    return cats
-
-
-class ActionCodec:
+class ActionCodec(BlockLayout):
     """Flat index <-> :class:`rules.Action` for the units of one scenario.
 
     Build it from a freshly started battle (``ActionCodec(battle)``): it reads the
@@ -230,28 +161,6 @@ class ActionCodec:
             self._enc_plan[kind] = (
                 b.offset, tuple((encoders[p.name], p.size) for p in b.params),
                 tuple(f for f in ("target", "square", "item") if f not in carried))
-
-    # ------------------------------------------------------------ squares
-    def _radii(self, radius: int) -> tuple[int, int]:
-        return min(radius, self.width - 1), min(radius, self.height - 1)
-
-    def _window_size(self, radius: int) -> int:
-        rx, ry = self._radii(radius)
-        return (2 * rx + 1) * (2 * ry + 1)
-
-    def _window_table(self, radius: int) -> dict[tuple[int, int], int]:
-        """(dx, dy) -> index in the square window of ``radius`` (clipped to the map)."""
-        rx, ry = self._radii(radius)
-        return {(dx, dy): (dy + ry) * (2 * rx + 1) + (dx + rx)
-                for dy in range(-ry, ry + 1) for dx in range(-rx, rx + 1)}
-
-    def _dec_square(self, radius: int, actor: Square, index: int) -> Square | None:
-        rx, ry = self._radii(radius)
-        dy, dx = divmod(index, 2 * rx + 1)
-        sq = (actor[0] + dx - rx, actor[1] + dy - ry)
-        if not (0 <= sq[0] < self.width and 0 <= sq[1] < self.height):
-            return None
-        return sq
 
     # ------------------------------------------------------------ one parameter
     def split_items(self, battle: Battle) -> dict[str, tuple[str, int]]:
@@ -382,17 +291,6 @@ class ActionCodec:
             index = index * size + i
         return offset + index
 
-    def block_of(self, index: int) -> Block:
-        """The block holding ``index``; IndexError outside ``0 <= index < n``."""
-        if not 0 <= index < self.n:
-            raise IndexError(f"action index {index} outside 0..{self.n - 1}")
-        k = int(np.searchsorted(self._starts, index, side="right")) - 1
-        block = self.blocks[self._kinds[k]]
-        while block.size == 0:  # empty blocks share their offset with the next one
-            k += 1
-            block = self.blocks[self._kinds[k]]
-        return block
-
     def decode(self, battle: Battle, actor: str, index: int) -> Action | None:
         """The action at ``index`` for ``actor``; None where the index names nothing
         (a square off the map, a spell slot the actor does not have)."""
@@ -408,18 +306,6 @@ class ActionCodec:
                 return None
             fields.update(got)
         return Action(block.kind, **fields)
-
-    def describe(self, index: int) -> str:
-        """The layout meaning of an index, independent of any state."""
-        if not 0 <= index < self.n:
-            return f"index {index} (out of range)"
-        block = self.block_of(index)
-        rest = index - block.offset
-        parts = []
-        for p in reversed(block.params):
-            rest, i = divmod(rest, p.size)
-            parts.append(f"{p.name}={i}")
-        return " ".join([block.kind.name, *reversed(parts)])
 
     def legal_by_index(self, battle: Battle) -> dict[int, Action]:
         """``battle.legal_actions()`` by their indices, in order; raises EncodingError if
@@ -496,27 +382,6 @@ class ActionCodec:
             m[idx] = 1
         return m
 
-    def square_windows(self) -> tuple[tuple[int, int, int], ...]:
-        """``(offset, rx, ry)`` of each block whose one parameter is a square window
-        around the actor (MOVE, FULL_MOVE, DISENGAGE): index ``offset + (dy + ry) *
-        (2 rx + 1) + dx + rx`` is the square ``(x + dx, y + dy)`` of an actor at
-        ``(x, y)``. The ``fray-spatial`` policy scores these blocks square by square."""
-        return tuple((b.offset, *self._radii(self._square_radius[b.params[0].name]))
-                     for b in self.blocks.values()
-                     if len(b.params) == 1 and b.params[0].name in self._square_radius
-                     and b.size)
-
-    def layout(self) -> list[tuple[str, int, int, str]]:
-        """(kind, first index, size, parameters) for every block: the spec sheet table."""
-        return [(b.kind.name, b.offset, b.size,
-                 " x ".join(f"{p.name}[{p.size}]" for p in b.params) or "-")
-                for b in self.blocks.values()]
-
-    def layout_text(self) -> str:
-        rows = [f"{k:<20} {o:>6} {s:>6}  {p}" for k, o, s, p in self.layout()]
-        return "\n".join([f"{'kind':<20} {'first':>6} {'size':>6}  parameters", *rows,
-                          f"total n = {self.n}"])
-
 
 def _no_index(battle: Battle, actor: str, action: Action) -> EncodingError:
     """The error for a legal action without an index (a codec bug)."""
@@ -549,11 +414,3 @@ class _Context:
 
 #: An encoder of one parameter: (actor, action, per-call context) -> index or None.
 _Encoder = Callable[[Combatant, Action, _Context], "int | None"]
-
-_FIELD = {"target": "target", "target|none": "target", "adjacent": "square",
-          "dodge": "square", "square:move": "square", "square:full": "square",
-          "spell": "item", **{f"item:{c}": "item" for c in ITEM_CATEGORIES}}
-
-#: The parameters of each action kind: its ``parameters`` in rules.actions.ACTION_SPECS.
-LAYOUT: dict[ActionKind, Sequence[str]] = {
-    kind: spec.parameters for kind, spec in ACTION_SPECS.items()}
