@@ -308,6 +308,10 @@ void bind_battle(nb::module_& module) {
              }
              return out;
            }, nb::arg("start"), "The rules.events events from index `start` on.")
+      .def("event_bytes", [](NativeBattle& self) {
+             const std::string bytes = events::log_bytes(self.state.events, self.names().names());
+             return nb::bytes(bytes.data(), bytes.size());
+           }, "The event log as bytes (events::log_bytes): equal bytes, the same events.")
       .def_prop_ro("decision", &decision_object,
                    "The pending rules.actions.Decision; None once the battle is over.")
       .def_prop_ro("winner", [](const NativeBattle& self) {

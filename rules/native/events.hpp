@@ -408,4 +408,9 @@ class EventLog {
   std::vector<Event> tail_;
 };
 
+// The whole log as bytes, each event its type and fields in order, names as their text:
+// two logs hold the same events (whatever their name tables) exactly when their bytes are
+// equal (a replay's determinism check compares them without building Python events).
+std::string log_bytes(const EventLog& log, const actions::NameTable& names);
+
 }  // namespace fray::events
