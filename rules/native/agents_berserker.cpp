@@ -3,6 +3,9 @@
 #include "agents_berserker.hpp"
 
 #include <algorithm>
+#include <array>
+#include <bit>
+#include <cstdint>
 #include <limits>
 #include <stdexcept>
 #include <unordered_map>
@@ -16,48 +19,63 @@ namespace {
 
 constexpr std::size_t kNoChoice = std::numeric_limits<std::size_t>::max();
 
-// _passable per square index: on the map and no wall (closed doors count as floor),
-// kept per thread for the last grid asked (it depends on the walls alone).
-const std::vector<std::uint8_t>& passable_of(const grid::Grid& grid) {
-  thread_local std::uint64_t serial = 0;
-  thread_local std::vector<std::uint8_t> out;
-  if (serial != grid.walls_serial()) {
-    out.assign(static_cast<std::size_t>(grid.width() * grid.height()), 0);
-    for (int y = 0; y < grid.height(); ++y) {
-      for (int x = 0; x < grid.width(); ++x) {
-        out[static_cast<std::size_t>(y * grid.width() + x)] = grid.is_wall({x, y}) ? 0 : 1;
+// The walls' tables per square index, kept per thread for the last grid asked (they
+// depend on the walls alone): _passable (on the map and no wall; closed doors count as
+// floor), and for a passable square bit k set when KING_STEPS[k] leads to a passable
+// square without cutting the corner of an impassable one (H13), as _neighbours steps.
+struct WallTables {
+  std::uint64_t serial = 0;
+  std::vector<std::uint8_t> passable;
+  std::vector<std::uint8_t> steps;
+};
+
+const WallTables& walls_of(const grid::Grid& grid) {
+  thread_local WallTables tables;
+  if (tables.serial != grid.walls_serial() || tables.passable.empty()) {
+    const int width = grid.width();
+    const int height = grid.height();
+    const auto open = [&](int x, int y) {
+      return 0 <= x && x < width && 0 <= y && y < height && !grid.is_wall({x, y});
+    };
+    tables.passable.assign(static_cast<std::size_t>(width * height), 0);
+    tables.steps.assign(static_cast<std::size_t>(width * height), 0);
+    for (int y = 0; y < height; ++y) {
+      for (int x = 0; x < width; ++x) {
+        if (!open(x, y)) continue;
+        const auto at = static_cast<std::size_t>(y * width + x);
+        tables.passable[at] = 1;
+        for (std::size_t k = 0; k < grid::KING_STEPS.size(); ++k) {
+          const auto [dx, dy] = grid::KING_STEPS[k];
+          if (!open(x + dx, y + dy)) continue;
+          if (dx != 0 && dy != 0 && !(open(x + dx, y) && open(x, y + dy))) continue;  // H13
+          tables.steps[at] = static_cast<std::uint8_t>(tables.steps[at] | (1U << k));
+        }
       }
     }
-    serial = grid.walls_serial();
+    tables.serial = grid.walls_serial();
   }
-  return out;
+  return tables;
 }
 
 // _distance_map over the mask: a breadth-first search from every source at once.
-std::vector<int> search(int width, const std::vector<std::uint8_t>& passable,
-                        const std::vector<int>& sources) {
-  const int height = width == 0 ? 0 : static_cast<int>(passable.size()) / width;
-  const auto open = [&](int x, int y) {
-    return 0 <= x && x < width && 0 <= y && y < height &&
-           passable[static_cast<std::size_t>(y * width + x)] != 0;
-  };
-  std::vector<int> dist(passable.size(), kFar);
+std::vector<int> search(int width, const WallTables& walls, const std::vector<int>& sources) {
+  std::array<int, 8> offset{};
+  for (std::size_t k = 0; k < offset.size(); ++k) {
+    offset[k] = grid::KING_STEPS[k][1] * width + grid::KING_STEPS[k][0];
+  }
+  std::vector<int> dist(walls.passable.size(), kFar);
   std::vector<int> frontier;
-  frontier.reserve(passable.size());
+  frontier.reserve(walls.passable.size());
   for (const int source : sources) {
     dist[static_cast<std::size_t>(source)] = 0;
     frontier.push_back(source);
   }
   for (std::size_t next = 0; next < frontier.size(); ++next) {
     const int i = frontier[next];
-    const int x = i % width;
-    const int y = i / width;
-    if (!open(x, y)) continue;  // _neighbours: a blocked square has none
+    // _neighbours: a blocked square has none (its steps are none)
     const int d = dist[static_cast<std::size_t>(i)] + 1;
-    for (const auto& [dx, dy] : grid::KING_STEPS) {
-      if (!open(x + dx, y + dy)) continue;
-      if (dx != 0 && dy != 0 && !(open(x + dx, y) && open(x, y + dy))) continue;  // H13
-      const auto j = static_cast<std::size_t>((y + dy) * width + x + dx);
+    for (unsigned bits = walls.steps[static_cast<std::size_t>(i)]; bits != 0; bits &= bits - 1) {
+      const auto j = static_cast<std::size_t>(i + offset[static_cast<std::size_t>(std::countr_zero(bits))]);
       if (dist[j] == kFar) {
         dist[j] = d;
         frontier.push_back(static_cast<int>(j));
@@ -85,7 +103,7 @@ class DistanceCache {
     auto found = maps_.find(key);
     if (found != maps_.end()) return found->second;
     auto dist = std::make_shared<const std::vector<int>>(
-        search(grid.width(), passable_of(grid), key.sources));
+        search(grid.width(), walls_of(grid), key.sources));
     stored_ += dist->size();
     if (stored_ > kMostStored) {  // bounded: start afresh
       maps_.clear();

@@ -310,9 +310,11 @@ std::vector<int> odds_key(const Rules& rules, const Blow& blow, int chance,
                           const Defences& defences, std::optional<Level> known_level,
                           std::optional<std::pair<Level, int>> known_parry) {
   const roller::SuccessRules& s = rules.success;
-  std::vector<int> key{s.critical_divisor, s.special_divisor, s.success_cap, s.auto_success_max,
-                       s.auto_fail_min, s.fumble_divisor, rules.parry_factor,
-                       rules.dodge_cuts[0], rules.dodge_cuts[1], chance};
+  std::vector<int> key;
+  key.reserve(64);  // one allocation for the usual blow and defences
+  key.insert(key.end(), {s.critical_divisor, s.special_divisor, s.success_cap, s.auto_success_max,
+                         s.auto_fail_min, s.fumble_divisor, rules.parry_factor,
+                         rules.dodge_cuts[0], rules.dodge_cuts[1], chance});
   const auto dice = [&key](const roller::Dice& d) {
     key.push_back(static_cast<int>(d.terms.size()));
     for (const roller::DiceTerm& term : d.terms) key.insert(key.end(), {term.sign, term.count, term.sides});

@@ -2,6 +2,7 @@
 #include "odds_hit.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <tuple>
 
@@ -48,7 +49,13 @@ Distribution dice_distribution(const roller::Dice& dice) {
   dist.add(dice.constant, 1.0);
   for (const roller::DiceTerm& term : dice.terms) {
     Distribution face;
-    for (int f = 1; f <= term.sides; ++f) face.add(term.sign * f, 1.0 / term.sides);
+    if ((term.sign == 1 || term.sign == -1) && term.sides > 0) {
+      // each face once: what adding sign * f for f = 1 .. sides, 1 / sides each, gives
+      face.lowest = term.sign < 0 ? -term.sides : 1;
+      face.probability.assign(static_cast<std::size_t>(term.sides), 1.0 / term.sides);
+    } else {
+      for (int f = 1; f <= term.sides; ++f) face.add(term.sign * f, 1.0 / term.sides);
+    }
     for (int die = 0; die < term.count; ++die) dist = convolve(dist, face);
   }
   return dist;
@@ -109,9 +116,13 @@ Distribution rolled(const roller::Dice& dice, const roller::Dice& bonus, Level l
   return out;
 }
 
-// hit.py _after_damage (H7, S24)
-Outcomes after_damage(const Blow& blow, Level level, int damage, int through,
-                      const roller::SuccessRules& success) {
+namespace {
+
+// hit.py _after_damage (H7, S24), each outcome of nonzero probability handed to
+// visit(outcome) in the order of the list after_damage returns (no list built).
+template <typename Visit>
+void each_after_damage(const Blow& blow, Level level, int damage, int through,
+                       const roller::SuccessRules& success, Visit&& visit) {
   const int hp = blow.hp - damage;
   const bool dead = hp <= blow.out_at && hp < -blow.con;  // H5
   const bool special = damage > 0 && level == Level::SPECIAL && !dead;
@@ -121,24 +132,36 @@ Outcomes after_damage(const Blow& blow, Level level, int damage, int through,
     // H8: CON vs damage; rules/odds/hit.py takes resistance_chance's defaults (50, 5)
     knocked = 1.0 - succeeds(roller::resistance_chance(blow.con, damage, 50, 5), success);
   }
-  Outcomes outcomes{{damage, bleeds, true, knocked}, {damage, bleeds, false, 1.0 - knocked}};
+  const std::array<Outcome, 2> outcomes{{{damage, bleeds, true, knocked},
+                                         {damage, bleeds, false, 1.0 - knocked}}};
+  const auto keep = [&visit](const Outcome& outcome) {
+    if (outcome.probability != 0.0) visit(outcome);
+  };
   if (blow.poison_dice && through > 0 && !dead) {  // S24
     const double fails = 1.0 - succeeds(blow.poison_save, success);
     const Distribution extra = dice_distribution(*blow.poison_dice);
-    Outcomes poisoned;
     for (const Outcome& outcome : outcomes) {
-      poisoned.push_back({outcome.damage, outcome.bleeds, outcome.knocked,
-                          outcome.probability * (1.0 - fails)});
+      keep({outcome.damage, outcome.bleeds, outcome.knocked, outcome.probability * (1.0 - fails)});
       for (std::size_t i = 0; i < extra.probability.size(); ++i) {
         if (extra.probability[i] == 0.0) continue;
         const int more = std::max(0, extra.lowest + static_cast<int>(i));
-        poisoned.push_back({outcome.damage + more, outcome.bleeds, outcome.knocked,
-                            outcome.probability * fails * extra.probability[i]});
+        keep({outcome.damage + more, outcome.bleeds, outcome.knocked,
+              outcome.probability * fails * extra.probability[i]});
       }
     }
-    outcomes = std::move(poisoned);
+    return;
   }
-  std::erase_if(outcomes, [](const Outcome& outcome) { return outcome.probability == 0.0; });
+  for (const Outcome& outcome : outcomes) keep(outcome);
+}
+
+}  // namespace
+
+// hit.py _after_damage (H7, S24)
+Outcomes after_damage(const Blow& blow, Level level, int damage, int through,
+                      const roller::SuccessRules& success) {
+  Outcomes outcomes;
+  each_after_damage(blow, level, damage, through, success,
+                    [&outcomes](const Outcome& outcome) { outcomes.push_back(outcome); });
   return outcomes;
 }
 
@@ -186,10 +209,10 @@ Outcomes hit_outcomes(const Blow& blow, Level level, const LevelDistribution& pa
   });
   Tally out(0, 4 * most + 3);  // (damage, bleeds, knocked) as 4 x damage + 2 x bleeds + knocked
   dealt.each([&](int through, double p_dealt) {
-    for (const Outcome& after : after_damage(blow, level, damage_of(through), through, success)) {
+    each_after_damage(blow, level, damage_of(through), through, success, [&](const Outcome& after) {
       out.add(4 * after.damage + (after.bleeds ? 2 : 0) + (after.knocked ? 1 : 0),
               p_dealt * after.probability);
-    }
+    });
   });
   Outcomes result;
   result.reserve(8);
