@@ -19,31 +19,28 @@ namespace {
 
 constexpr std::size_t kNoChoice = std::numeric_limits<std::size_t>::max();
 
-// The walls' tables per square index, kept per thread for the last grid asked (they
-// depend on the walls alone): _passable (on the map and no wall; closed doors count as
-// floor), and for a passable square bit k set when KING_STEPS[k] leads to a passable
-// square without cutting the corner of an impassable one (H13), as _neighbours steps.
+// The walls' table per square index, kept per thread for the last grid asked (it
+// depends on the walls alone): for a _passable square (on the map and no wall; closed
+// doors count as floor) bit k set when KING_STEPS[k] leads to a passable square without
+// cutting the corner of an impassable one (H13), as _neighbours steps; none for a wall.
 struct WallTables {
   std::uint64_t serial = 0;
-  std::vector<std::uint8_t> passable;
   std::vector<std::uint8_t> steps;
 };
 
 const WallTables& walls_of(const grid::Grid& grid) {
   thread_local WallTables tables;
-  if (tables.serial != grid.walls_serial() || tables.passable.empty()) {
+  if (tables.serial != grid.walls_serial() || tables.steps.empty()) {
     const int width = grid.width();
     const int height = grid.height();
     const auto open = [&](int x, int y) {
       return 0 <= x && x < width && 0 <= y && y < height && !grid.is_wall({x, y});
     };
-    tables.passable.assign(static_cast<std::size_t>(width * height), 0);
     tables.steps.assign(static_cast<std::size_t>(width * height), 0);
     for (int y = 0; y < height; ++y) {
       for (int x = 0; x < width; ++x) {
         if (!open(x, y)) continue;
         const auto at = static_cast<std::size_t>(y * width + x);
-        tables.passable[at] = 1;
         for (std::size_t k = 0; k < grid::KING_STEPS.size(); ++k) {
           const auto [dx, dy] = grid::KING_STEPS[k];
           if (!open(x + dx, y + dy)) continue;
@@ -63,9 +60,9 @@ std::vector<int> search(int width, const WallTables& walls, const std::vector<in
   for (std::size_t k = 0; k < offset.size(); ++k) {
     offset[k] = grid::KING_STEPS[k][1] * width + grid::KING_STEPS[k][0];
   }
-  std::vector<int> dist(walls.passable.size(), kFar);
+  std::vector<int> dist(walls.steps.size(), kFar);
   std::vector<int> frontier;
-  frontier.reserve(walls.passable.size());
+  frontier.reserve(walls.steps.size());
   for (const int source : sources) {
     dist[static_cast<std::size_t>(source)] = 0;
     frontier.push_back(source);
