@@ -36,6 +36,8 @@ struct ReachGraph::Answers {
   std::mutex mutex;
   std::unordered_map<std::string, std::shared_ptr<const Reach>> found;
   std::size_t bytes = 0;
+  // the answer kept for the query with this key, or nullptr
+  std::shared_ptr<const Reach> find(const std::string& key);
 };
 
 namespace {
@@ -63,13 +65,15 @@ std::string query_key(const Query& query) {
 
 }  // namespace
 
+std::shared_ptr<const Reach> ReachGraph::Answers::find(const std::string& key) {
+  const std::lock_guard<std::mutex> lock(mutex);
+  const auto known = found.find(key);
+  return known == found.end() ? nullptr : known->second;
+}
+
 std::shared_ptr<const Reach> ReachGraph::reachable_cached(const Query& query) const {
   std::string key = query_key(query);
-  {
-    const std::lock_guard<std::mutex> lock(answers_->mutex);
-    const auto known = answers_->found.find(key);
-    if (known != answers_->found.end()) return known->second;
-  }
+  if (std::shared_ptr<const Reach> known = answers_->find(key)) return known;
   auto found = std::make_shared<const Reach>(reachable(query));
   const std::size_t bytes = key.size() + sizeof(int) * (found->node_of_.size() + found->cost_of_.size() +
                                                         found->pred_of_.size() + found->chosen_.size() +
@@ -160,6 +164,12 @@ std::pair<int, int> ReachGraph::path_cost(const std::vector<std::pair<int, int>>
 }
 
 Reach ReachGraph::reachable(const Query& query) const {
+  const int enemies = checked_enemies(query);
+  if (query.budget < 0) return {};
+  return search(map_, costs_, steps_, parity_rank_, query, enemies);
+}
+
+int ReachGraph::checked_enemies(const Query& query) const {
   if (query.parity != 0 && query.parity != 1) {
     throw std::invalid_argument("expected parity 0 or 1, got " + std::to_string(query.parity));
   }
@@ -168,20 +178,29 @@ Reach ReachGraph::reachable(const Query& query) const {
     throw std::invalid_argument("start " + square_text(query.x, query.y) +
                                 " is not a square a combatant can stand on");
   }
-  if (query.budget < 0) return {};
   int enemies = 0;
   for (const auto& [square, enemy] : query.threats) {
     if (enemy < 0) throw std::invalid_argument("threats: expected enemy numbers >= 0");
     enemies = std::max(enemies, enemy + 1);
   }
-  return search(map_, costs_, steps_, parity_rank_, query, enemies);
+  return enemies;
 }
 
 std::optional<Route> ReachGraph::cheapest(const Query& query, int x, int y) const {
-  const std::shared_ptr<const Reach> found = reachable_cached(query);
-  const std::optional<std::size_t> number = found->number_of(x, y);
-  if (!number) return std::nullopt;
-  return found->route(*number);
+  const int enemies = checked_enemies(query);
+  if (query.budget < 0 || x < 0 || y < 0 || x >= map_.width || y >= map_.height) {
+    return std::nullopt;
+  }
+  if (const std::shared_ptr<const Reach> known = answers_->find(query_key(query))) {
+    const std::optional<std::size_t> number = known->number_of(x, y);
+    if (!number) return std::nullopt;
+    return known->route(*number);
+  }
+  // not searched yet: a search for this destination alone (not kept: a move's route is
+  // asked once, as it is taken)
+  const Reach found = search(map_, costs_, steps_, parity_rank_, query, enemies, y * map_.width + x);
+  if (found.size() == 0) return std::nullopt;
+  return found.route(0);
 }
 
 }  // namespace fray::reach

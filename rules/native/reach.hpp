@@ -86,10 +86,15 @@ class ReachGraph {
   // in answers and bytes; shared by the copies of this graph; safe across threads.
   std::shared_ptr<const Reach> reachable_cached(const Query& query) const;
 
-  // The chosen route to (x, y), or none if it is not a destination.
+  // The chosen route to (x, y), or none if it is not a destination: reachable(query)'s,
+  // from the kept answer if there is one, else from a search that stops once that
+  // route is settled (reach_search.hpp).
   std::optional<Route> cheapest(const Query& query, int x, int y) const;
 
  private:
+  // the enemies' count of a query (one more than the largest number), after checking
+  // its start, parity and enemy numbers as reachable() documents
+  int checked_enemies(const Query& query) const;
   struct Answers;
   MapTable map_;
   Costs costs_;

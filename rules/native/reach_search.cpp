@@ -242,7 +242,13 @@ class Searcher {
 
   // Dial's bucket-queue Dijkstra (reach.py ReachGraph._dijkstra), then the choice per
   // destination (routes.py Reach._pick): the cheaper parity, on a tie the better rank.
-  void plain(Reach& found) const {
+  // With a goal (a window square, else -1) it stops at the first cost above a settled
+  // node of the goal's: every cost at or below it is final then, and a node still
+  // tentative costs more, so the choice between the two parities is already made.
+  // (Targeted: a template argument, so that the whole search's loop stays as it was;
+  // not inlined into search(), where the compiler would stop inlining the loop's pushes.)
+  template <bool Targeted>
+  [[gnu::noinline]] void plain(Reach& found, [[maybe_unused]] int goal) const {
     const int nodes = window_.nodes();
     std::vector<int>& dist = found.cost_of_;
     std::vector<int>& pred = found.pred_of_;
@@ -262,7 +268,13 @@ class Searcher {
         buckets[cost].push_back(target);
       }
     });
+    const auto settled_below = [&](int node, int cost) {
+      return dist[node] >= 0 && dist[node] < cost;
+    };
     for (int cost = 1; cost < limit_; ++cost) {
+      if constexpr (Targeted) {
+        if (settled_below(2 * goal, cost) || settled_below(2 * goal + 1, cost)) break;
+      }
       for (std::size_t at = 0; at < buckets[cost].size(); ++at) {
         const int node = buckets[cost][at];
         if (dist[node] != cost) continue;
@@ -278,7 +290,13 @@ class Searcher {
       }
     }
     const int budget = limit_ - 1;
-    const std::vector<int> reached = destinations(settled, found);
+    std::vector<int> reached;
+    if constexpr (Targeted) {
+      reached = only_if_destination(goal, settled_below(2 * goal, limit_) ||
+                                              settled_below(2 * goal + 1, limit_));
+    } else {
+      reached = destinations(settled, found);
+    }
     found.chosen_.reserve(reached.size());
     for (int local : reached) {
       const int d0 = dist[2 * local];
@@ -302,8 +320,13 @@ class Searcher {
   // The label-setting search over (node, provoked set) with Pareto pruning (H13; reach.py
   // ReachGraph._labels), then the choice per destination: fewest provoked, cheapest, the
   // better end parity, the first label (routes.py Reach._pick).
-  template <std::size_t K>
-  void labels(Reach& found) const {
+  // With a goal (a window square, else -1) it stops at the first cost above a label of
+  // the goal's provoking the fewest any route can (those threatening the start: every
+  // route leaves it): no label still to come provokes fewer or costs as little, every
+  // label costing as little exists already, and none of those is pruned later (a label
+  // is pruned only by a cheaper or equal one), so the choice is already made.
+  template <std::size_t K, bool Targeted>
+  [[gnu::noinline]] void labels(Reach& found, [[maybe_unused]] int goal) const {
     const int nodes = window_.nodes();
     MaskTable<K> masks;
     std::vector<int> square_mask(window_.squares(), 0);
@@ -342,7 +365,12 @@ class Searcher {
     buckets[0].push_back(0);
     std::vector<int>& settled = scratch_lists(kSettled, 1)[0];
     std::vector<int> keep;
+    [[maybe_unused]] const int fewest = Targeted ? masks.count(square_mask[source_ >> 1]) : 0;
+    [[maybe_unused]] int best_at_goal = limit_;  // the cheapest label of the goal's provoking `fewest`
     for (int cost = 0; cost < limit_; ++cost) {
+      if constexpr (Targeted) {
+        if (best_at_goal < cost) break;
+      }
       for (std::size_t at = 0; at < buckets[cost].size(); ++at) {
         const int label = buckets[cost][at];
         if (dead[label] != 0) continue;
@@ -379,6 +407,11 @@ class Searcher {
             labs.swap(keep);
           }
           labs.push_back(added);
+          if constexpr (Targeted) {
+            if ((target >> 1) == goal && masks.count(mask) == fewest) {
+              best_at_goal = std::min(best_at_goal, reached);
+            }
+          }
           buckets[reached].push_back(added);
           found.node_of_.push_back(target);
           found.cost_of_.push_back(reached);
@@ -388,7 +421,12 @@ class Searcher {
         });
       }
     }
-    const std::vector<int> reached = destinations(settled, found);
+    std::vector<int> reached;
+    if constexpr (Targeted) {
+      reached = only_if_destination(goal, !front[2 * goal].empty() || !front[2 * goal + 1].empty());
+    } else {
+      reached = destinations(settled, found);
+    }
     found.chosen_.reserve(reached.size());
     for (int local : reached) {
       int best = -1;
@@ -414,6 +452,12 @@ class Searcher {
   }
 
   int window_squares() const { return window_.squares(); }
+  // the window square of map square `square`, or -1 when it lies outside the window
+  int local_of(int square) const {
+    const int x = square % map_.width;
+    const int y = square / map_.width;
+    return window_.contains(x, y) ? window_.local(x, y) : -1;
+  }
 
  private:
   void mark(std::vector<std::uint8_t>& table, int square) const {
@@ -428,16 +472,23 @@ class Searcher {
   std::vector<int> destinations(const std::vector<int>& settled, const Reach& found) const {
     std::vector<std::uint8_t> seen(no_end_, no_end_ + window_.squares());
     seen[source_ >> 1] = 1;
-    std::vector<int> out;
-    out.reserve(static_cast<std::size_t>(window_.squares()));
+    std::vector<int> out(static_cast<std::size_t>(window_.squares()));  // at most one each
+    std::size_t count = 0;
     for (int label : settled) {
       const int local = found.node(label) >> 1;
       if (seen[local] == 0) {
         seen[local] = 1;
-        out.push_back(local);
+        out[count++] = local;
       }
     }
+    out.resize(count);
     return out;
+  }
+
+  // {goal} when the goal is reached and a move may end there (destinations' rules), else {}.
+  std::vector<int> only_if_destination(int goal, bool reached) const {
+    if (!reached || goal == source_ >> 1 || no_end_[goal] != 0) return {};
+    return {goal};
   }
 
   const MapTable& map_;
@@ -459,26 +510,35 @@ class Searcher {
 };
 
 Reach search(const MapTable& map, const Costs& costs, const std::vector<std::uint8_t>& steps,
-             std::array<int, 2> parity_rank, const Query& query, int enemies) {
+             std::array<int, 2> parity_rank, const Query& query, int enemies, int target) {
   const Searcher searcher(map, costs, steps, parity_rank, query, query.budget);
   Reach found = searcher.start(query);
+  const int goal = target < 0 ? -1 : searcher.local_of(target);
   const int words = (enemies + 63) / 64;
-  if (query.threats.empty()) {
-    searcher.plain(found);
-  } else if (words <= 1) {
-    searcher.labels<1>(found);
-  } else if (words <= 2) {
-    searcher.labels<2>(found);
-  } else if (words <= 4) {
-    searcher.labels<4>(found);
-  } else if (words <= 16) {
-    searcher.labels<16>(found);
-  } else if (words <= 64) {
-    searcher.labels<64>(found);
-  } else {
+  if (words > 64) {
     throw std::invalid_argument("threats: the native reach search handles up to 4096 enemies, got " +
                                 std::to_string(enemies));
   }
+  const auto run = [&]<bool Targeted>() {
+    if (query.threats.empty()) {
+      searcher.plain<Targeted>(found, goal);
+    } else if (words <= 1) {
+      searcher.labels<1, Targeted>(found, goal);
+    } else if (words <= 2) {
+      searcher.labels<2, Targeted>(found, goal);
+    } else if (words <= 4) {
+      searcher.labels<4, Targeted>(found, goal);
+    } else if (words <= 16) {
+      searcher.labels<16, Targeted>(found, goal);
+    } else {
+      searcher.labels<64, Targeted>(found, goal);
+    }
+  };
+  if (target < 0) {
+    run.operator()<false>();
+  } else if (goal >= 0) {
+    run.operator()<true>();
+  }  // else the target lies beyond the window, so beyond the budget: no destination
   found.number_at_.assign(static_cast<std::size_t>(searcher.window_squares()), -1);
   for (std::size_t number = 0; number < found.chosen_.size(); ++number) {
     found.number_at_[static_cast<std::size_t>(found.node(found.chosen_[number]) >> 1)] =

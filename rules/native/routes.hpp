@@ -63,7 +63,7 @@ class Reach {
   friend class Searcher;
   friend Reach search(const MapTable& map, const Costs& costs,
                       const std::vector<std::uint8_t>& steps, std::array<int, 2> parity_rank,
-                      const Query& query, int enemies);
+                      const Query& query, int enemies, int target);
   int node(int label) const { return node_of_.empty() ? label : node_of_[label]; }
   int map_square(int local) const {
     return (y0_ + local / window_width_) * map_width_ + x0_ + local % window_width_;

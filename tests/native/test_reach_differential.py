@@ -176,6 +176,27 @@ def check_query(grid: GridMap, start: Square, parity: int, budget: int,
     for route in actual.values():
         assert compiled.path_cost(route.path, parity) == graph.path_cost(route.path, parity)
         assert route.cost == graph.path_cost(route.path, parity)[0]
+    check_cheapest(compiled, grid, start, parity, budget, blocked, no_end, threats, expected)
+
+
+def check_cheapest(compiled: object, grid: GridMap, start: Square, parity: int, budget: int,
+                   blocked: frozenset[Square], no_end: frozenset[Square], threats: dict | None,
+                   expected: dict[Square, Route]) -> None:
+    """The native ``cheapest`` (a search that stops once the destination's route is
+    settled, nothing kept) gives every square the route the whole Python search chose to
+    it, and None where it chose none (the start, squares no move ends on, beyond reach,
+    off the map)."""
+    squares, enemies, ids = native_reach.compile_threats(grid, threats)
+    indices = native_reach._indices  # the adapter's own square encoding
+    for y in range(-1, grid.height + 1):
+        for x in range(-1, grid.width + 1):
+            found = compiled.cheapest(  # type: ignore[attr-defined]
+                start, parity, (x, y), budget, indices(grid, blocked), indices(grid, no_end),
+                squares, enemies, ids)
+            route = expected.get((x, y))
+            assert found == (None if route is None else (
+                route.destination, route.cost, route.path, route.provokers, route.end_parity)), \
+                (x, y)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
