@@ -52,6 +52,20 @@ bool has_ready_melee(const combatant::Combatant& owner) {
   return found;
 }
 
+Answer decide(Agent& agent, const state::BattleState& state, const legal::LegalMap& map,
+              actions::NameTable& names, const harm::ApplyRules& rules) {
+  if (agent.answers_without_moves() && state.decision->kind == actions::DecisionKind::TURN) {
+    const std::vector<actions::Action> some =
+        legal::turn_actions(state, map, state.decision->actor, names, false);
+    if (std::optional<Choice> choice = agent.act_without_moves(View{state, map, some, names, rules})) {
+      return {some.at(choice->index), std::move(choice->reason)};
+    }
+  }
+  const std::vector<actions::Action> found = legal::actions_for(state, map, names);
+  Choice choice = agent.act(View{state, map, found, names, rules});
+  return {found.at(choice.index), std::move(choice.reason)};
+}
+
 std::size_t default_answer(const std::vector<actions::Action>& legal) {
   for (std::size_t i = 0; i < legal.size(); ++i) {
     if (legal[i].kind == actions::ActionKind::DECLINE) return i;

@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -60,7 +61,27 @@ class Agent {
   virtual std::unique_ptr<Agent> clone() const = 0;
   // Its registered name ("random", "berserker", ...).
   virtual const char* name() const = 0;
+  // True when act_without_moves may answer: the agent answers some TURN decisions from
+  // the legal actions without the moves (legal::turn_actions(..., false)).
+  virtual bool answers_without_moves() const { return false; }
+  // The answer to a TURN decision from `view.legal` without the moves, when act() would
+  // give that same action there without looking at the moves and without a random
+  // draw; none otherwise (then act() is asked with every legal action).
+  virtual std::optional<Choice> act_without_moves(const View&) { return std::nullopt; }
 };
+
+// An agent's answer as the action itself.
+struct Answer {
+  actions::Action action;
+  std::string reason;
+};
+
+// The agent's answer to the pending decision (the battle is not over): from the TURN's
+// legal actions without the moves when the agent answers there (saving the reach
+// search), else act() over every legal action (legal::actions_for). For the loops that
+// apply the answer (play.cpp, env_skirmish.cpp); the same action either way.
+Answer decide(Agent& agent, const state::BattleState& state, const legal::LegalMap& map,
+              actions::NameTable& names, const harm::ApplyRules& rules);
 
 // SeededAgent: numpy's default_rng(seed) and below(count).
 class Seeded {

@@ -198,8 +198,26 @@ Choice Berserker::act(const View& view) {
   return {default_answer(view.legal), {}};  // a decision kind it has no rule for
 }
 
+std::optional<Choice> Berserker::act_without_moves(const View& view) {
+  const ByKind kinds(view.legal);
+  const int actor = view.state.decision->actor;
+  const std::size_t chosen = before_approach(
+      view, kinds, view.state.roster.combatants.at(static_cast<std::size_t>(actor)));
+  if (chosen == kNoChoice) return std::nullopt;
+  return Choice{chosen, {}};
+}
+
 std::size_t Berserker::turn(const View& view, const ByKind& kinds, int actor) {
   const combatant::Combatant& self = view.state.roster.combatants.at(static_cast<std::size_t>(actor));
+  const std::size_t chosen = before_approach(view, kinds, self);
+  if (chosen != kNoChoice) return chosen;
+  const std::size_t move = approach(view, kinds, self);
+  if (move != kNoChoice) return move;
+  return first_of(kinds, K::END_TURN);
+}
+
+std::size_t Berserker::before_approach(const View& view, const ByKind& kinds,
+                                       const combatant::Combatant& self) {
   if (!kinds[K::STAND_UP].empty()) return kinds[K::STAND_UP].front();
   const std::span<const std::size_t> attacks = kinds[K::MELEE_ATTACK];
   if (!attacks.empty()) {
@@ -254,9 +272,7 @@ std::size_t Berserker::turn(const View& view, const ByKind& kinds, int actor) {
       if (melee_in_pack) return drop;
     }
   }
-  const std::size_t move = approach(view, kinds, self);
-  if (move != kNoChoice) return move;
-  return first_of(kinds, K::END_TURN);
+  return kNoChoice;
 }
 
 std::size_t Berserker::approach(const View& view, const ByKind& kinds,

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -36,9 +37,16 @@ class Berserker final : public Agent {
   Choice act(const View& view) override;
   std::unique_ptr<Agent> clone() const override { return std::make_unique<Berserker>(*this); }
   const char* name() const override { return "berserker"; }
+  // Standing up, attacking and readying a melee weapon (or dropping a missile one for it)
+  // read no move and draw nothing: those turns are answered without the moves.
+  bool answers_without_moves() const override { return true; }
+  std::optional<Choice> act_without_moves(const View& view) override;
 
  private:
   std::size_t turn(const View& view, const ByKind& kinds, int actor);
+  // turn() up to the approach: the stand-up, attack, ready or drop it takes, else kNoChoice.
+  static std::size_t before_approach(const View& view, const ByKind& kinds,
+                                     const combatant::Combatant& self);
   // The move or door toward the nearest enemy, or none (kNoChoice).
   std::size_t approach(const View& view, const ByKind& kinds, const combatant::Combatant& self);
   // self._best: a random one of the lowest-scoring options.

@@ -38,10 +38,9 @@ void SkirmishCore::play_opponent() {
     const combatant::Combatant& actor =
         state.roster.combatants[static_cast<std::size_t>(state.decision->actor)];
     if (actor.team == settings_.team) return;
-    const legal::LegalMap& map = parts_.loop->map_of(state);
-    const std::vector<actions::Action> found = legal::actions_for(state, map, *parts_.names);
-    const agents::Choice choice = opponent_->act(agents::View{state, map, found, *parts_.names, *parts_.rules});
-    parts_.loop->apply(state, *parts_.names, *parts_.rules, found.at(choice.index));
+    const agents::Answer answer =
+        agents::decide(*opponent_, state, parts_.loop->map_of(state), *parts_.names, *parts_.rules);
+    parts_.loop->apply(state, *parts_.names, *parts_.rules, answer.action);
   }
 }
 

@@ -476,7 +476,7 @@ constexpr Generator kTurnGroups[] = {
 }  // namespace
 
 std::vector<Action> turn_actions(const state::BattleState& state, const LegalMap& map, int actor,
-                                 actions::NameTable& names) {
+                                 actions::NameTable& names, bool moves) {
   std::vector<Action> out;
   out.reserve(128);
   Lister lister{state, map,
@@ -484,7 +484,9 @@ std::vector<Action> turn_actions(const state::BattleState& state, const LegalMap
                                     state.round},
                 *state.roster.content, Namer(names, state.roster), out};
   const Combatant& who = lister.at(actor);
-  for (const Generator generator : kTurnGroups) generator(lister, who);
+  for (const Generator generator : kTurnGroups) {
+    if (moves || generator != walk) generator(lister, who);
+  }
   return out;
 }
 

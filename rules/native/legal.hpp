@@ -50,9 +50,13 @@ class Namer {
 
 
 // A TURN decision's legal actions for `actor` (a Roster number): each generator group of
-// ACTION_SPECS in the table's order. Names new to `names` are interned.
+// ACTION_SPECS in the table's order. Names new to `names` are interned. Without `moves`
+// the walk group (MOVE, FULL_MOVE, DISENGAGE: the reach search) is left out, every other
+// action listed as it would be (agents::decide, for agents that answer many turns
+// without looking at the moves).
 std::vector<actions::Action> turn_actions(const state::BattleState& state, const LegalMap& map,
-                                          int actor, actions::NameTable& names);
+                                          int actor, actions::NameTable& names,
+                                          bool moves = true);
 
 // rules.legal.actions_for: the pending decision's legal actions (a TURN's, else the top
 // frame's: reactions.hpp). std::logic_error when nothing waits for a decision there.

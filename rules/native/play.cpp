@@ -16,20 +16,18 @@ std::vector<Decided> play_battle(state::BattleState& state, battle::BattleLoop& 
     const auto team = static_cast<std::size_t>(state.roster.combatants[static_cast<std::size_t>(actor)].team);
     agents::Agent* agent = team < agents.size() ? agents[team] : nullptr;
     if (agent == nullptr) throw std::invalid_argument("play_battle: a team without an agent");
-    const legal::LegalMap& map = loop.map_of(state);
-    const std::vector<actions::Action> found = legal::actions_for(state, map, names);
-    agents::Choice choice = agent->act(agents::View{state, map, found, names, rules});
-    const actions::Action action = found.at(choice.index);
-    if (!choice.reason.empty()) {
+    agents::Answer answer = agents::decide(*agent, state, loop.map_of(state), names, rules);
+    const actions::Action& action = answer.action;
+    if (!answer.reason.empty()) {
       // Battle.apply(action, reason): the Reasoned event first
       events::Reasoned reasoned;
       reasoned.round = state.round;
       reasoned.actor = names.intern(state.roster.ids.name(actor));
-      reasoned.reason = choice.reason;
+      reasoned.reason = answer.reason;
       state.events.push_back(events::Event{std::move(reasoned)});
     }
     loop.apply(state, names, rules, action);
-    made.emplace_back(action, std::move(choice.reason));
+    made.emplace_back(action, std::move(answer.reason));
   }
   return made;
 }
