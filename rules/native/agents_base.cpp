@@ -60,6 +60,9 @@ Answer decide(Agent& agent, const state::BattleState& state, const legal::LegalM
     if (std::optional<Choice> choice = agent.act_without_moves(View{state, map, some, names, rules})) {
       return {some.at(choice->index), std::move(choice->reason)};
     }
+    const std::vector<actions::Action> found = legal::actions_for(state, map, names);
+    Choice choice = agent.act_after_without_moves(View{state, map, found, names, rules});
+    return {found.at(choice.index), std::move(choice.reason)};
   }
   const std::vector<actions::Action> found = legal::actions_for(state, map, names);
   Choice choice = agent.act(View{state, map, found, names, rules});

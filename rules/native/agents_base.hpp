@@ -66,8 +66,12 @@ class Agent {
   virtual bool answers_without_moves() const { return false; }
   // The answer to a TURN decision from `view.legal` without the moves, when act() would
   // give that same action there without looking at the moves and without a random
-  // draw; none otherwise (then act() is asked with every legal action).
+  // draw; none otherwise (then act_after_without_moves is asked with every legal action).
   virtual std::optional<Choice> act_without_moves(const View&) { return std::nullopt; }
+  // act(view) for the same decision after act_without_moves gave none: an agent may go
+  // straight to the part of its rule that reads the moves (what came before found
+  // nothing, and drew nothing, without them).
+  virtual Choice act_after_without_moves(const View& view) { return act(view); }
 };
 
 // An agent's answer as the action itself.

@@ -207,6 +207,14 @@ std::optional<Choice> Berserker::act_without_moves(const View& view) {
   return Choice{chosen, {}};
 }
 
+Choice Berserker::act_after_without_moves(const View& view) {
+  const ByKind kinds(view.legal);
+  const int actor = view.state.decision->actor;
+  const std::size_t move =
+      approach(view, kinds, view.state.roster.combatants.at(static_cast<std::size_t>(actor)));
+  return {move != kNoChoice ? move : first_of(kinds, K::END_TURN), {}};
+}
+
 std::size_t Berserker::turn(const View& view, const ByKind& kinds, int actor) {
   const combatant::Combatant& self = view.state.roster.combatants.at(static_cast<std::size_t>(actor));
   const std::size_t chosen = before_approach(view, kinds, self);

@@ -41,6 +41,7 @@ class Berserker final : public Agent {
   // read no move and draw nothing: those turns are answered without the moves.
   bool answers_without_moves() const override { return true; }
   std::optional<Choice> act_without_moves(const View& view) override;
+  Choice act_after_without_moves(const View& view) override;
 
  private:
   std::size_t turn(const View& view, const ByKind& kinds, int actor);

@@ -43,10 +43,7 @@ std::vector<double> search_round(const state::BattleState& root, battle::BattleL
     clone.dice.generator = dice::Pcg64::from_seed(seed_words);  // Roller.reseed
     loop.apply(clone, names, rules, candidate);
     for (int made = 0; made < depth && !clone.is_over && clone.decision; ++made) {
-      const legal::LegalMap& map = loop.map_of(clone);
-      const std::vector<actions::Action> found = legal::actions_for(clone, map, names);
-      const Choice choice = rollout.act(View{clone, map, found, names, rules});
-      loop.apply(clone, names, rules, found.at(choice.index));
+      loop.apply(clone, names, rules, decide(rollout, clone, loop.map_of(clone), names, rules).action);
     }
     values.push_back(hp_balance(clone, team));
   }
@@ -212,13 +209,13 @@ double PlanSearch::iterate(const state::BattleState& root, battle::BattleLoop& l
   int levels = 0;
   for (int made = 0; made < depth_ && !clone.is_over && clone.decision; ++made) {
     const legal::LegalMap& map = loop.map_of(clone);
-    const std::vector<actions::Action> found = legal::actions_for(clone, map, names);
-    const View view{clone, map, found, names, rules};
     const int actor = clone.decision->actor;
     if (levels >= plan_ || clone.roster.combatants[static_cast<std::size_t>(actor)].team != team_) {
-      loop.apply(clone, names, rules, found.at(rollout.act(view).index));
+      loop.apply(clone, names, rules, decide(rollout, clone, map, names, rules).action);
       continue;
     }
+    const std::vector<actions::Action> found = legal::actions_for(clone, map, names);
+    const View view{clone, map, found, names, rules};
     std::vector<actions::Action> options = grouped_candidates(view, grouping_);
     if (prior != nullptr) {  // the prior's choice first (MCTS.act's order at the root)
       const actions::Action chosen = found.at(prior->act(view).index);

@@ -28,6 +28,8 @@ class Skirmisher final : public Tactician {
   explicit Skirmisher(const std::vector<std::uint32_t>& seed_words) : Tactician(seed_words) {}
   std::unique_ptr<Agent> clone() const override { return std::make_unique<Skirmisher>(*this); }
   const char* name() const override { return "skirmisher"; }
+  // Its own turn reads the moves before the tactician's steps: asked with every action.
+  bool answers_without_moves() const override { return false; }
 
  protected:
   // Skirmisher.turn: stand, prepare, escape, shoot, keep_away, else END_TURN; without a

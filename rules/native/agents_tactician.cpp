@@ -108,13 +108,36 @@ Choice Tactician::act(const View& view) {
   return turn(Turn{view, kinds, odds_view, decision.actor, odds_view.at(decision.actor)});
 }
 
+std::optional<Choice> Tactician::act_without_moves(const View& view) {
+  const ByKind kinds(view.legal);
+  const int actor = view.state.decision->actor;
+  const odds::View odds_view = view.odds();
+  return before_move(Turn{view, kinds, odds_view, actor, odds_view.at(actor)});
+}
+
+Choice Tactician::act_after_without_moves(const View& view) {
+  const ByKind kinds(view.legal);
+  const int actor = view.state.decision->actor;
+  const odds::View odds_view = view.odds();
+  return from_move(Turn{view, kinds, odds_view, actor, odds_view.at(actor)});
+}
+
 // Tactician.turn
 Choice Tactician::turn(const Turn& turn) {
+  if (Step choice = before_move(turn)) return std::move(*choice);
+  return from_move(turn);
+}
+
+Tactician::Step Tactician::before_move(const Turn& turn) {
   for (Step (*step)(const Turn&) : {&Tactician::stand, &Tactician::rearm, &Tactician::support,
                                     &Tactician::prepare, &Tactician::defend, &Tactician::attack,
                                     &Tactician::finish}) {
-    if (Step choice = step(turn)) return std::move(*choice);
+    if (Step choice = step(turn)) return choice;
   }
+  return std::nullopt;
+}
+
+Choice Tactician::from_move(const Turn& turn) {
   if (Step choice = move(turn)) return std::move(*choice);
   if (step_back_) {
     if (Step choice = step_out_of_reach(turn)) return std::move(*choice);

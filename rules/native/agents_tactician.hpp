@@ -32,6 +32,11 @@ class Tactician : public Agent {
   explicit Tactician(const std::vector<std::uint32_t>& seed_words, bool step_back = false)
       : seeded_(seed_words), step_back_(step_back) {}
   Choice act(const View& view) override;
+  // Steps stand to finish read no move and draw nothing: a turn they decide is answered
+  // without the moves; after them, move and what follows (agents::decide).
+  bool answers_without_moves() const override { return true; }
+  std::optional<Choice> act_without_moves(const View& view) override;
+  Choice act_after_without_moves(const View& view) override;
   std::unique_ptr<Agent> clone() const override { return std::make_unique<Tactician>(*this); }
   const char* name() const override {
     return step_back_ ? "tactician(step_back=true)" : "tactician";
@@ -51,6 +56,10 @@ class Tactician : public Agent {
   // Tactician.turn: the steps in order, then (step_back) the Shift out of reach, else
   // END_TURN. A subclass (the skirmisher) decides its own turn and may call this one.
   virtual Choice turn(const Turn& turn);
+  // turn()'s steps stand to finish, in order: the first choice, or none.
+  static Step before_move(const Turn& turn);
+  // turn() from move on: move, (step_back) the Shift out of reach, else END_TURN.
+  Choice from_move(const Turn& turn);
   // Tactician.step_out_of_reach: a Shift from a threatened square to one no enemy
   // threatens, the farthest from the nearest enemy (the first of equals).
   static Step step_out_of_reach(const Turn& turn);
