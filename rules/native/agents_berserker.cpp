@@ -143,11 +143,17 @@ std::size_t first_of(const ByKind& kinds, ActionKind kind) {
   return found.front();
 }
 
+// This thread's cache; not inlined, so that its lookups keep its address (GCC would look
+// the thread-local up again at each use in their loops).
+[[gnu::noinline]] DistanceCache& thread_cache() {
+  thread_local DistanceCache cache;
+  return cache;
+}
+
 }  // namespace
 
 Distances distance_map(const grid::Grid& grid, const std::vector<combatant::Square>& sources) {
-  thread_local DistanceCache cache;
-  return cache.get(grid, source_indices(grid, sources));
+  return thread_cache().get(grid, source_indices(grid, sources));
 }
 
 Distances Berserker::distances(const View& view, const combatant::Combatant& self) {

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 
-#include <set>
 
 #include "frames.hpp"
 #include "muster.hpp"
@@ -40,13 +39,14 @@ struct Loop {
 
   bool check_end() {  // H25
     if (state().is_over) return true;
-    std::set<int> standing;
+    int standing = kNone;  // the one team with someone in action, if only one has
     for (const combatant::Combatant& who : state().roster.combatants) {
-      if (who.status == combatant::Status::active) standing.insert(who.team);
+      if (who.status != combatant::Status::active) continue;
+      if (standing != kNone && who.team != standing) return false;
+      standing = who.team;
     }
-    if (standing.size() > 1) return false;
-    finish(standing.empty() ? kNone : *standing.begin(),
-           standing.empty() ? "no team has anyone in action" : "no other team has anyone in action");
+    finish(standing, standing == kNone ? "no team has anyone in action"
+                                       : "no other team has anyone in action");
     return true;
   }
 

@@ -78,7 +78,7 @@ combatant::Concentration concentration(const harm::Context& context, const Comba
 
 // MoveFrame.finish: the walked path (cut back for bodies on a held square), Moved.
 void finish_move(harm::Context& context, bool complete) {
-  const MoveFrame frame = std::get<MoveFrame>(context.state.stack.back());
+  const MoveFrame& frame = std::get<MoveFrame>(context.state.stack.back());  // popped last
   std::vector<Square> walked(frame.path.begin(), frame.path.begin() + frame.index + 1);
   std::vector<int> bodies;
   for (const int body : {frame.actor, frame.mount}) {
@@ -91,6 +91,7 @@ void finish_move(harm::Context& context, bool complete) {
     for (const int body : bodies) context.at(body).position = walked.back();
   }
   std::vector<std::pair<int, int>> steps;
+  steps.reserve(walked.size());
   for (const Square square : walked) steps.emplace_back(square.x, square.y);
   const auto [cost, parity] = context.graph->path_cost(steps, frame.parity);
   Combatant& mover = context.at(frame.actor);
@@ -98,6 +99,7 @@ void finish_move(harm::Context& context, bool complete) {
   mover.moved_this_round = true;
   events::Moved event;
   event.actor = context.id(frame.actor);
+  event.path.reserve(walked.size());
   for (const Square square : walked) event.path.push_back({square.x, square.y});
   event.cost = cost;
   event.complete = complete;

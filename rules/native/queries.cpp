@@ -119,6 +119,7 @@ std::vector<int> provokers_at(const QueryState& state, int mover, std::optional<
 // H13/H22: the living hold their squares; in-action holders win the entry.
 Occupancy occupied(const QueryState& state, std::span<const int> exclude) {
   Occupancy out;
+  out.held.reserve(state.roster.combatants.size());
   for (const Combatant& c : state.roster.combatants) {
     if (c.status == Status::dead || listed(exclude, c.id)) continue;
     auto found = std::find_if(out.held.begin(), out.held.end(),
@@ -152,6 +153,8 @@ RouteTables route_tables(const QueryState& state, int combatant, bool provoking)
   const Combatant& who = state.combatant(combatant);
   const Mover mover = mover_of(state, combatant);
   RouteTables out;
+  out.blocked.reserve(state.roster.combatants.size());
+  out.no_end.reserve(state.roster.combatants.size());
   for (const Combatant& other : state.roster.combatants) {
     if (other.status == Status::dead || listed(mover.moving(), other.id)) continue;
     if (other.status == Status::active && other.team != who.team) {
@@ -167,7 +170,9 @@ RouteTables route_tables(const QueryState& state, int combatant, bool provoking)
   });
   out.provoking = provoking;
   if (provoking) {
-    for (const int number : enemies(state, combatant)) {
+    const std::vector<int> threatening = enemies(state, combatant);
+    out.threats.reserve(8 * threatening.size());  // a reach of one square each, or more
+    for (const int number : threatening) {
       const Combatant& enemy = state.combatant(number);
       if (!enemy.threatens() || enemy.free_attack_used) continue;
       for (const Square square : threat_squares(state, number)) out.threats.emplace_back(square, number);
@@ -192,6 +197,7 @@ std::vector<Square> free_adjacent(const QueryState& state, int combatant, bool a
   std::array<int, 2> exclude{who.id, who.riding};
   const Occupancy held = occupied(state, {exclude.data(), who.riding != kNone ? 2u : 1u});
   std::vector<Square> out;
+  out.reserve(grid::KING_STEPS_BY_ROW.size());
   for (const auto& [dx, dy] : grid::KING_STEPS_BY_ROW) {
     const Square square{who.position.x + dx, who.position.y + dy};
     if (!state.grid.step_allowed(who.position, square) || held.contains(square)) continue;

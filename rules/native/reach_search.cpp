@@ -105,8 +105,11 @@ class MaskTable {
 };
 
 // `count` empty lists, reused by this thread's searches with their capacity kept (a
-// search's buckets and label fronts; searches never nest). `which` names the use.
-std::vector<std::vector<int>>& scratch_lists(std::size_t which, std::size_t count) {
+// search's buckets and label fronts; searches never nest). `which` names the use. Not
+// inlined: the searches then keep the lists' address, where GCC would look the
+// thread-local up again at each use in their loops (it counts that as cheap).
+[[gnu::noinline]] std::vector<std::vector<int>>& scratch_lists(std::size_t which,
+                                                               std::size_t count) {
   thread_local std::array<std::vector<std::vector<int>>, 3> pools;
   std::vector<std::vector<int>>& pool = pools.at(which);
   if (pool.size() < count) pool.resize(count);
@@ -246,9 +249,11 @@ class Searcher {
   // node of the goal's: every cost at or below it is final then, and a node still
   // tentative costs more, so the choice between the two parities is already made.
   // (Targeted: a template argument, so that the whole search's loop stays as it was;
-  // not inlined into search(), where the compiler would stop inlining the loop's pushes.)
+  // not inlined into search(), where the compiler would stop inlining the loop's pushes;
+  // flattened, so that every push and helper in the loops is inlined: GCC left calls to
+  // vector::push_back there.)
   template <bool Targeted>
-  [[gnu::noinline]] void plain(Reach& found, [[maybe_unused]] int goal) const {
+  [[gnu::noinline, gnu::flatten]] void plain(Reach& found, [[maybe_unused]] int goal) const {
     const int nodes = window_.nodes();
     std::vector<int>& dist = found.cost_of_;
     std::vector<int>& pred = found.pred_of_;
@@ -326,7 +331,7 @@ class Searcher {
   // label costing as little exists already, and none of those is pruned later (a label
   // is pruned only by a cheaper or equal one), so the choice is already made.
   template <std::size_t K, bool Targeted>
-  [[gnu::noinline]] void labels(Reach& found, [[maybe_unused]] int goal) const {
+  [[gnu::noinline, gnu::flatten]] void labels(Reach& found, [[maybe_unused]] int goal) const {
     const int nodes = window_.nodes();
     MaskTable<K> masks;
     std::vector<int> square_mask(window_.squares(), 0);

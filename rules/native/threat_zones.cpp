@@ -11,9 +11,21 @@ namespace {
 
 // The breadth-first walk of threatened_squares: (square, depth) in the order reached,
 // the origin first; stops early once `wanted` (when given) is reached.
+// This thread's frontier, kept between walks with its capacity (a walk never starts
+// inside another): no allocation per walk. Not inlined, so that a walk keeps its address
+// (GCC would look the thread-local up again at each use in the loop).
+[[gnu::noinline]] std::vector<std::pair<Square, int>>& thread_frontier() {
+  thread_local std::vector<std::pair<Square, int>> frontier;
+  return frontier;
+}
+
+// The breadth-first walk from origin, calling reached(square) on each square as it is
+// first reached until it returns true.
 template <typename Reached>
 void walk(const Grid& grid, Square origin, int reach_squares, Reached&& reached) {
-  std::vector<std::pair<Square, int>> frontier{{origin, 0}};
+  std::vector<std::pair<Square, int>>& frontier = thread_frontier();
+  frontier.clear();
+  frontier.emplace_back(origin, 0);
   for (std::size_t next = 0; next < frontier.size(); ++next) {
     const auto [square, depth] = frontier[next];
     if (depth == reach_squares) continue;
@@ -31,6 +43,10 @@ void walk(const Grid& grid, Square origin, int reach_squares, Reached&& reached)
 
 std::vector<Square> threatened_squares(const Grid& grid, Square origin, int reach_squares) {
   std::vector<Square> out;
+  // the whole box of side 2 * reach + 1 but its centre, the most a walk reaches (up to a
+  // reach of 3; a longer one grows the list as it goes)
+  const int side = 2 * std::clamp(reach_squares, 0, 3) + 1;
+  out.reserve(static_cast<std::size_t>(side * side - 1));
   walk(grid, origin, reach_squares, [&](Square square) {
     out.push_back(square);
     return false;

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <array>
-#include <map>
 #include <string>
 
 #include "budget.hpp"
@@ -112,6 +111,7 @@ std::vector<combatant::Square> route_to(harm::Context& context, int actor, bool 
   const std::optional<reach::Route> route = context.graph->cheapest(search, square.x, square.y);
   if (!route) throw std::logic_error("start_action: no route to the chosen square");
   std::vector<combatant::Square> path;
+  path.reserve(route->path.size());
   for (const int index : route->path) path.push_back({index % grid.width(), index / grid.width()});
   return path;
 }
@@ -127,23 +127,29 @@ reach::Query route_query(const queries::QueryState& query, const grid::Grid& gri
   search.y = who.position.y;
   search.parity = who.diagonal_parity;
   search.budget = queries::move_budget(query, actor, full);
+  search.blocked.reserve(tables.blocked.size());
   for (const combatant::Square at : tables.blocked) {
     if (grid.in_bounds(at)) search.blocked.push_back(grid.index(at));
   }
+  search.no_end.reserve(tables.no_end.size());
   for (const combatant::Square at : tables.no_end) {
     if (grid.in_bounds(at)) search.no_end.push_back(grid.index(at));
   }
   if (provokes) {  // enemies numbered by their ids in sorted order (native_reach.compile_threats)
-    std::map<std::string, int> ranks;
-    for (const auto& [at, enemy] : tables.threats) ranks.emplace(query.roster.ids.name(enemy), enemy);
-    std::vector<int> by_rank;
-    for (auto& entry : ranks) {
-      by_rank.push_back(entry.second);
-      entry.second = static_cast<int>(by_rank.size()) - 1;
+    std::vector<int> by_rank;  // the threatening enemies, by id
+    for (const auto& entry : tables.threats) {
+      if (std::find(by_rank.begin(), by_rank.end(), entry.second) == by_rank.end()) {
+        by_rank.push_back(entry.second);
+      }
     }
+    std::sort(by_rank.begin(), by_rank.end(), [&](int first, int second) {
+      return query.roster.ids.name(first) < query.roster.ids.name(second);
+    });
+    search.threats.reserve(tables.threats.size());
     for (const auto& [at, enemy] : tables.threats) {
       if (grid.in_bounds(at)) {
-        search.threats.emplace_back(grid.index(at), ranks.at(query.roster.ids.name(enemy)));
+        const auto rank = std::find(by_rank.begin(), by_rank.end(), enemy) - by_rank.begin();
+        search.threats.emplace_back(grid.index(at), static_cast<int>(rank));
       }
     }
     if (ranked != nullptr) *ranked = std::move(by_rank);
