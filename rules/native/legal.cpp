@@ -59,9 +59,10 @@ bool may_move(const Combatant& actor) {
   return !actor.shifted_this_round && !actor.prone && actor.grappled_by == kNone;
 }
 
-// S12/S14/S17: the plain search (threats only choose the route, H13) within `budget`.
-std::shared_ptr<const reach::Reach> plain_reach(Lister& l, const Combatant& actor,
-                                                std::int64_t budget) {
+// S12/S14/S17: the plain search's destinations and their costs (threats only choose the
+// route, H13) within `budget`, in (x, y) order.
+std::vector<reach::Destination> plain_destinations(Lister& l, const Combatant& actor,
+                                                   std::int64_t budget) {
   const queries::RouteTables tables = queries::route_tables(l.query, actor.id, false);
   const grid::Grid& grid = l.map.grid;
   reach::Query query;
@@ -69,29 +70,30 @@ std::shared_ptr<const reach::Reach> plain_reach(Lister& l, const Combatant& acto
   query.y = actor.position.y;
   query.parity = actor.diagonal_parity;
   query.budget = budget;
+  query.blocked.reserve(tables.blocked.size());
   for (const Square square : tables.blocked) {
     if (grid.in_bounds(square)) query.blocked.push_back(grid.index(square));
   }
+  query.no_end.reserve(tables.no_end.size());
   for (const Square square : tables.no_end) {
     if (grid.in_bounds(square)) query.no_end.push_back(grid.index(square));
   }
-  return l.map.graph.reachable_cached(query);
+  return l.map.graph.destinations(query);
 }
 
-// The destinations of `reach` whose route costs at most `budget`, sorted as Python sorts
-// (x, y) tuples; those costing at most `cheaper` (<= budget) into `within`, if given.
-std::vector<Square> destinations(const reach::Reach& reach, std::int64_t budget,
-                                 std::int64_t cheaper = 0,
-                                 std::vector<Square>* within = nullptr) {
+// The squares of `found` costing at most `budget`, in its (x, y) order; those costing at
+// most `cheaper` (<= budget) into `within`, if given.
+std::vector<Square> squares_within(const std::vector<reach::Destination>& found,
+                                   std::int64_t budget, std::int64_t cheaper = 0,
+                                   std::vector<Square>* within = nullptr) {
   std::vector<Square> out;
-  out.reserve(reach.size());
-  if (within != nullptr) within->reserve(reach.size());
-  reach.each_by_square([&](std::size_t number, int x, int y) {
-    const int cost = reach.cost(number);
-    if (cost > budget) return;
-    out.push_back({x, y});
-    if (within != nullptr && cost <= cheaper) within->push_back({x, y});
-  });
+  out.reserve(found.size());
+  if (within != nullptr) within->reserve(found.size());
+  for (const reach::Destination& destination : found) {
+    if (destination.cost > budget) continue;
+    out.push_back({destination.x, destination.y});
+    if (within != nullptr && destination.cost <= cheaper) within->push_back({destination.x, destination.y});
+  }
   return out;
 }
 
@@ -111,11 +113,11 @@ void walk(Lister& l, const Combatant& actor) {
   std::vector<Square> half;
   const std::int64_t whole_budget = full ? queries::move_budget(l.query, actor.id, true) : 0;
   if (full && whole_budget >= half_budget) {
-    const std::shared_ptr<const reach::Reach> reach = plain_reach(l, actor, whole_budget);
-    whole = destinations(*reach, whole_budget, half_budget, &half);
+    whole = squares_within(plain_destinations(l, actor, whole_budget), whole_budget, half_budget,
+                           &half);
   } else {
-    if (full) whole = destinations(*plain_reach(l, actor, whole_budget), whole_budget);
-    half = destinations(*plain_reach(l, actor, half_budget), half_budget);
+    if (full) whole = squares_within(plain_destinations(l, actor, whole_budget), whole_budget);
+    half = squares_within(plain_destinations(l, actor, half_budget), half_budget);
   }
   l.out.reserve(l.out.size() + (move ? half.size() : 0) +
                 (whole ? whole->size() + half.size() : 0));

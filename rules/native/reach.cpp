@@ -18,6 +18,7 @@
 #include <unordered_map>
 
 #include "reach_search.hpp"
+#include "reach_sweep.hpp"
 
 namespace fray::reach {
 
@@ -127,6 +128,9 @@ ReachGraph::ReachGraph(MapTable map, Costs costs)
       steps_[y * map_.width + x] = allowed;
     }
   }
+  if (squares <= static_cast<std::size_t>(kSweepSquares)) {
+    sweep_ = std::make_shared<const SweepTables>(map_, steps_);
+  }
 }
 
 std::optional<std::pair<int, int>> ReachGraph::step(int ax, int ay, int bx, int by,
@@ -201,6 +205,22 @@ std::optional<Route> ReachGraph::cheapest(const Query& query, int x, int y) cons
   const Reach found = search(map_, costs_, steps_, parity_rank_, query, enemies, y * map_.width + x);
   if (found.size() == 0) return std::nullopt;
   return found.route(0);
+}
+
+std::vector<Destination> ReachGraph::destinations(const Query& query) const {
+  checked_enemies(query);
+  if (!query.threats.empty()) {
+    throw std::invalid_argument("destinations: expected a plain query (no threats)");
+  }
+  if (query.budget < 0) return {};
+  if (sweep_) return sweep(map_, costs_, *sweep_, query);
+  const std::shared_ptr<const Reach> found = reachable_cached(query);
+  std::vector<Destination> out;
+  out.reserve(found->size());
+  found->each_by_square([&](std::size_t number, int x, int y) {
+    out.push_back({x, y, found->cost(number)});
+  });
+  return out;
 }
 
 }  // namespace fray::reach

@@ -57,6 +57,16 @@ struct Query {
   std::vector<std::pair<int, int>> threats;
 };
 
+// One destination of a plain query and the cost of its chosen route (routes.py
+// Reach.cost).
+struct Destination {
+  int x = 0;
+  int y = 0;
+  int cost = 0;
+};
+
+struct SweepTables;  // reach_sweep.hpp
+
 // rules/reach.py ReachGraph: movement over one map with one set of costs.
 class ReachGraph {
  public:
@@ -91,6 +101,12 @@ class ReachGraph {
   // route is settled (reach_search.hpp).
   std::optional<Route> cheapest(const Query& query, int x, int y) const;
 
+  // The destinations of a plain query (no threats: std::invalid_argument otherwise) with
+  // their costs, in (x, y) order as Python sorts squares: reachable(query)'s, without
+  // the routes (the turn's listing: legal.cpp walk). Swept on maps up to kSweepSquares
+  // squares (reach_sweep.hpp), else from reachable_cached.
+  std::vector<Destination> destinations(const Query& query) const;
+
  private:
   // the enemies' count of a query (one more than the largest number), after checking
   // its start, parity and enemy numbers as reachable() documents
@@ -99,6 +115,7 @@ class ReachGraph {
   MapTable map_;
   Costs costs_;
   std::shared_ptr<Answers> answers_;
+  std::shared_ptr<const SweepTables> sweep_;  // the map's boards when it is swept, else null
   // per square: bit k set when KING_STEPS[k] is a legal step from it on the bare map
   std::vector<std::uint8_t> steps_;
   std::array<int, 2> parity_rank_{0, 1};

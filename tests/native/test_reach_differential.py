@@ -1,6 +1,6 @@
-"""The native reach search (rules/native/reach.cpp, reach_search.cpp and routes.cpp,
-through rules/native_reach.py) against the Python one (rules/reach.py), route for route
-(S17, S18, H12-H14, S23).
+"""The native reach search (rules/native/reach.cpp, reach_search.cpp, reach_sweep.cpp and
+routes.cpp, through rules/native_reach.py) against the Python one (rules/reach.py), route
+for route (S17, S18, H12-H14, S23).
 
 Compared: every destination in the order first reached, and for each its cost, path, end
 parity and the enemies its path provokes, in order. Where: at every TURN decision of
@@ -16,6 +16,7 @@ engine").
 from __future__ import annotations
 
 import os
+import random
 import time
 from collections.abc import Iterator
 
@@ -177,6 +178,21 @@ def check_query(grid: GridMap, start: Square, parity: int, budget: int,
         assert compiled.path_cost(route.path, parity) == graph.path_cost(route.path, parity)
         assert route.cost == graph.path_cost(route.path, parity)[0]
     check_cheapest(compiled, grid, start, parity, budget, blocked, no_end, threats, expected)
+    check_destinations(graph, compiled, start, parity, budget, blocked, no_end)
+
+
+def check_destinations(graph: ReachGraph, compiled: object, start: Square, parity: int,
+                       budget: int, blocked: frozenset[Square],
+                       no_end: frozenset[Square]) -> None:
+    """The native ``destinations`` (the turn's listing: a sweep over bitboards on maps up
+    to 1,024 squares, the search beyond) gives the plain query's destinations in (x, y)
+    order with the costs of the routes the Python search chose."""
+    found = graph.reachable(start, parity, budget, blocked=blocked, no_end=no_end)
+    expected = [(square, found[square].cost) for square in sorted(found)]
+    indices = native_reach._indices
+    actual = compiled.destinations(  # type: ignore[attr-defined]
+        start, parity, budget, indices(graph.grid, blocked), indices(graph.grid, no_end))
+    assert actual == expected, graph.grid.to_text()
 
 
 def check_cheapest(compiled: object, grid: GridMap, start: Square, parity: int, budget: int,
@@ -209,6 +225,38 @@ def test_generated_maps_agree(query: tuple) -> None:
 @given(queries(enemies=tuple(f"e{n:03d}" for n in range(140)), largest=10))
 def test_more_enemies_than_one_mask_word_agree(query: tuple) -> None:
     check_query(*query)
+
+
+@st.composite
+def large_maps(draw: st.DrawFn) -> GridMap:
+    """Maps up to 48x48, their glyphs drawn by a seeded generator (a draw per square
+    would overflow Hypothesis's buffer), walls sparser than on the small maps."""
+    width, height = draw(st.integers(8, 48)), draw(st.integers(8, 48))
+    generator = random.Random(draw(st.integers(0, 2**32)))
+    glyphs = "........~~#+'_"
+    glyph = {(x, y): generator.choice(glyphs) for y in range(height) for x in range(width)}
+    of = lambda wanted: frozenset(sq for sq, g in glyph.items() if g == wanted)  # noqa: E731
+    return GridMap(width, height, walls=of("#"), closed_doors=of("+"), open_doors=of("'"),
+                   difficult=of("~"), drops=tuple((sq, 10) for sq in sorted(of("_"))))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(large_maps(), st.data())
+def test_destinations_on_larger_maps_agree(grid: GridMap, data: st.DataObject) -> None:
+    """Maps of many 64-bit words (the sweep shifts bits across words) and past the
+    sweep's 1,024 squares (the search then), with budgets crossing them."""
+    open_squares = [sq for sq in grid.squares() if not grid.blocks_movement(sq)]
+    assume(open_squares)
+    diagonal_costs, multiplier, orthogonal = data.draw(COSTS)
+    graph = ReachGraph(grid, diagonal_costs, multiplier, orthogonal_cost=orthogonal)
+    compiled = native_reach.native_graph(graph)
+    near = squares_near(grid)
+    for _ in range(3):
+        start = data.draw(st.sampled_from(open_squares))
+        blocked = data.draw(st.frozensets(near, max_size=12))
+        no_end = data.draw(st.frozensets(near, max_size=12)) - blocked
+        check_destinations(graph, compiled, start, data.draw(st.integers(0, 1)),
+                           data.draw(st.integers(-1, 40)), blocked, no_end)
 
 
 @settings(max_examples=100, deadline=None)

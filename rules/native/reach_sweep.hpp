@@ -1,0 +1,54 @@
+// The destinations of a plain query (no threats) and their costs, without the routes:
+// what ReachGraph::reachable lists (rules/reach.py ReachGraph._dijkstra and
+// routes.py Reach), found by a level-synchronous search over bitboards of the whole map.
+//
+// A plain search's cost of a node is its shortest-path cost, whatever order the nodes are
+// settled in; a destination's chosen route costs the cheaper of its two parities' nodes
+// (routes.py Reach._pick). So the squares first reached at cost c, over both parities,
+// are the destinations costing c. The routes themselves (which path among equal ones)
+// depend on the settling order and are not computed here: the turn's listing needs only
+// the squares and their costs (legal.cpp walk), a taken move's route comes from
+// ReachGraph::cheapest. Each level moves the nodes settled at it one step in each of the
+// eight KING_STEPS at once (a shift of the board by the step's index difference), so a
+// query costs (its budget) x (8 steps x 2 parities) x (the map's 64-bit words): on maps up
+// to kSweepSquares squares, where that is far below Dial's search of the window.
+// tests/native/test_reach_differential.py checks every destination and cost against the
+// Python search.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "reach.hpp"
+
+namespace fray::reach {
+
+// Maps up to this many squares (16 words of 64 bits) are swept; larger ones are searched.
+inline constexpr int kSweepSquares = 1024;
+
+// A bitboard of the map: bit y * width + x.
+using Board = std::array<std::uint64_t, kSweepSquares / 64>;
+
+// The bare map's boards (built once per ReachGraph when the map is small enough).
+struct SweepTables {
+  int words = 0;                 // 64-bit words a board of the map uses
+  std::array<Board, 8> step_from{};  // squares from which KING_STEPS[k] is a legal step (H13)
+  std::array<int, 8> shift{};    // KING_STEPS[k]'s index difference, dy * width + dx
+  Board difficult{};             // difficult terrain (H13)
+  Board drop{};                  // drops (S23): entered, never passed through
+  // the squares in (x, y) order, as Python sorts them: column-major index x * height + y
+  // -> (x, y), and each square's (reading order y * width + x) column-major index
+  std::vector<std::array<int, 2>> by_column;
+  std::vector<int> column_of;
+
+  SweepTables(const MapTable& map, const std::vector<std::uint8_t>& steps);
+};
+
+// The destinations of `query` (its threats ignored: a plain query) with their costs, in
+// (x, y) order as Python sorts squares. The query is checked by the caller
+// (ReachGraph::destinations); its budget is at least 0.
+std::vector<Destination> sweep(const MapTable& map, const Costs& costs, const SweepTables& tables,
+                               const Query& query);
+
+}  // namespace fray::reach
