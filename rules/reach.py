@@ -40,6 +40,7 @@ from typing import Any
 import networkx as nx
 
 from rules.grid import GridMap, Square
+from rules.reach_search import LIST_NODES, dijkstra, labels
 from rules.routes import Reach, Route, Threats, provokers_of
 from rules.threat_zones import threat_map, threatened_squares
 
@@ -50,8 +51,6 @@ _EMPTY: frozenset = frozenset()
 _CACHE_SLOTS = 1_000_000
 #: The same for the searches kept for sharing (recent ones are the ones that get shared).
 _STORE_SLOTS = 1_000_000
-#: Up to this many nodes (a 100x100 map) the search keeps its tables in lists, beyond in dicts.
-_LIST_NODES = 20_000
 
 
 def _slots(search: tuple) -> int:
@@ -71,19 +70,6 @@ class _Lazy(dict):
     def __missing__(self, key: Any) -> Any:
         value = self[key] = self._build(key)
         return value
-
-
-class _Default(dict):
-    """A dict whose missing keys read as ``default`` (without being stored)."""
-
-    __slots__ = ("_default",)
-
-    def __init__(self, default: int) -> None:
-        super().__init__()
-        self._default = default
-
-    def __missing__(self, key: int) -> int:
-        return self._default
 
 
 class ReachGraph:
@@ -127,7 +113,7 @@ class ReachGraph:
         #: square (a search never passes through one). Lists: the search indexes them.
         self._square_of: list[Square] | dict[int, Square] = (
             [((i >> 1) % width, (i >> 1) // width) for i in range(self._size)]
-            if self._size <= _LIST_NODES
+            if self._size <= LIST_NODES
             else _Lazy(lambda node_index: ((node_index >> 1) % width, (node_index >> 1) // width)))
         self._adj: list[tuple[tuple[int, int], ...] | None] = [None] * self._size
         self._onward: list[tuple[tuple[int, int], ...] | None] = [None] * self._size
@@ -357,7 +343,7 @@ class ReachGraph:
             forbidden = [(y * width + x) * 2 for x, y in blocked
                          if 0 <= x < width and 0 <= y < height]
             if not threats:
-                settled, dist, pred = self._dijkstra(source, budget, forbidden)
+                settled, dist, pred = dijkstra(self, source, budget, forbidden)
                 search = (settled, range(self._size), dist, pred)
             else:
                 ids = sorted({e for _, group in threats for e in group})
@@ -366,7 +352,7 @@ class ReachGraph:
                 for (x, y), group in threats:
                     if 0 <= x < width and 0 <= y < height:
                         masks[y * width + x] = sum(bit[e] for e in group)
-                search = self._labels(source, budget, forbidden, masks)
+                search = labels(self, source, budget, forbidden, masks)
             self._store(key, blocked, search)
         return Reach(self, source, budget, no_end, dict(threats), search)
 
@@ -429,116 +415,3 @@ class ReachGraph:
                     if 0 <= dist[i] <= near or 0 <= dist[i + 1] <= near:
                         return False
         return True
-
-    def _table(self, default: int) -> list[int] | dict[int, int]:
-        """A per-node table of the search, ``default`` everywhere: a list on maps up to
-        :data:`_LIST_NODES` nodes (fastest), else a dict holding only what the search
-        touches (so a query on a huge map costs its neighbourhood, not the map)."""
-        if self._size <= _LIST_NODES:
-            return [default] * self._size
-        return _Default(default)
-
-    def _dijkstra(
-        self, source: int, budget: int, forbidden: list[int]
-    ) -> tuple[list[int], list[int] | dict[int, int], list[int] | dict[int, int]]:
-        """Dial's bucket-queue Dijkstra over node indices: settled order, dist, pred.
-
-        ``dist`` is ``budget + 1`` for nodes not reached and -1 for forbidden ones.
-        """
-        onward = self._onward
-        limit = budget + 1
-        dist = self._table(limit)
-        for i in forbidden:
-            dist[i] = dist[i + 1] = -1
-        dist[source] = 0
-        pred = self._table(-1)
-        buckets: list[list[int]] = [[] for _ in range(limit)]
-        settled = [source]
-        for v, w in self._edges(source):  # the source leaves even a drop square
-            if w < dist[v]:
-                dist[v] = w
-                pred[v] = source
-                buckets[w].append(v)
-        for c in range(1, limit):
-            for u in buckets[c]:
-                if dist[u] != c:
-                    continue
-                settled.append(u)
-                out = onward[u]
-                if out is None:
-                    out = self._onward_of(u)
-                for v, w in out:
-                    nd = c + w
-                    if nd < dist[v]:
-                        dist[v] = nd
-                        pred[v] = u
-                        buckets[nd].append(v)
-        return settled, dist, pred
-
-    def _labels(
-        self, source: int, budget: int, forbidden: list[int], masks: dict[int, int]
-    ) -> tuple[list[int], list[int], list[int], list[int], list[int], dict[int, list[int]]]:
-        """Label-setting search over (node, provoked set) with Pareto pruning (H13).
-
-        A label dominates another at the same node if its provoked set is a subset and its
-        cost is no higher. Labels are expanded in cost order, so a settled label is never
-        dominated later. Returns the settled labels; per label its node, cost, predecessor
-        label and provoked set; and the surviving labels per node.
-        """
-        onward, adj_source = self._onward, self._edges(source)
-        limit = budget + 1
-        # free[v]: cost of v's label that provoked nobody (it dominates every label at v
-        # costing as much or more); budget + 1 if none yet, 0 for forbidden nodes.
-        free = self._table(limit)
-        for i in forbidden:
-            free[i] = free[i + 1] = 0
-        free[source] = 0
-        # same[mask][v]: cost of the cheapest label at v with that provoked set (a killed
-        # label stays a valid witness: whatever killed it dominates the same labels).
-        same: dict[int, list[int] | dict[int, int]] = {0: free}
-        node_of, cost_of, mask_of, pred_of = [source], [0], [0], [-1]
-        dead = [False]
-        front: dict[int, list[int]] = {source: [0]}
-        buckets: list[list[int]] = [[] for _ in range(limit)]
-        buckets[0].append(0)
-        settled: list[int] = []
-        for c in range(limit):
-            for lab in buckets[c]:
-                if dead[lab]:
-                    continue
-                settled.append(lab)
-                u = node_of[lab]
-                m = mask_of[lab] | masks.get(u >> 1, 0)
-                cheapest = same.get(m)
-                if cheapest is None:
-                    cheapest = same[m] = self._table(limit)
-                out = adj_source if u == source else onward[u]
-                if out is None:
-                    out = self._onward_of(u)
-                for v, w in out:
-                    nd = c + w
-                    if nd >= free[v] or nd >= cheapest[v]:
-                        continue
-                    cheapest[v] = nd
-                    new = len(node_of)
-                    labs = front.get(v)
-                    if labs is None:
-                        front[v] = [new]
-                    else:
-                        if m and any(cost_of[o] <= nd and mask_of[o] | m == m for o in labs):
-                            continue  # an existing label dominates the new one
-                        keep = []
-                        for o in labs:
-                            if cost_of[o] >= nd and mask_of[o] | m == mask_of[o]:
-                                dead[o] = True  # the new label dominates it
-                            else:
-                                keep.append(o)
-                        keep.append(new)
-                        front[v] = keep
-                    buckets[nd].append(new)
-                    node_of.append(v)
-                    cost_of.append(nd)
-                    mask_of.append(m)
-                    pred_of.append(lab)
-                    dead.append(False)
-        return settled, node_of, cost_of, pred_of, mask_of, front

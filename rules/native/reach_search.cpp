@@ -1,7 +1,8 @@
-// reach.py's two searches in C++ (see reach_search.hpp and reach.cpp's comment on the
+// rules/reach_search.py's two searches in C++ (see reach_search.hpp and reach.cpp's comment on the
 // choices they make): the window a budget can reach, Dial's bucket-queue Dijkstra without
 // threats, the label-setting search with Pareto pruning over provoked sets with them.
 #include "reach_search.hpp"
+#include "reach_masks.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -9,7 +10,6 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
-#include <unordered_map>
 
 namespace fray::reach {
 
@@ -39,69 +39,6 @@ struct Window {
   }
   // window square of map square (x, y) (which must be inside)
   int local(int x, int y) const { return (y - y0) * width + (x - x0); }
-};
-
-// A set of enemies, bit n for enemy n, in K 64-bit words (the Python search's int mask).
-template <std::size_t K>
-struct Bits {
-  std::array<std::uint64_t, K> words{};
-
-  Bits operator|(const Bits& other) const {
-    Bits out;
-    for (std::size_t k = 0; k < K; ++k) out.words[k] = words[k] | other.words[k];
-    return out;
-  }
-  bool subset_of(const Bits& other) const {
-    for (std::size_t k = 0; k < K; ++k) {
-      if ((words[k] & ~other.words[k]) != 0) return false;
-    }
-    return true;
-  }
-  int count() const {
-    int total = 0;
-    for (std::uint64_t word : words) total += std::popcount(word);
-    return total;
-  }
-  bool operator==(const Bits& other) const = default;
-};
-
-template <std::size_t K>
-struct BitsHash {
-  std::size_t operator()(const Bits<K>& bits) const {
-    std::uint64_t hash = 0x9e3779b97f4a7c15ULL;
-    for (std::uint64_t word : bits.words) {
-      hash ^= word + 0x9e3779b97f4a7c15ULL + (hash << 6) + (hash >> 2);
-    }
-    return static_cast<std::size_t>(hash);
-  }
-};
-
-// Provoked sets met by one search, each stored once; id 0 is the empty set.
-template <std::size_t K>
-class MaskTable {
- public:
-  MaskTable() { intern(Bits<K>{}); }
-  int intern(const Bits<K>& bits) {
-    auto [where, added] = ids_.try_emplace(bits, static_cast<int>(masks_.size()));
-    if (added) {
-      masks_.push_back(bits);
-      counts_.push_back(bits.count());
-    }
-    return where->second;
-  }
-  int unite(int a, int b) {
-    if (b == 0 || a == b) return a;
-    if (a == 0) return b;
-    return intern(masks_[a] | masks_[b]);
-  }
-  bool subset(int a, int b) const { return a == b || masks_[a].subset_of(masks_[b]); }
-  int count(int id) const { return counts_[id]; }
-  int size() const { return static_cast<int>(masks_.size()); }
-
- private:
-  std::vector<Bits<K>> masks_;
-  std::vector<int> counts_;
-  std::unordered_map<Bits<K>, int, BitsHash<K>> ids_;
 };
 
 // `count` empty lists, reused by this thread's searches with their capacity kept (a
@@ -243,7 +180,7 @@ class Searcher {
     }
   }
 
-  // Dial's bucket-queue Dijkstra (reach.py ReachGraph._dijkstra), then the choice per
+  // Dial's bucket-queue Dijkstra (rules/reach_search.py dijkstra), then the choice per
   // destination (routes.py Reach._pick): the cheaper parity, on a tie the better rank.
   // With a goal (a window square, else -1) it stops at the first cost above a settled
   // node of the goal's: every cost at or below it is final then, and a node still
@@ -322,9 +259,9 @@ class Searcher {
     }
   }
 
-  // The label-setting search over (node, provoked set) with Pareto pruning (H13; reach.py
-  // ReachGraph._labels), then the choice per destination: fewest provoked, cheapest, the
-  // better end parity, the first label (routes.py Reach._pick).
+  // The label-setting search over (node, provoked set) with Pareto pruning (H13;
+  // rules/reach_search.py labels), then the choice per destination: fewest provoked,
+  // cheapest, the better end parity, the first label (routes.py Reach._pick).
   // With a goal (a window square, else -1) it stops at the first cost above a label of
   // the goal's provoking the fewest any route can (those threatening the start: every
   // route leaves it): no label still to come provokes fewer or costs as little, every

@@ -1,4 +1,4 @@
-// The searches of ReachGraph::reachable (rules/reach.py ReachGraph._dijkstra and _labels),
+// The searches of ReachGraph::reachable (rules/reach_search.py dijkstra and labels),
 // apart from reach.cpp's graph, cache and checks: the window, its tables, Dial's search
 // without threats and the label-setting search with them (reach_search.cpp).
 #pragma once

@@ -1,6 +1,6 @@
 // The destinations of a plain query (no threats) and their costs, without the routes:
-// what ReachGraph::reachable lists (rules/reach.py ReachGraph._dijkstra and
-// routes.py Reach), found by a level-synchronous search over bitboards of the whole map.
+// what ReachGraph::reachable lists (rules/reach_search.py dijkstra and routes.py
+// Reach), found by a level-synchronous search over bitboards of the whole map.
 //
 // A plain search's cost of a node is its shortest-path cost, whatever order the nodes are
 // settled in; a destination's chosen route costs the cheaper of its two parities' nodes
