@@ -30,10 +30,24 @@ class SeededAgent:
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
-        self.rng = np.random.default_rng(seed)
+        self._rng: np.random.Generator | None = None  # made at first use (see rng)
         self._halves_of: np.random.Generator | None = None  # whose 32-bit half is held
         self._half: int | None = None
         self._raw: Callable[[], int] | None = None  # its next 64-bit word (PCG64 only)
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """``numpy.random.default_rng(seed)``, made at first use: an agent that never
+        draws (or hands its decisions to a native twin, which starts from the seed) never
+        pays for seeding one (about 15 µs, a tenth of an env's reset)."""
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = np.random.default_rng(self.seed)
+        return rng
+
+    @rng.setter
+    def rng(self, rng: np.random.Generator) -> None:
+        self._rng = rng
 
     def act(self, battle: Battle) -> Action:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -58,7 +72,8 @@ class SeededAgent:
             return None
         if self.seed is None or self._halves_of is not None or not engine.native_available():
             return None
-        if self.rng.bit_generator.state != np.random.default_rng(self.seed).bit_generator.state:
+        if self._rng is not None and (self._rng.bit_generator.state
+                                      != np.random.default_rng(self.seed).bit_generator.state):
             return None
         return engine.native_module().NativeAgent(name, self.seed)
 
