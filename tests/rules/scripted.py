@@ -114,6 +114,14 @@ def hit(b: rules.Battle, kind: ActionKind, target: str, item: str | None, *dice:
     return out
 
 
+# A human mage (no damage bonus, H6) who casts at 70%.
+def mage(uid: str, team: str, at: tuple[int, int], **kw: Any) -> dict[str, Any]:
+    base: dict[str, Any] = {"characteristics": {"str": 10, "con": 10, "siz": 10, "dex": 10},
+                            "skills": {"cast": 70, "dagger": 50, "dodge": 30}}
+    base.update(kw)
+    return unit(uid, team, "human_mage", at, **base)
+
+
 # An unarmoured archer (STR 16 + SIZ 14 = 30 -> +1d4 damage bonus, H6) with 5 rounds.
 def archer(uid: str, team: str, at: tuple[int, int], weapon: str = "short_bow",
             ammo: str = "arrow", **kw: Any) -> dict[str, Any]:
