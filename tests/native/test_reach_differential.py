@@ -229,9 +229,11 @@ def test_more_enemies_than_one_mask_word_agree(query: tuple) -> None:
 
 @st.composite
 def large_maps(draw: st.DrawFn) -> GridMap:
-    """Maps up to 48x48, their glyphs drawn by a seeded generator (a draw per square
-    would overflow Hypothesis's buffer), walls sparser than on the small maps."""
-    width, height = draw(st.integers(8, 48)), draw(st.integers(8, 48))
+    """Maps of up to about 1,200 squares, some wider than a 64-bit word (a step then moves
+    bits a whole word and more), their glyphs drawn by a seeded generator (a draw per
+    square would overflow Hypothesis's buffer), walls sparser than on the small maps."""
+    width = draw(st.integers(8, 130))
+    height = draw(st.integers(1, max(1, 1_200 // width)))
     generator = random.Random(draw(st.integers(0, 2**32)))
     glyphs = "........~~#+'_"
     glyph = {(x, y): generator.choice(glyphs) for y in range(height) for x in range(width)}
@@ -243,8 +245,9 @@ def large_maps(draw: st.DrawFn) -> GridMap:
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(large_maps(), st.data())
 def test_destinations_on_larger_maps_agree(grid: GridMap, data: st.DataObject) -> None:
-    """Maps of many 64-bit words (the sweep shifts bits across words) and past the
-    sweep's 1,024 squares (the search then), with budgets crossing them."""
+    """Maps of many 64-bit words (the sweep shifts bits across words), rows longer than a
+    word, and maps past the sweep's 1,024 squares (the search then), with budgets
+    crossing them."""
     open_squares = [sq for sq in grid.squares() if not grid.blocks_movement(sq)]
     assume(open_squares)
     diagonal_costs, multiplier, orthogonal = data.draw(COSTS)
@@ -257,6 +260,26 @@ def test_destinations_on_larger_maps_agree(grid: GridMap, data: st.DataObject) -
         no_end = data.draw(st.frozensets(near, max_size=12)) - blocked
         check_destinations(graph, compiled, start, data.draw(st.integers(0, 1)),
                            data.draw(st.integers(-1, 40)), blocked, no_end)
+
+
+@pytest.mark.parametrize(("width", "height"), [(65, 15), (100, 10), (128, 8), (1024, 1),
+                                             (33, 31), (32, 33)])
+def test_destinations_on_wide_and_edge_sized_maps_agree(width: int, height: int) -> None:
+    """Rows of exactly one and two words, longer than a word, one row of 1,024 squares
+    (the sweep's largest map), and a map just past it (the search)."""
+    generator = random.Random(width * 1_000 + height)
+    glyph = {(x, y): generator.choice("........~~#'_") for y in range(height)
+             for x in range(width)}
+    of = lambda wanted: frozenset(sq for sq, g in glyph.items() if g == wanted)  # noqa: E731
+    grid = GridMap(width, height, walls=of("#"), open_doors=of("'"), difficult=of("~"),
+                   drops=tuple((sq, 10) for sq in sorted(of("_"))))
+    graph = ReachGraph(grid)
+    compiled = native_reach.native_graph(graph)
+    open_squares = sorted(sq for sq in grid.squares() if not grid.blocks_movement(sq))
+    for start in generator.sample(open_squares, 4):
+        for budget in (3, 12, 40):
+            check_destinations(graph, compiled, start, generator.randint(0, 1), budget,
+                               frozenset(generator.sample(open_squares, 5)), frozenset())
 
 
 @settings(max_examples=100, deadline=None)
