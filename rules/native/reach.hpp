@@ -91,9 +91,10 @@ class ReachGraph {
   Reach reachable(const Query& query) const;
 
   // reachable(query), kept for the next equal query (rules.native_reach's answer cache,
-  // here for the step's own searches: a turn lists its moves again after every free
-  // action and reaction, and a move's route is searched again when it is taken). Bounded
-  // in answers and bytes; shared by the copies of this graph; safe across threads.
+  // here for the step's own searches: the tactician's route risks, then its move's route
+  // when taken; the turn's listing on maps too large to sweep, listed again after every
+  // free action and reaction). Bounded in answers and bytes; shared by the copies of this
+  // graph; safe across threads.
   std::shared_ptr<const Reach> reachable_cached(const Query& query) const;
 
   // The chosen route to (x, y), or none if it is not a destination: reachable(query)'s,
