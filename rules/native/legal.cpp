@@ -10,6 +10,7 @@
 #include "queries.hpp"
 #include "reactions.hpp"
 #include "threat_zones.hpp"
+#include "turns.hpp"
 
 namespace fray::legal {
 
@@ -60,25 +61,9 @@ bool may_move(const Combatant& actor) {
 }
 
 // S12/S14/S17: the plain search's destinations and their costs (threats only choose the
-// route, H13) within `budget`, in (x, y) order.
-std::vector<reach::Destination> plain_destinations(Lister& l, const Combatant& actor,
-                                                   std::int64_t budget) {
-  const queries::RouteTables tables = queries::route_tables(l.query, actor.id, false);
-  const grid::Grid& grid = l.map.grid;
-  reach::Query query;
-  query.x = actor.position.x;
-  query.y = actor.position.y;
-  query.parity = actor.diagonal_parity;
-  query.budget = budget;
-  query.blocked.reserve(tables.blocked.size());
-  for (const Square square : tables.blocked) {
-    if (grid.in_bounds(square)) query.blocked.push_back(grid.index(square));
-  }
-  query.no_end.reserve(tables.no_end.size());
-  for (const Square square : tables.no_end) {
-    if (grid.in_bounds(square)) query.no_end.push_back(grid.index(square));
-  }
-  return l.map.graph.destinations(query);
+// route, H13) for a MOVE, or a FULL_MOVE when `full`, in (x, y) order.
+std::vector<reach::Destination> plain_destinations(Lister& l, const Combatant& actor, bool full) {
+  return l.map.graph.destinations(turns::route_query(l.query, l.map.grid, actor.id, full, false));
 }
 
 // The squares of `found` costing at most `budget`, in its (x, y) order; those costing at
@@ -113,11 +98,10 @@ void walk(Lister& l, const Combatant& actor) {
   std::vector<Square> half;
   const std::int64_t whole_budget = full ? queries::move_budget(l.query, actor.id, true) : 0;
   if (full && whole_budget >= half_budget) {
-    whole = squares_within(plain_destinations(l, actor, whole_budget), whole_budget, half_budget,
-                           &half);
+    whole = squares_within(plain_destinations(l, actor, true), whole_budget, half_budget, &half);
   } else {
-    if (full) whole = squares_within(plain_destinations(l, actor, whole_budget), whole_budget);
-    half = squares_within(plain_destinations(l, actor, half_budget), half_budget);
+    if (full) whole = squares_within(plain_destinations(l, actor, true), whole_budget);
+    half = squares_within(plain_destinations(l, actor, false), half_budget);
   }
   l.out.reserve(l.out.size() + (move ? half.size() : 0) +
                 (whole ? whole->size() + half.size() : 0));

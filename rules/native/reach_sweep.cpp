@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <bit>
 #include <cstddef>
-#include <limits>
 
 namespace fray::reach {
 
