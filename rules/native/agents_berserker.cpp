@@ -216,18 +216,21 @@ std::optional<Choice> Berserker::act_without_moves(const View& view) {
 Choice Berserker::act_after_without_moves(const View& view) {
   const ByKind kinds(view.legal);
   const int actor = view.state.decision->actor;
-  const std::size_t move =
-      approach(view, kinds, view.state.roster.combatants.at(static_cast<std::size_t>(actor)));
-  return {move != kNoChoice ? move : first_of(kinds, K::END_TURN), {}};
+  return {from_approach(view, kinds, view.state.roster.combatants.at(static_cast<std::size_t>(actor))),
+          {}};
 }
 
 std::size_t Berserker::turn(const View& view, const ByKind& kinds, int actor) {
   const combatant::Combatant& self = view.state.roster.combatants.at(static_cast<std::size_t>(actor));
   const std::size_t chosen = before_approach(view, kinds, self);
   if (chosen != kNoChoice) return chosen;
+  return from_approach(view, kinds, self);
+}
+
+std::size_t Berserker::from_approach(const View& view, const ByKind& kinds,
+                                     const combatant::Combatant& self) {
   const std::size_t move = approach(view, kinds, self);
-  if (move != kNoChoice) return move;
-  return first_of(kinds, K::END_TURN);
+  return move != kNoChoice ? move : first_of(kinds, K::END_TURN);
 }
 
 std::size_t Berserker::before_approach(const View& view, const ByKind& kinds,

@@ -48,6 +48,9 @@ class Berserker final : public Agent {
   // turn() up to the approach: the stand-up, attack, ready or drop it takes, else kNoChoice.
   static std::size_t before_approach(const View& view, const ByKind& kinds,
                                      const combatant::Combatant& self);
+  // turn() from the approach: its move or door, else END_TURN.
+  std::size_t from_approach(const View& view, const ByKind& kinds,
+                            const combatant::Combatant& self);
   // The move or door toward the nearest enemy, or none (kNoChoice).
   std::size_t approach(const View& view, const ByKind& kinds, const combatant::Combatant& self);
   // self._best: a random one of the lowest-scoring options.
