@@ -78,7 +78,7 @@ Choice Defender::turn(const View& view, const ByKind& kinds, int self) {
       squares.push_back({square->x, square->y});
     }
     if (!moves.empty()) {
-      const std::vector<std::pair<int, double>> costs = t::route_costs(odds_view, self, squares);
+      const std::vector<std::pair<int, double>> costs = t::fewest_route_costs(odds_view, self, squares);
       // the tie's key: (Free Attacks provoked, distance to the post), a tuple of ints
       std::vector<std::pair<int, int>> keys;
       for (std::size_t k = 0; k < moves.size(); ++k) {

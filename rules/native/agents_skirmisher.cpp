@@ -168,7 +168,7 @@ Tactician::Step Skirmisher::keep_away(const Turn& turn) {
   for (const std::size_t index : moves) {
     squares.push_back(t::square_or(turn.view.legal[index], turn.me));
   }
-  const std::vector<std::pair<int, double>> costs = t::route_costs(turn.odds, turn.self, squares);
+  const std::vector<std::pair<int, double>> costs = t::fewest_route_costs(turn.odds, turn.self, squares);
   std::vector<std::size_t> options;
   std::vector<Square> option_squares;
   for (std::size_t k = 0; k < moves.size(); ++k) {

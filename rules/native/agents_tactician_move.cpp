@@ -97,7 +97,7 @@ Tactician::Step Tactician::into_reach(const Turn& turn, const std::vector<int>& 
     squares.push_back(square);
   }
   if (reaching.empty()) return std::nullopt;
-  const std::vector<std::pair<int, double>> costs = t::route_costs(turn.odds, turn.self, squares);
+  const std::vector<std::pair<int, double>> costs = t::fewest_route_costs(turn.odds, turn.self, squares);
   const std::vector<int> allies = t::allies_of(turn.odds, turn.self);
   std::vector<int> provokers;
   // Python keeps (provokers, -value, action, scored) and ties by `-v` of that -value:
@@ -168,7 +168,7 @@ Tactician::Step Tactician::close_in(const Turn& turn, const std::vector<int>& fo
     }
     if (options.empty()) continue;
     const std::vector<std::pair<int, double>> costs =
-        t::route_costs(turn.odds, turn.self, squares, kind == K::FULL_MOVE);
+        t::fewest_route_costs(turn.odds, turn.self, squares, kind == K::FULL_MOVE);
     int fewest = costs.front().first;
     for (const auto& [count, cost] : costs) fewest = std::min(fewest, count);
     std::vector<std::size_t> fewest_options;

@@ -153,6 +153,19 @@ std::vector<std::pair<int, double>> route_costs(const odds::View& view, int comb
   return out;
 }
 
+std::vector<std::pair<int, double>> fewest_route_costs(const odds::View& view, int combatant,
+                                                       const std::vector<Square>& squares,
+                                                       bool full) {
+  const std::vector<char> free = odds::free_routes(view, combatant, squares, full);
+  if (std::find(free.begin(), free.end(), 1) == free.end()) {
+    return route_costs(view, combatant, squares, full);
+  }
+  std::vector<std::pair<int, double>> out;
+  out.reserve(squares.size());
+  for (const char unprovoked : free) out.emplace_back(unprovoked != 0 ? 0 : 1, 0.0);
+  return out;
+}
+
 // tactics.provoke_cost (S6)
 double provoke_cost(const odds::View& view, int combatant) {
   return cost_of(odds::action_risk(view, combatant), view.at(combatant));

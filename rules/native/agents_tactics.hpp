@@ -83,6 +83,16 @@ double incoming(const odds::View& view, int combatant, std::optional<Square> squ
 std::vector<std::pair<int, double>> route_costs(const odds::View& view, int combatant,
                                                 const std::vector<Square>& squares,
                                                 bool full = false);
+// route_costs for a caller that keeps only the squares whose routes provoke fewest (the
+// tactician's close_in and into_reach, the defender's and the skirmisher's moves): when
+// some square has a route provoking nobody, those squares read (0, 0.0), as route_costs
+// gives them, and the others (1, 0.0): provoking more than the fewest, their own figures
+// not computed (odds::free_routes: a sweep instead of the threat-labelled search and the
+// Free Attacks' odds). Otherwise route_costs itself. So every square that provokes
+// fewest has route_costs' figures, and every other square provokes more than they do.
+std::vector<std::pair<int, double>> fewest_route_costs(const odds::View& view, int combatant,
+                                                       const std::vector<Square>& squares,
+                                                       bool full = false);
 // tactics.provoke_cost: what the Free Attacks a provoking action here (S6) cost.
 double provoke_cost(const odds::View& view, int combatant);
 // tactics.my_turn_done: whether `combatant` already had its turn this round.

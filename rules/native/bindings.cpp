@@ -379,7 +379,26 @@ NB_MODULE(_native, module) {
            nb::arg("start"), nb::arg("parity"), nb::arg("budget"), nb::arg("blocked"),
            nb::arg("no_end"),
            "[((x, y), cost)] of a plain query's destinations in (x, y) order: reachable's "
-           "without the routes (the turn's listing).");
+           "without the routes (the turn's listing).")
+      .def("free_destinations",
+           [](const fray::reach::ReachGraph& self, nb::handle start, int parity,
+              std::int64_t budget, std::vector<int> blocked, std::vector<int> no_end,
+              const std::vector<int>& threat_squares, const std::vector<int>& threat_enemies,
+              nb::sequence enemy_ids) {
+             const fray::reach::Query query =
+                 query_from(start, parity, budget, std::move(blocked), std::move(no_end),
+                            threat_squares, threat_enemies, nb::len(enemy_ids));
+             nb::list out;
+             for (const fray::reach::Destination& found : self.free_destinations(query)) {
+               out.append(nb::make_tuple(nb::make_tuple(found.x, found.y), found.cost));
+             }
+             return out;
+           },
+           nb::arg("start"), nb::arg("parity"), nb::arg("budget"), nb::arg("blocked"),
+           nb::arg("no_end"), nb::arg("threat_squares"), nb::arg("threat_enemies"),
+           nb::arg("enemy_ids"),
+           "[((x, y), cost)] in (x, y) order of the destinations whose chosen route "
+           "provokes nobody (the scripted agents' moves).");
 
   nb::class_<Pcg64>(module, "Pcg64",
                     "numpy's PCG64 with Generator.integers / Generator.random, draw for draw.")

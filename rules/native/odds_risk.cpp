@@ -189,6 +189,22 @@ DistinctRisks distinct_route_risks(const View& view, int combatant,
   return out;
 }
 
+std::vector<char> free_routes(const View& view, int combatant,
+                              const std::vector<combatant::Square>& squares, bool full) {
+  const grid::Grid& grid = view.map.grid;
+  const reach::Query search = turns::route_query(view.query(), grid, combatant, full, true);
+  std::vector<char> free_at(static_cast<std::size_t>(grid.width() * grid.height()), 0);
+  for (const reach::Destination& found : view.map.graph.free_destinations(search)) {
+    free_at[static_cast<std::size_t>(grid.index({found.x, found.y}))] = 1;
+  }
+  std::vector<char> out;
+  out.reserve(squares.size());
+  for (const combatant::Square square : squares) {
+    out.push_back(grid.in_bounds(square) ? free_at[static_cast<std::size_t>(grid.index(square))] : 0);
+  }
+  return out;
+}
+
 std::vector<Risk> route_risks(const View& view, int combatant,
                               const std::vector<combatant::Square>& squares, bool full,
                               Defence defence) {

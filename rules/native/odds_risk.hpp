@@ -64,6 +64,12 @@ struct DistinctRisks {
 DistinctRisks distinct_route_risks(const View& view, int combatant,
                                    const std::vector<combatant::Square>& squares, bool full = false,
                                    Defence defence = Defence::none);
+// Per square of `squares`, whether its route_risks route provokes nobody (H13): some
+// route within the move's budget leaves no threatened square. The chosen route provokes
+// fewest, so this is route_risks' "no Free Attack" without the threat-labelled search
+// or the routes (ReachGraph::free_destinations). Squares it cannot move to read false.
+std::vector<char> free_routes(const View& view, int combatant,
+                              const std::vector<combatant::Square>& squares, bool full = false);
 // risk.py route_risk
 Risk route_risk(const View& view, int combatant, combatant::Square square, bool full = false,
                 Defence defence = Defence::none);

@@ -223,4 +223,18 @@ std::vector<Destination> ReachGraph::destinations(const Query& query) const {
   return out;
 }
 
+std::vector<Destination> ReachGraph::free_destinations(const Query& query) const {
+  checked_enemies(query);
+  if (query.budget < 0) return {};
+  if (sweep_) return sweep(map_, costs_, *sweep_, query, true);
+  const std::shared_ptr<const Reach> found = reachable_cached(query);
+  std::vector<Destination> out;
+  std::vector<int> provokers;
+  found->each_by_square([&](std::size_t number, int x, int y) {
+    found->provokers(number, provokers);
+    if (provokers.empty()) out.push_back({x, y, found->cost(number)});
+  });
+  return out;
+}
+
 }  // namespace fray::reach

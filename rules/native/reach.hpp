@@ -108,6 +108,15 @@ class ReachGraph {
   // squares (reach_sweep.hpp), else from reachable_cached.
   std::vector<Destination> destinations(const Query& query) const;
 
+  // The destinations of `query` whose chosen route provokes nobody (H13), with their
+  // costs, in (x, y) order: reachable(query)'s destinations with no provokers, without
+  // the routes (the chosen route provokes fewest, so these are the squares some route
+  // within the budget reaches leaving no threatened square, the start's included).
+  // Swept like destinations() on maps up to kSweepSquares squares, else from
+  // reachable_cached. What the scripted agents' moves need when a move provoking nobody
+  // exists (agents_tactics.cpp fewest_route_costs).
+  std::vector<Destination> free_destinations(const Query& query) const;
+
  private:
   // the enemies' count of a query (one more than the largest number), after checking
   // its start, parity and enemy numbers as reachable() documents

@@ -185,12 +185,19 @@ class Searcher {
   // With a goal (a window square, else -1) it stops at the first cost above a settled
   // node of the goal's: every cost at or below it is final then, and a node still
   // tentative costs more, so the choice between the two parities is already made.
+  // With `never_left` (a result's threat_start_, Reach::provokers' table) the squares it
+  // marks threatened are entered but never left: the routes provoking nobody (H13;
+  // search() below). Returns whether a node of the goal's is within the budget.
   // (Targeted: a template argument, so that the whole search's loop stays as it was;
   // not inlined into search(), where the compiler would stop inlining the loop's pushes;
   // flattened, so that every push and helper in the loops is inlined: GCC left calls to
   // vector::push_back there.)
   template <bool Targeted>
-  [[gnu::noinline, gnu::flatten]] void plain(Reach& found, [[maybe_unused]] int goal) const {
+  [[gnu::noinline, gnu::flatten]] bool plain(Reach& found, [[maybe_unused]] int goal,
+                                             const int* never_left = nullptr) const {
+    const auto left = [never_left](int node) {
+      return never_left == nullptr || never_left[node >> 1] == never_left[(node >> 1) + 1];
+    };
     const int nodes = window_.nodes();
     std::vector<int>& dist = found.cost_of_;
     std::vector<int>& pred = found.pred_of_;
@@ -203,13 +210,15 @@ class Searcher {
     std::vector<std::vector<int>>& buckets = scratch_lists(kBuckets, static_cast<std::size_t>(limit_));
     std::vector<int>& settled = scratch_lists(kSettled, 1)[0];
     settled.push_back(source_);
-    edges(source_, [&](int target, int cost) {
-      if (cost < dist[target]) {
-        dist[target] = cost;
-        pred[target] = source_;
-        buckets[cost].push_back(target);
-      }
-    });
+    if (left(source_)) {
+      edges(source_, [&](int target, int cost) {
+        if (cost < dist[target]) {
+          dist[target] = cost;
+          pred[target] = source_;
+          buckets[cost].push_back(target);
+        }
+      });
+    }
     const auto settled_below = [&](int node, int cost) {
       return dist[node] >= 0 && dist[node] < cost;
     };
@@ -221,6 +230,7 @@ class Searcher {
         const int node = buckets[cost][at];
         if (dist[node] != cost) continue;
         settled.push_back(node);
+        if (!left(node)) continue;
         edges(node, [&](int target, int step) {
           const int reached = cost + step;
           if (reached < dist[target]) {
@@ -233,9 +243,10 @@ class Searcher {
     }
     const int budget = limit_ - 1;
     std::vector<int> reached;
+    bool goal_reached = false;
     if constexpr (Targeted) {
-      reached = only_if_destination(goal, settled_below(2 * goal, limit_) ||
-                                              settled_below(2 * goal + 1, limit_));
+      goal_reached = settled_below(2 * goal, limit_) || settled_below(2 * goal + 1, limit_);
+      reached = only_if_destination(goal, goal_reached);
     } else {
       reached = destinations(settled, found);
     }
@@ -257,6 +268,7 @@ class Searcher {
       }
       found.chosen_.push_back(label);
     }
+    return goal_reached;
   }
 
   // The label-setting search over (node, provoked set) with Pareto pruning (H13;
@@ -394,6 +406,8 @@ class Searcher {
   }
 
   int window_squares() const { return window_.squares(); }
+  // the start's window square
+  int source_square() const { return source_ >> 1; }
   // the window square of map square `square`, or -1 when it lies outside the window
   int local_of(int square) const {
     const int x = square % map_.width;
@@ -476,16 +490,40 @@ Reach search(const MapTable& map, const Costs& costs, const std::vector<std::uin
       searcher.labels<64, Targeted>(found, goal);
     }
   };
+  const auto numbered = [&](Reach& answer) {
+    answer.number_at_.assign(static_cast<std::size_t>(searcher.window_squares()), -1);
+    for (std::size_t number = 0; number < answer.chosen_.size(); ++number) {
+      answer.number_at_[static_cast<std::size_t>(answer.node(answer.chosen_[number]) >> 1)] =
+          static_cast<int>(number);
+    }
+  };
+  if (target >= 0 && goal >= 0 && !query.threats.empty()) {
+    // The route chosen to one square, when some route there provokes nobody: it is one of
+    // those (fewest provoked first), the cheapest, then the better end parity, then the
+    // first found. The label search's labels that provoke nobody are Dial's search's
+    // nodes over the graph whose threatened squares are never left, settled in the same
+    // order with the same predecessors: such a label's parent provoked nobody either, it
+    // is pruned or killed only by a cheaper one of its node that provoked nobody (never
+    // by one that provoked someone), and its children are made in the order it is
+    // settled. So that plain search finds the same route, at a fraction of the cost (the
+    // scripted agents' moves mostly provoke nobody). A threatened start provokes on every
+    // route. Otherwise, the label search.
+    const std::vector<int>& threatened = found.threat_start_;
+    const int start = searcher.source_square();
+    if (threatened[start] == threatened[start + 1]) {
+      Reach unprovoked = searcher.start(query);
+      if (searcher.plain<true>(unprovoked, goal, unprovoked.threat_start_.data())) {
+        numbered(unprovoked);
+        return unprovoked;
+      }
+    }
+  }
   if (target < 0) {
     run.operator()<false>();
   } else if (goal >= 0) {
     run.operator()<true>();
   }  // else the target lies beyond the window, so beyond the budget: no destination
-  found.number_at_.assign(static_cast<std::size_t>(searcher.window_squares()), -1);
-  for (std::size_t number = 0; number < found.chosen_.size(); ++number) {
-    found.number_at_[static_cast<std::size_t>(found.node(found.chosen_[number]) >> 1)] =
-        static_cast<int>(number);
-  }
+  numbered(found);
   return found;
 }
 

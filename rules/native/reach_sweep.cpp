@@ -77,7 +77,7 @@ SweepTables::SweepTables(const MapTable& map, const std::vector<std::uint8_t>& s
 }
 
 std::vector<Destination> sweep(const MapTable& map, const Costs& costs, const SweepTables& tables,
-                               const Query& query) {
+                               const Query& query, bool unprovoked) {
   const int width = map.width;
   const int squares = width * map.height;
   const int words = tables.words;
@@ -92,6 +92,20 @@ std::vector<Destination> sweep(const MapTable& map, const Costs& costs, const Sw
   Board forbidden{};
   for (const int square : query.blocked) {
     if (square >= 0 && square < squares) set_bit(forbidden, square);
+  }
+  // kept: the squares whose nodes are left (every one but the drops, S23, and with
+  // `unprovoked` the threatened ones, H13)
+  Board kept;
+  for (int i = 0; i < words; ++i) kept[i] = ~tables.drop[i];
+  Board left_start{};  // the start's node leaves even a drop square, never a threatened one
+  left_start[static_cast<std::size_t>(source >> 6)] = std::uint64_t{1} << (source & 63);
+  if (unprovoked) {
+    for (const auto& threat : query.threats) {
+      if (threat.first >= 0 && threat.first < squares) {
+        clear_bit(kept, threat.first);
+        clear_bit(left_start, threat.first);
+      }
+    }
   }
   std::array<Board, 2> settled{forbidden, forbidden};
   clear_bit(settled[static_cast<std::size_t>(query.parity)], source);
@@ -139,10 +153,11 @@ std::vector<Destination> sweep(const MapTable& map, const Costs& costs, const Sw
     const int reach_high = std::min(words - 1, high + span);
     for (int parity = 0; parity < 2; ++parity) {
       // none leave a drop square (S23) but the start's node (the only node of level 0)
+      const Board& leaving = level == 0 ? left_start : kept;
       Board from;
       std::uint64_t any = 0;
       for (int i = low; i <= high; ++i) {
-        from[i] = fresh[static_cast<std::size_t>(parity)][i] & (level == 0 ? ~std::uint64_t{0} : ~tables.drop[i]);
+        from[i] = fresh[static_cast<std::size_t>(parity)][i] & leaving[i];
         any |= from[i];
       }
       if (any == 0) continue;

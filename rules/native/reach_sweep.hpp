@@ -45,10 +45,13 @@ struct SweepTables {
   SweepTables(const MapTable& map, const std::vector<std::uint8_t>& steps);
 };
 
-// The destinations of `query` (its threats ignored: a plain query) with their costs, in
-// (x, y) order as Python sorts squares. The query is checked by the caller
-// (ReachGraph::destinations); its budget is at least 0.
+// The destinations of `query` with their costs, in (x, y) order as Python sorts squares.
+// Its threats are ignored (a plain query), unless `unprovoked`: then only routes that
+// leave no threatened square (the start's included) are followed, giving the
+// destinations a route provoking nobody reaches (H13) and the cheapest such route's cost.
+// The query is checked by the caller (ReachGraph::destinations, free_destinations); its
+// budget is at least 0.
 std::vector<Destination> sweep(const MapTable& map, const Costs& costs, const SweepTables& tables,
-                               const Query& query);
+                               const Query& query, bool unprovoked = false);
 
 }  // namespace fray::reach

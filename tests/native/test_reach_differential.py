@@ -179,6 +179,8 @@ def check_query(grid: GridMap, start: Square, parity: int, budget: int,
         assert route.cost == graph.path_cost(route.path, parity)[0]
     check_cheapest(compiled, grid, start, parity, budget, blocked, no_end, threats, expected)
     check_destinations(graph, compiled, start, parity, budget, blocked, no_end)
+    check_free_destinations(compiled, grid, start, parity, budget, blocked, no_end, threats,
+                            expected)
 
 
 def check_destinations(graph: ReachGraph, compiled: object, start: Square, parity: int,
@@ -193,6 +195,22 @@ def check_destinations(graph: ReachGraph, compiled: object, start: Square, parit
     actual = compiled.destinations(  # type: ignore[attr-defined]
         start, parity, budget, indices(graph.grid, blocked), indices(graph.grid, no_end))
     assert actual == expected, graph.grid.to_text()
+
+
+def check_free_destinations(compiled: object, grid: GridMap, start: Square, parity: int,
+                            budget: int, blocked: frozenset[Square], no_end: frozenset[Square],
+                            threats: dict | None, expected: dict[Square, Route]) -> None:
+    """The native ``free_destinations`` (a sweep that never leaves a threatened square on
+    maps up to 1,024 squares, the search beyond) gives, in (x, y) order with their costs,
+    exactly the destinations whose route the Python search chose provokes nobody."""
+    squares, enemies, ids = native_reach.compile_threats(grid, threats)
+    indices = native_reach._indices
+    actual = compiled.free_destinations(  # type: ignore[attr-defined]
+        start, parity, budget, indices(grid, blocked), indices(grid, no_end), squares, enemies,
+        ids)
+    wanted = [(square, route.cost) for square, route in sorted(expected.items())
+              if not route.provokers]
+    assert actual == wanted, grid.to_text()
 
 
 def check_cheapest(compiled: object, grid: GridMap, start: Square, parity: int, budget: int,
@@ -258,8 +276,16 @@ def test_destinations_on_larger_maps_agree(grid: GridMap, data: st.DataObject) -
         start = data.draw(st.sampled_from(open_squares))
         blocked = data.draw(st.frozensets(near, max_size=12))
         no_end = data.draw(st.frozensets(near, max_size=12)) - blocked
-        check_destinations(graph, compiled, start, data.draw(st.integers(0, 1)),
-                           data.draw(st.integers(-1, 40)), blocked, no_end)
+        parity, budget = data.draw(st.integers(0, 1)), data.draw(st.integers(-1, 40))
+        check_destinations(graph, compiled, start, parity, budget, blocked, no_end)
+        # threat zones: the sweep that never leaves them, and the routes provoking nobody
+        threats = {square: frozenset(data.draw(st.sets(st.sampled_from(ENEMY_IDS), min_size=1)))
+                   for square in data.draw(st.frozensets(st.sampled_from(open_squares),
+                                                         max_size=40))}
+        expected = python_routes(graph.reachable(start, parity, budget, blocked=blocked,
+                                                 no_end=no_end, threats=threats))
+        check_free_destinations(compiled, grid, start, parity, budget, blocked, no_end,
+                                threats, expected)
 
 
 @pytest.mark.parametrize(("width", "height"), [(65, 15), (100, 10), (128, 8), (1024, 1),
@@ -278,8 +304,14 @@ def test_destinations_on_wide_and_edge_sized_maps_agree(width: int, height: int)
     open_squares = sorted(sq for sq in grid.squares() if not grid.blocks_movement(sq))
     for start in generator.sample(open_squares, 4):
         for budget in (3, 12, 40):
-            check_destinations(graph, compiled, start, generator.randint(0, 1), budget,
-                               frozenset(generator.sample(open_squares, 5)), frozenset())
+            parity, blocked = generator.randint(0, 1), frozenset(generator.sample(open_squares, 5))
+            check_destinations(graph, compiled, start, parity, budget, blocked, frozenset())
+            threats = {square: frozenset(generator.sample(ENEMY_IDS, 2))
+                       for square in generator.sample(open_squares, 30)}
+            expected = python_routes(graph.reachable(start, parity, budget, blocked=blocked,
+                                                     threats=threats))
+            check_free_destinations(compiled, grid, start, parity, budget, blocked,
+                                    frozenset(), threats, expected)
 
 
 @settings(max_examples=100, deadline=None)
