@@ -336,12 +336,6 @@ std::vector<int> odds_key(const Rules& rules, const Blow& blow, int chance,
   return key;
 }
 
-std::size_t OddsKeyHash::operator()(const std::vector<int>& key) const {
-  std::size_t hash = key.size();
-  for (const int value : key) hash = hash * 1000003u ^ static_cast<std::size_t>(value);
-  return hash;
-}
-
 namespace {
 
 // The odds computed, per thread (a batch of envs steps without the GIL beside others),

@@ -150,9 +150,7 @@ AttackOdds odds_for(const View& view, const Attack& attack, Defence defence,
 std::vector<int> odds_key(const Rules& rules, const Blow& blow, int chance,
                           const Defences& defences, std::optional<Level> known_level = std::nullopt,
                           std::optional<std::pair<Level, int>> known_parry = std::nullopt);
-struct OddsKeyHash {
-  std::size_t operator()(const std::vector<int>& key) const;
-};
+// (hashed by OddsKeyHash, odds_hit.hpp)
 
 // attack.py _pure_odds
 AttackOdds pure_odds(const Rules& rules, const Blow& blow, int chance, const Defences& defences,

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <tuple>
+#include <unordered_map>
 
 namespace fray::odds {
 
@@ -63,8 +64,10 @@ Distribution dice_distribution(const roller::Dice& dice) {
 
 LevelDistribution no_roll() { return {{Level::FAILURE, 1.0}}; }
 
+namespace {
+
 // hit.py _levels (rules.dice.level_probabilities): count the d100 faces of each level (H2).
-Levels levels(int chance, const roller::SuccessRules& success) {
+Levels counted_levels(int chance, const roller::SuccessRules& success) {
   std::array<int, kLevelCount> counts{};
   const roller::Thresholds limits = roller::thresholds(chance, success);
   for (int roll = 1; roll <= 100; ++roll) {
@@ -73,6 +76,39 @@ Levels levels(int chance, const roller::SuccessRules& success) {
   Levels out{};
   for (std::size_t i = 0; i < kLevelCount; ++i) out[i] = counts[i] / 100.0;
   return out;
+}
+
+bool same_rules(const roller::SuccessRules& a, const roller::SuccessRules& b) {
+  return a.critical_divisor == b.critical_divisor && a.special_divisor == b.special_divisor &&
+         a.success_cap == b.success_cap && a.auto_success_max == b.auto_success_max &&
+         a.auto_fail_min == b.auto_fail_min && a.fumble_divisor == b.fumble_divisor;
+}
+
+}  // namespace
+
+// hit.py _levels, kept per thread for the chances skills usually reach under the rules
+// last asked (every blow's odds ask for its attack and defence rolls' levels)
+Levels levels(int chance, const roller::SuccessRules& success) {
+  constexpr int kLowest = -128;
+  constexpr int kCount = 512;  // chances kLowest .. kLowest + kCount - 1
+  struct Kept {
+    roller::SuccessRules rules;
+    std::array<Levels, kCount> levels{};
+    std::array<bool, kCount> known{};
+  };
+  thread_local Kept kept;
+  const int index = chance - kLowest;
+  if (index < 0 || index >= kCount) return counted_levels(chance, success);
+  if (!same_rules(kept.rules, success)) {
+    kept.rules = success;
+    kept.known.fill(false);
+  }
+  const auto at = static_cast<std::size_t>(index);
+  if (!kept.known[at]) {
+    kept.levels[at] = counted_levels(chance, success);
+    kept.known[at] = true;
+  }
+  return kept.levels[at];
 }
 
 // hit.py _succeeds
@@ -96,8 +132,17 @@ LevelDistribution level_distribution(std::optional<int> chance, const roller::Su
   return out;
 }
 
-// hit.py _rolled (H6, H7)
-Distribution rolled(const roller::Dice& dice, const roller::Dice& bonus, Level level, bool impale) {
+std::size_t OddsKeyHash::operator()(const std::vector<int>& key) const {
+  std::size_t hash = key.size();
+  for (const int value : key) hash = hash * 1000003u ^ static_cast<std::size_t>(value);
+  return hash;
+}
+
+namespace {
+
+// hit.py _rolled (H6, H7), computed
+Distribution rolled_afresh(const roller::Dice& dice, const roller::Dice& bonus, Level level,
+                           bool impale) {
   const Distribution weapon = dice_distribution(dice);
   Distribution base;
   if (level == Level::CRITICAL) {  // H7: maximum weapon damage + rolled bonus, ignores armour
@@ -114,6 +159,29 @@ Distribution rolled(const roller::Dice& dice, const roller::Dice& bonus, Level l
     out.add(std::max(0, total.lowest + static_cast<int>(i)), total.probability[i]);
   }
   return out;
+}
+
+void append_dice(std::vector<int>& key, const roller::Dice& dice) {
+  key.push_back(dice.constant);
+  key.push_back(static_cast<int>(dice.terms.size()));
+  for (const roller::DiceTerm& term : dice.terms) key.insert(key.end(), {term.sign, term.count, term.sides});
+}
+
+}  // namespace
+
+// hit.py _rolled (H6, H7), kept per thread by its arguments
+const Distribution& rolled(const roller::Dice& dice, const roller::Dice& bonus, Level level,
+                           bool impale) {
+  constexpr std::size_t kKept = 4096;
+  thread_local std::unordered_map<std::vector<int>, Distribution, OddsKeyHash> known;
+  thread_local std::vector<int> key;  // reused: a lookup allocates nothing
+  key.assign({static_cast<int>(level), impale ? 1 : 0});
+  append_dice(key, dice);
+  append_dice(key, bonus);
+  const auto found = known.find(key);
+  if (found != known.end()) return found->second;
+  if (known.size() >= kKept) known.clear();
+  return known.emplace(key, rolled_afresh(dice, bonus, level, impale)).first->second;
 }
 
 namespace {
@@ -170,7 +238,7 @@ Outcomes after_damage(const Blow& blow, Level level, int damage, int through,
 Outcomes hit_outcomes(const Blow& blow, Level level, const LevelDistribution& parry, int ap,
                       const LevelDistribution& dodge, const roller::SuccessRules& success,
                       int parry_factor, std::array<int, 2> dodge_cuts) {
-  const Distribution roll = rolled(blow.dice, blow.bonus, level,
+  const Distribution& roll = rolled(blow.dice, blow.bonus, level,
                                    blow.damage_type == DamageKind::impale);
   const int most = std::max(0, roll.highest());
   Tally parried(0, 2 * most + 1);  // (after parry, may still dodge) as 2 x after + may dodge

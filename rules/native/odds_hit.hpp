@@ -123,8 +123,16 @@ Outcomes hit_outcomes(const Blow& blow, Level level, const LevelDistribution& pa
                       const LevelDistribution& dodge, const roller::SuccessRules& success,
                       int parry_factor, std::array<int, 2> dodge_cuts);
 
-// hit.py _rolled: the damage rolled before any defence (H6, H7), never below 0.
-Distribution rolled(const roller::Dice& dice, const roller::Dice& bonus, Level level, bool impale);
+// The hash of the odds caches' keys (a list of ints: odds_attack.hpp odds_key, rolled's).
+struct OddsKeyHash {
+  std::size_t operator()(const std::vector<int>& key) const;
+};
+
+// hit.py _rolled: the damage rolled before any defence (H6, H7), never below 0. Kept per
+// thread (a battle has a few weapons and bonuses, asked for at every blow's odds; up to
+// 4,096 answers, then started afresh): the reference is valid until the next call.
+const Distribution& rolled(const roller::Dice& dice, const roller::Dice& bonus, Level level,
+                           bool impale);
 
 // hit.py _after_damage: H7 special effects and S24 poison after `damage` was dealt
 // (`through`: what got past parry and dodge).
