@@ -216,8 +216,9 @@ def play(scenario: str, seed: int, agents_by_team: Mapping[str, str], *,
     twins = _native_twins(battle, {team: p for team, p in players.items() if team not in given})
     if on_decision is None and len(twins) == len(players):
         # every team's agent has a native form: the engine plays it out
-        for action, reason in native_agents.play_natively(battle, twins):
-            replay.record(action, reason)
+        actions, reasons = native_agents.play_records(battle, twins)
+        replay.actions.extend(actions)
+        replay.reasons.extend(reasons)
     while not battle.is_over:
         if on_decision is not None:
             on_decision(battle)

@@ -60,13 +60,25 @@ def play_natively(battle: Battle, agents_by_team: dict[str, Any],
     (team -> ``NativeAgent``, used in place) until it is over or ``max_decisions`` were
     made, each decision's reason logged as ``Battle.apply`` logs it: the decisions, as
     (action, reason or None). ``rules/native/play.cpp`` is the loop."""
+    return _battle_play(battle, agents_by_team, max_decisions, False)
+
+
+def play_records(battle: Battle, agents_by_team: dict[str, Any],
+                 max_decisions: int = 2**31 - 1) -> tuple[list[dict[str, Any]], list[str | None]]:
+    """``play_natively`` for a replay: the decisions' ``Action.to_dict()`` and their
+    reasons (or None), as two lists built in the engine (no Action per decision)."""
+    return _battle_play(battle, agents_by_team, max_decisions, True)
+
+
+def _battle_play(battle: Battle, agents_by_team: dict[str, Any], max_decisions: int,
+                 records: bool) -> Any:
     driver = battle._driver
     if driver is None:
         raise ValueError("play_natively: the battle runs on the Python engine; native agents "
                          "need Battle(engine='native')")
     module = engine.require_native("battle_play", "the in-engine battle loop")
     made = module.battle_play(driver.to_native(battle), driver.loop, driver.rules,
-                              agents_by_team, max_decisions)
+                              agents_by_team, max_decisions, records)
     from rules.native_driver import stepped_natively
 
     stepped_natively(battle)

@@ -178,7 +178,7 @@ void bind_agents(nb::module_& module) {
   // experiments/replay.py's play loop in the engine (play.hpp).
   module.def("battle_play", [](NativeBattle& battle, battle::BattleLoop& loop,
                                const harm::ApplyRules& rules, nb::dict agents_by_team,
-                               int max_decisions) {
+                               int max_decisions, bool records) -> nb::object {
     const combatant::Roster& roster = battle.state.roster;
     std::vector<agents::Agent*> agents(static_cast<std::size_t>(roster.teams.size()), nullptr);
     for (auto [team, agent] : agents_by_team) {
@@ -192,17 +192,29 @@ void bind_agents(nb::module_& module) {
     // threads' battles intern into (the batched env, which releases it, has its own).
     const std::vector<play::Decided> made = play::play_battle(
         battle.state, loop, battle.names().names(), rules, agents, max_decisions);
+    const auto reason_of = [](const play::Decided& decided) {
+      return decided.second.empty() ? nb::object(nb::none())
+                                    : nb::object(nb::str(decided.second.c_str()));
+    };
+    if (records) {  // a replay's records: the actions' dicts and the reasons, two lists
+      nb::list actions;
+      nb::list reasons;
+      for (const play::Decided& decided : made) {
+        actions.append(battle.names().action_dict(decided.first));
+        reasons.append(reason_of(decided));
+      }
+      return nb::make_tuple(actions, reasons);
+    }
     nb::list out;
     for (const play::Decided& decided : made) {
-      out.append(nb::make_tuple(battle.names().action_to(decided.first),
-                                decided.second.empty() ? nb::object(nb::none())
-                                                       : nb::object(nb::str(decided.second.c_str()))));
+      out.append(nb::make_tuple(battle.names().action_to(decided.first), reason_of(decided)));
     }
     return out;
   }, nb::arg("state"), nb::arg("loop"), nb::arg("rules"), nb::arg("agents"),
-  nb::arg("max_decisions"),
+  nb::arg("max_decisions"), nb::arg("records") = false,
   "Play on with a native agent per team (team -> NativeAgent, used in place) until the "
-  "battle is over or max_decisions were made: [(action, reason or None)] per decision.");
+  "battle is over or max_decisions were made: [(action, reason or None)] per decision; "
+  "with records=True, ([Action.to_dict() per decision], [reason or None per decision]).");
 }
 
 }  // namespace fray::bindings

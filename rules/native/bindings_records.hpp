@@ -11,6 +11,7 @@
 #include <nanobind/nanobind.h>
 
 #include <cstddef>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -35,6 +36,9 @@ class Records {
   nb::object action_to(const actions::Action& action);
   // str() of that Action (as ActionTaken.action holds it), cached with it.
   nb::object action_text(const actions::Action& action);
+  // Action.to_dict() of that Action (a fresh dict, as a replay records it), built straight
+  // from the record.
+  nb::object action_dict(const actions::Action& action);
   actions::Decision decision_from(nb::handle decision);
   nb::object decision_to(const actions::Decision& decision);
 
@@ -71,6 +75,7 @@ class Records {
   std::vector<nb::object> name_objects_;  // Name -> its str
   nb::dict name_ids_;                     // str -> Name
   std::vector<nb::object> action_kinds_;  // ActionKind members, in order
+  std::vector<nb::object> action_kind_values_;  // their .value, in the same order
   nb::dict action_kind_index_;            // member -> its position
   std::vector<nb::object> decision_kinds_;
   nb::dict decision_kind_index_;
@@ -88,6 +93,9 @@ class Records {
   std::vector<std::vector<nb::object>> square_actions_;  // [kind][y * kSquareSide + x]
   nb::object* square_slot(const actions::Action& action);
   CachedAction& entry(const actions::Action& action);
+  nb::object name_or_none(const std::optional<actions::Name>& name) {
+    return name ? name_object(*name) : nb::none();
+  }
   std::unordered_map<actions::Decision, nb::object> decisions_;
 };
 

@@ -234,6 +234,7 @@ Records::Records(nb::sequence action_kinds, nb::sequence decision_kinds, nb::han
   action_kinds_ = members_of(action_kinds, actions::ACTION_KIND_COUNT,
                              actions::ACTION_KIND_NAMES.data(), actions::ACTION_KIND_VALUES.data(),
                              "ActionKind", action_kind_index_);
+  for (const nb::object& kind : action_kinds_) action_kind_values_.push_back(kind.attr("value"));
   decision_kinds_ = members_of(decision_kinds, actions::DECISION_KIND_COUNT,
                                actions::DECISION_KIND_NAMES.data(),
                                actions::DECISION_KIND_VALUES.data(), "DecisionKind",
@@ -331,9 +332,6 @@ Records::CachedAction& Records::entry(const Action& action) {
   if (slot != nullptr && slot->is_valid()) {
     built = *slot;  // the object already handed out for it
   } else {
-    const auto name_or_none = [this](const std::optional<Name>& name) {
-      return name ? name_object(*name) : nb::none();
-    };
     std::vector<nb::object> values = {
         kind_object(action.kind), name_or_none(action.target),
         action.square ? square_to(*action.square, false) : nb::none(), name_or_none(action.item)};
@@ -350,6 +348,15 @@ nb::object Records::action_to(const Action& action) {
   slot = square_slot(action);  // entry() may have grown the table
   if (slot != nullptr) *slot = built;
   return built;
+}
+
+nb::object Records::action_dict(const Action& action) {
+  nb::dict out;
+  out[action_fields_[0]] = action_kind_values_[static_cast<std::size_t>(action.kind)];
+  out[action_fields_[1]] = name_or_none(action.target);
+  out[action_fields_[2]] = action.square ? square_to(*action.square, true) : nb::none();
+  out[action_fields_[3]] = name_or_none(action.item);
+  return out;
 }
 
 nb::object Records::action_text(const Action& action) {
@@ -438,8 +445,9 @@ int visit_all(const std::vector<nb::object>& objects, visitproc visit, void* arg
 }  // namespace
 
 int Records::traverse(visitproc visit, void* arg) const {
-  for (const auto* objects : {&name_objects_, &action_kinds_, &decision_kinds_, &event_classes_,
-                              &action_fields_, &decision_fields_}) {
+  for (const auto* objects : {&name_objects_, &action_kinds_, &action_kind_values_,
+                              &decision_kinds_, &event_classes_, &action_fields_,
+                              &decision_fields_}) {
     if (const int failed = visit_all(*objects, visit, arg)) return failed;
   }
   for (const auto& names : event_fields_) {
@@ -461,8 +469,8 @@ int Records::traverse(visitproc visit, void* arg) const {
 
 void Records::clear_references() {
   clear_cache();
-  for (auto* objects : {&name_objects_, &action_kinds_, &decision_kinds_, &event_classes_,
-                        &action_fields_, &decision_fields_}) {
+  for (auto* objects : {&name_objects_, &action_kinds_, &action_kind_values_, &decision_kinds_,
+                        &event_classes_, &action_fields_, &decision_fields_}) {
     objects->clear();
   }
   event_fields_.clear();

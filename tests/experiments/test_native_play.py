@@ -29,8 +29,8 @@ def test_in_engine_battles_equal_python_battles(monkeypatch: pytest.MonkeyPatch,
     names = dict(zip(teams, pairing, strict=False))
     played = {}
     calls = []
-    original = replays.native_agents.play_natively
-    monkeypatch.setattr(replays.native_agents, "play_natively",
+    original = replays.native_agents.play_records
+    monkeypatch.setattr(replays.native_agents, "play_records",
                         lambda *args, **kwargs: calls.append(1) or original(*args, **kwargs))
     for name in engine.ENGINES:
         monkeypatch.setenv(engine.ENVIRONMENT_VARIABLE, name)
@@ -45,8 +45,9 @@ def test_an_agent_without_native_form_plays_in_python_beside_twins(
         monkeypatch: pytest.MonkeyPatch, scenario: str) -> None:
     """``per_unit()`` has no native form: it decides in Python while the berserkers'
     twins decide in the engine, decision by decision, with the Python engine's replay."""
-    monkeypatch.setattr(replays.native_agents, "play_natively",
-                        lambda *args, **kwargs: pytest.fail("played in the engine"))
+    for name in ("play_natively", "play_records"):
+        monkeypatch.setattr(replays.native_agents, name,
+                            lambda *args, **kwargs: pytest.fail("played in the engine"))
     asked = []
     original = replays.native_agents.native_choice
     monkeypatch.setattr(replays.native_agents, "native_choice",
@@ -60,3 +61,27 @@ def test_an_agent_without_native_form_plays_in_python_beside_twins(
         played[name] = (replay.to_dict(), battle.to_json())
     assert played["native"] == played["python"]
     assert 0 < len(asked) < len(replay.actions)  # the monsters' decisions only
+
+
+@pytest.mark.parametrize("scenario", rules.shipped_scenarios())
+def test_play_records_are_the_actions_dicts(scenario: str) -> None:
+    """``play_records`` (the replay's records built in the engine) gives what
+    ``play_natively``'s actions and reasons give through ``Action.to_dict()``, and leaves
+    the battle in the same state."""
+    import agents
+    from rules import native_agents
+
+    def played(records: bool) -> tuple[object, str]:
+        battle = rules.Battle.from_scenario(scenario, 8, engine="native")
+        twins = {team: native_agents.twin_of(agents.make("tactician", seed=8 + index))
+                 for index, team in enumerate(battle.scenario.teams)}
+        if records:
+            return native_agents.play_records(battle, twins), battle.to_json()
+        made = native_agents.play_natively(battle, twins)
+        return ([action.to_dict() for action, _ in made],
+                [reason for _, reason in made]), battle.to_json()
+
+    (actions, reasons), state = played(True)
+    assert actions and len(actions) == len(reasons)
+    assert any(action["square"] is not None for action in actions)
+    assert ((actions, reasons), state) == played(False)
