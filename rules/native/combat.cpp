@@ -115,7 +115,7 @@ void poison(harm::Context& context, int attacker, int target, const harm::Weapon
   const int mult = (weapon.poison_snake || context.at(attacker).snake)
                        ? context.rules.poison_snake_con_multiplier
                        : context.rules.poison_con_multiplier;
-  const int con = characteristic(context, context.at(target), "con");
+  const int con = context.at(target).characteristic(context.content().constitution);
   if (!harm::roll_under(context, target, con * mult, "poison (CON x" + std::to_string(mult) + ")")) {
     const int amount = roller::roll(context.state.dice, weapon.poison_damage).total;
     harm::lose_hp(context, target, amount, "poison");
@@ -176,7 +176,7 @@ void damage(harm::Context& context, AttackFrame& frame, int attacker, int target
       context.at(target).bleeding = true;
       status_changed(context, target, "bleeding", "special slash");
     } else if (dtype == harm::DamageType::crush &&
-               !harm::resist(context, target, characteristic(context, context.at(target), "con"),
+               !harm::resist(context, target, context.at(target).characteristic(context.content().constitution),
                              dealt, "knockdown (CON vs damage)")) {
       harm::set_prone(context, target, "special crush");
     }
@@ -274,8 +274,8 @@ roller::Dice damage_bonus_dice(const harm::Context& context, int combatant) {
 roller::Dice damage_bonus_dice(const combatant::Roster& roster, const harm::ApplyRules& db,
                                int combatant) {
   const Combatant& who = roster.combatants.at(static_cast<std::size_t>(combatant));
-  const content::Names& names = roster.content->characteristic_names;
-  const int total = who.characteristic(names.find("str")) + who.characteristic(names.find("siz"));
+  const int total = who.characteristic(roster.content->strength) +
+                    who.characteristic(roster.content->size);
   for (const harm::DamageBonusStep& row : db.damage_bonus_table) {
     if (total <= row.max) return row.dice;
   }
@@ -319,7 +319,7 @@ bool roll_attack(harm::Context& context, AttackFrame& frame) {
   const content::Weapon* weapon = weapon_of(context, frame.weapon_id);
   const int skill = frame.skill != kNone ? frame.skill
                     : weapon != nullptr  ? weapon->skill
-                                         : context.skill_id(queries::kUnarmedSkill);
+                                         : context.content().unarmed_skill;
   const int chance = attack_chance(context, frame.attacker, frame.target, skill, frame.missile, frame.points);
   const int roll = roller::d100(context.state.dice);
   const Level level = roller::success_level(roll, chance, context.rules.success);
@@ -374,7 +374,7 @@ void roll_parry(harm::Context& context, AttackFrame& frame, int item) {
     skill = content.weapons[static_cast<std::size_t>(equipment.weapon)].skill;
   } else {
     skill = content.armour.at(static_cast<std::size_t>(equipment.armour)).skill;
-    if (skill == kNone) skill = context.skill_id("shield");
+    if (skill == kNone) skill = context.content().shield_skill;
   }
   const int chance = target.skill(skill, context.state.round);
   const int roll = roller::d100(context.state.dice);
@@ -400,7 +400,7 @@ void roll_dodge(harm::Context& context, AttackFrame& frame, std::optional<combat
   if (!waived) {
     disadvantage = square ? "shift" : (target.riding != kNone ? "saddle" : "prone");
   }
-  const int chance = target.skill(context.skill_id("dodge"), context.state.round);
+  const int chance = target.skill(context.content().dodge_skill, context.state.round);
   const int roll = roller::d100(context.state.dice);
   const Level level = roller::success_level(roll, chance, context.rules.success);
   events::DodgeRolled event;

@@ -61,6 +61,10 @@ void Content::finish() {
   strength = characteristic_names.find("str");
   size = characteristic_names.find("siz");
   dexterity = characteristic_names.find("dex");
+  constitution = characteristic_names.find("con");
+  dodge_skill = skill_names.find("dodge");
+  shield_skill = skill_names.find("shield");
+  unarmed_skill = skill_names.find(kUnarmedSkill);
 }
 
 }  // namespace fray::content

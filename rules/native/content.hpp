@@ -25,6 +25,9 @@ namespace fray::content {
 // "No such id" for an interned index that Python holds as None.
 inline constexpr int kNone = -1;
 
+// S6/S15/H19: the skill of unarmed fighting (queries.UNARMED_SKILL).
+inline constexpr std::string_view kUnarmedSkill = "brawl";
+
 // Names <-> small integers, numbered in the order first interned. Copies share one table
 // until one of them interns a new name (copy on write): a battle state's copy (a clone
 // every search iteration makes) copies no string.
@@ -229,7 +232,10 @@ struct Content {
   Names creature_names;
 
   // Characteristic ids the derived values read (kNone where the ruleset lacks one).
-  int strength = kNone, size = kNone, dexterity = kNone;
+  int strength = kNone, size = kNone, dexterity = kNone, constitution = kNone;
+  // Skill ids the rules and the odds ask for by name, found once (kNone where missing):
+  // "dodge", "shield", and the unarmed skill (kUnarmedSkill).
+  int dodge_skill = kNone, shield_skill = kNone, unarmed_skill = kNone;
 
   // Content.hands_of: hands one ready `equipment_id` takes (natural weapons none).
   int hands_of(int equipment_id) const;

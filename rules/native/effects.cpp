@@ -165,7 +165,7 @@ void manoeuvre(harm::Context& context, int actor, const actions::Action& action)
       weapon_skill = weapon.skill;
     }
   });
-  int skill = context.skill_id(queries::kUnarmedSkill);
+  int skill = context.content().unarmed_skill;
   if (action.kind == ActionKind::GRAPPLE) skill = context.skill_id("grapple");
   else if (action.kind == ActionKind::DISARM && held_uid != kNone) skill = weapon_skill;
   const bool disarm = action.kind == ActionKind::DISARM;

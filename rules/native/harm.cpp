@@ -154,7 +154,7 @@ void settle_status(Context& context, int combatant, std::string_view cause) {
     if (rider_id != kNone) unseat(context, rider_id);  // H22: the pair separates
   }
   const Combatant& who = context.at(combatant);
-  if (who.status == Status::out && who.hp < -who.characteristic(context.content().characteristic_names.find("con"))) {
+  if (who.status == Status::out && who.hp < -who.characteristic(context.content().constitution)) {
     kill(context, combatant, cause);
   }
 }
@@ -253,7 +253,7 @@ void drop_item(Context& context, int combatant, int uid, std::string_view cause)
 
 // S21
 void fatigue_check(Context& context, int combatant) {
-  const int con = context.at(combatant).characteristic(context.content().characteristic_names.find("con"));
+  const int con = context.at(combatant).characteristic(context.content().constitution);
   const bool ok = roll_under(context, combatant, con * context.rules.fatigue_con_multiplier,
                              "fatigue (CON x5)");
   Combatant& who = context.at(combatant);

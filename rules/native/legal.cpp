@@ -182,7 +182,7 @@ void attacks(Lister& l, const Combatant& actor) {
         adjacent.push_back(enemy);
       }
     }
-    const int unarmed = l.tables.skill_names.find(queries::kUnarmedSkill);
+    const int unarmed = l.tables.unarmed_skill;
     if (actor.skill_possible(unarmed)) {
       for (const int enemy : adjacent) l.add_target(K::UNARMED_ATTACK, enemy);
     }

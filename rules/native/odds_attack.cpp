@@ -41,10 +41,6 @@ const ItemInstance* item_of(const Combatant& who, int uid) {  // Combatant.item
   return nullptr;
 }
 
-int characteristic(const View& view, const Combatant& who, std::string_view name) {  // char()
-  return who.characteristic(view.content().characteristic_names.find(name));
-}
-
 bool uses_dodge(Defence defence) { return defence == Defence::dodge || defence == Defence::both; }
 bool uses_parry(Defence defence) { return defence == Defence::parry || defence == Defence::both; }
 
@@ -112,7 +108,7 @@ Attack attack_of(const View& view, ActionKind kind, int target, int item, int at
   const queries::QueryState query = view.query();
   const content::Content& tables = view.content();
   if (kind == ActionKind::UNARMED_ATTACK) {
-    const int brawl = tables.skill_names.find(queries::kUnarmedSkill);
+    const int brawl = tables.unarmed_skill;
     return {attacker, target, kNone, attack_mode(kind, false),
             combat::attack_chance(query, view.rules, attacker, target, brawl, false, 0)};
   }
@@ -148,7 +144,7 @@ std::vector<ParryOption> parry_options(const View& view, int defender_number, bo
     int skill = equipment.armour != kNone
                     ? tables.armour[static_cast<std::size_t>(equipment.armour)].skill
                     : tables.weapons[static_cast<std::size_t>(equipment.weapon)].skill;
-    if (skill == kNone) skill = tables.skill_names.find("shield");
+    if (skill == kNone) skill = tables.shield_skill;
     out.push_back({inst.uid, defender.skill(skill, view.state.round), inst.ap.value_or(0)});
   }
   return out;
@@ -164,7 +160,7 @@ std::optional<int> dodge_chance(const View& view, int defender_number) {
     const int rider = defender.riding != kNone ? defender_number : defender.ridden_by;
     if (queries::free_adjacent(view.query(), rider).empty()) return std::nullopt;
   }
-  return defender.skill(view.content().skill_names.find("dodge"), view.state.round);
+  return defender.skill(view.content().dodge_skill, view.state.round);
 }
 
 // attack.py _blow (H6, S24)
@@ -181,7 +177,7 @@ Blow blow_of(const View& view, int attacker, int target, int weapon, AttackMode 
       rs.damage_bonus_applies_to.end()) {
     blow.bonus = combat::damage_bonus_dice(view.state.roster, rs, attacker);
   }
-  const int con = characteristic(view, t, "con");
+  const int con = t.characteristic(view.content().constitution);
   if (w != nullptr && w->poisoned) {
     const int mult = (w->poison_snake || a.snake) ? rs.poison_snake_con_multiplier
                                                   : rs.poison_con_multiplier;

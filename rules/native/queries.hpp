@@ -29,8 +29,8 @@ using combatant::Roster;
 using grid::Grid;
 using grid::Square;
 
-// S6/S15/H19: the skill of unarmed fighting (queries.UNARMED_SKILL).
-inline constexpr std::string_view kUnarmedSkill = "brawl";
+// S6/S15/H19: the skill of unarmed fighting (queries.UNARMED_SKILL; content.hpp).
+using content::kUnarmedSkill;
 
 // A battle as the queries read it.
 struct QueryState {
