@@ -85,11 +85,12 @@ Tactician::Step Tactician::into_reach(const Turn& turn, const std::vector<int>& 
   std::vector<std::size_t> reaching;
   std::vector<std::vector<std::size_t>> in_reach;  // places in foes
   std::vector<Square> squares;
+  const int reach = turn.me.reach();
   for (const std::size_t index : turn.kinds[K::MOVE]) {
     const Square square = square_or(turn.view.legal[index], turn.me);
     std::vector<std::size_t> found;
     for (std::size_t f = 0; f < foes.size(); ++f) {
-      if (t::reaches(turn.odds, turn.self, square, foes[f])) found.push_back(f);
+      if (t::reaches_with(turn.odds, reach, square, foes[f])) found.push_back(f);
     }
     if (found.empty()) continue;
     reaching.push_back(index);

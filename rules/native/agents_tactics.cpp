@@ -100,7 +100,10 @@ std::optional<Scored> hypothetical_melee(const odds::View& view, int combatant, 
 
 // tactics.reaches (H12)
 bool reaches(const odds::View& view, int combatant, Square square, int target) {
-  const int reach = view.at(combatant).reach();
+  return reaches_with(view, view.at(combatant).reach(), square, target);
+}
+
+bool reaches_with(const odds::View& view, int reach, Square square, int target) {
   return reach > 0 && threat_zones::threatens(view.map.grid, square, reach, view.at(target).position);
 }
 

@@ -73,6 +73,9 @@ std::optional<Scored> best_attack(const odds::View& view, const std::vector<Stri
 std::optional<Scored> hypothetical_melee(const odds::View& view, int combatant, int target);
 // tactics.reaches: whether `combatant` standing on `square` reaches `target` (H12).
 bool reaches(const odds::View& view, int combatant, Square square, int target);
+// The same with the combatant's reach (Combatant::reach) already found: for a loop over
+// many squares and targets of one combatant.
+bool reaches_with(const odds::View& view, int reach, Square square, int target);
 // tactics.threatened_by: enemies that threaten `square` now (H12), in initiative order.
 std::vector<int> threatened_by(const odds::View& view, int combatant, Square square);
 // tactics.incoming: expected damage to `combatant` if every enemy threatening `square`
