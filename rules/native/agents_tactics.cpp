@@ -6,10 +6,13 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdint>
 #include <limits>
+#include <string>
+#include <system_error>
 
 #include "grid.hpp"
 #include "odds_risk.hpp"
@@ -333,7 +336,13 @@ double python_float(double value) {
 }
 
 std::string fixed(double value, int digits) {
+  // Python's f"{value:.{digits}f}": the exact decimal rounded half to even, as printf's
+  // "%.*f" gives it; std::to_chars with a precision is the same (Ryu printf) at a
+  // fraction of printf's cost. Large values fall back to printf.
   char text[64];
+  const auto written = std::to_chars(text, text + sizeof text, value,
+                                     std::chars_format::fixed, digits);
+  if (written.ec == std::errc()) return std::string(text, written.ptr);
   std::snprintf(text, sizeof text, "%.*f", digits, value);
   return text;
 }
