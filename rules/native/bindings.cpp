@@ -193,6 +193,15 @@ nb::tuple route_to(const fray::reach::Route& route, int width, nb::handle enemy_
                         route.end_parity);
 }
 
+// [((x, y), cost)] of a sweep's destinations.
+nb::list destination_list(const std::vector<fray::reach::Destination>& found) {
+  nb::list out;
+  for (const fray::reach::Destination& destination : found) {
+    out.append(nb::make_tuple(nb::make_tuple(destination.x, destination.y), destination.cost));
+  }
+  return out;
+}
+
 fray::reach::Query query_from(nb::handle start, int parity, std::int64_t budget,
                               std::vector<int> blocked, std::vector<int> no_end,
                               const std::vector<int>& threat_squares,
@@ -370,11 +379,7 @@ NB_MODULE(_native, module) {
               std::int64_t budget, std::vector<int> blocked, std::vector<int> no_end) {
              const fray::reach::Query query = query_from(start, parity, budget, std::move(blocked),
                                                          std::move(no_end), {}, {}, 0);
-             nb::list out;
-             for (const fray::reach::Destination& found : self.destinations(query)) {
-               out.append(nb::make_tuple(nb::make_tuple(found.x, found.y), found.cost));
-             }
-             return out;
+             return destination_list(self.destinations(query));
            },
            nb::arg("start"), nb::arg("parity"), nb::arg("budget"), nb::arg("blocked"),
            nb::arg("no_end"),
@@ -388,11 +393,7 @@ NB_MODULE(_native, module) {
              const fray::reach::Query query =
                  query_from(start, parity, budget, std::move(blocked), std::move(no_end),
                             threat_squares, threat_enemies, nb::len(enemy_ids));
-             nb::list out;
-             for (const fray::reach::Destination& found : self.free_destinations(query)) {
-               out.append(nb::make_tuple(nb::make_tuple(found.x, found.y), found.cost));
-             }
-             return out;
+             return destination_list(self.free_destinations(query));
            },
            nb::arg("start"), nb::arg("parity"), nb::arg("budget"), nb::arg("blocked"),
            nb::arg("no_end"), nb::arg("threat_squares"), nb::arg("threat_enemies"),
