@@ -115,7 +115,8 @@ std::vector<int> threatened_by(const odds::View& view, int combatant, Square squ
   std::vector<int> out;
   for (const int enemy : enemies_of(view, combatant)) {
     const Combatant& e = view.at(enemy);
-    if (e.threatens() && threat_zones::threatens(view.map.grid, e.position, e.reach(), square)) {
+    const int reach = e.threat_reach();
+    if (reach > 0 && threat_zones::threatens(view.map.grid, e.position, reach, square)) {
       out.push_back(enemy);
     }
   }

@@ -261,7 +261,12 @@ int Combatant::reach() const {
 
 bool Combatant::threatens() const {
   // H12: in action, standing, holding a ready melee weapon
-  return in_action() && !prone && reach() > 0;
+  return threat_reach() > 0;
+}
+
+int Combatant::threat_reach() const {
+  // H12: the reach of the longest ready melee weapon when in action and standing, else 0
+  return in_action() && !prone ? reach() : 0;
 }
 
 }  // namespace fray::combatant

@@ -160,6 +160,7 @@ struct Combatant {
   int hands_used() const;
   int reach() const;  // H12
   bool threatens() const;  // H12
+  int threat_reach() const;  // H12: reach() when threatens(), else 0 (one pass over the gear)
 };
 
 // A battle's combatants in scenario order and the battle's interned strings.

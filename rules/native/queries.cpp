@@ -109,7 +109,8 @@ std::vector<int> provokers_at(const QueryState& state, int mover, std::optional<
   std::vector<int> out;
   for (const int number : enemies(state, mover)) {
     const Combatant& enemy = state.combatant(number);
-    if (enemy.threatens() && !enemy.free_attack_used && threatens_square(state, number, where)) {
+    const int reach = enemy.free_attack_used ? 0 : enemy.threat_reach();
+    if (reach > 0 && threat_zones::threatens(state.grid, enemy.position, reach, where)) {
       out.push_back(number);
     }
   }
