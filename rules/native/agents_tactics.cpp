@@ -113,12 +113,9 @@ bool reaches_with(const odds::View& view, int reach, Square square, int target) 
 // tactics.threatened_by (H12)
 std::vector<int> threatened_by(const odds::View& view, int combatant, Square square) {
   std::vector<int> out;
+  const queries::QueryState query = view.query();
   for (const int enemy : enemies_of(view, combatant)) {
-    const Combatant& e = view.at(enemy);
-    const int reach = e.threat_reach();
-    if (reach > 0 && threat_zones::threatens(view.map.grid, e.position, reach, square)) {
-      out.push_back(enemy);
-    }
+    if (queries::threatens_now(query, enemy, square)) out.push_back(enemy);
   }
   return out;
 }

@@ -78,12 +78,6 @@ Levels counted_levels(int chance, const roller::SuccessRules& success) {
   return out;
 }
 
-bool same_rules(const roller::SuccessRules& a, const roller::SuccessRules& b) {
-  return a.critical_divisor == b.critical_divisor && a.special_divisor == b.special_divisor &&
-         a.success_cap == b.success_cap && a.auto_success_max == b.auto_success_max &&
-         a.auto_fail_min == b.auto_fail_min && a.fumble_divisor == b.fumble_divisor;
-}
-
 }  // namespace
 
 // hit.py _levels, kept per thread for the chances skills usually reach under the rules
@@ -99,7 +93,7 @@ Levels levels(int chance, const roller::SuccessRules& success) {
   thread_local Kept kept;
   const int index = chance - kLowest;
   if (index < 0 || index >= kCount) return counted_levels(chance, success);
-  if (!same_rules(kept.rules, success)) {
+  if (!(kept.rules == success)) {
     kept.rules = success;
     kept.known.fill(false);
   }

@@ -83,9 +83,9 @@ std::vector<Square> threat_squares(const QueryState& state, int combatant,
   return threat_zones::threatened_squares(state.grid, who.position, squares);
 }
 
-bool threatens_square(const QueryState& state, int combatant, Square square) {
+bool threatens_now(const QueryState& state, int combatant, Square square) {
   const Combatant& who = state.combatant(combatant);
-  const int squares = who.reach();
+  const int squares = who.threat_reach();
   return squares > 0 && threat_zones::threatens(state.grid, who.position, squares, square);
 }
 
@@ -99,8 +99,8 @@ bool weapon_reaches(const QueryState& state, int combatant, int reach_letter, Sq
 bool can_free_attack(const QueryState& state, int enemy, int provoker) {
   const Combatant& attacker = state.combatant(enemy);
   const Combatant& provoked = state.combatant(provoker);
-  return attacker.team != provoked.team && attacker.threatens() && !attacker.free_attack_used &&
-         provoked.in_action() && threatens_square(state, enemy, provoked.position);
+  return attacker.team != provoked.team && !attacker.free_attack_used && provoked.in_action() &&
+         threatens_now(state, enemy, provoked.position);
 }
 
 // S5/H12
@@ -108,9 +108,7 @@ std::vector<int> provokers_at(const QueryState& state, int mover, std::optional<
   const Square where = square ? *square : state.combatant(mover).position;
   std::vector<int> out;
   for (const int number : enemies(state, mover)) {
-    const Combatant& enemy = state.combatant(number);
-    const int reach = enemy.free_attack_used ? 0 : enemy.threat_reach();
-    if (reach > 0 && threat_zones::threatens(state.grid, enemy.position, reach, where)) {
+    if (!state.combatant(number).free_attack_used && threatens_now(state, number, where)) {
       out.push_back(number);
     }
   }

@@ -88,8 +88,10 @@ std::vector<int> enemies(const QueryState& state, int combatant);
 // H12: the squares `combatant` threatens with reach `reach` (its own when none).
 std::vector<Square> threat_squares(const QueryState& state, int combatant,
                                    std::optional<int> reach = std::nullopt);
-// H12: whether `square` is among threat_squares(state, combatant) (without listing them).
-bool threatens_square(const QueryState& state, int combatant, Square square);
+// H12: whether `combatant` threatens `square` now: it threatens (in action, standing, a
+// ready melee weapon) and `square` is among threat_squares(state, combatant), without
+// listing them; one pass over its gear (Combatant::threat_reach).
+bool threatens_now(const QueryState& state, int combatant, Square square);
 
 // H12: whether a weapon of reach letter `reach_letter` (Content::reach_names) reaches
 // `square`.

@@ -47,6 +47,7 @@ struct SuccessRules {
   int auto_success_max = 5;
   int auto_fail_min = 96;
   int fumble_divisor = 20;
+  friend bool operator==(const SuccessRules&, const SuccessRules&) = default;
 };
 
 // rules.dice.SuccessLevel, worst to best.
