@@ -5,6 +5,7 @@
 
 #include <charconv>
 #include <array>
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -99,30 +100,25 @@ double Combatant::capacity_stones() const {
   return static_cast<double>(product) / static_cast<double>(e.divisor);
 }
 
-double Combatant::load_stones() const {
-  // Everything carried or worn, in stones (ground items excluded: a ground item is not
-  // in any inventory). Content.weight_of, natural weapons weighing nothing.
+double Combatant::carried_stones() const {
+  // Everything carried or worn, in stones, summed in the Python loop's order (ground items
+  // excluded: a ground item is not in any inventory). Content.weight_of per item.
   const content::Content& tables = c();
   double total = 0.0;
   if (armour != kNone) total += tables.armour[static_cast<std::size_t>(armour)].weight;
   for (const ItemInstance& inst : inventory) {
     const content::Equipment& entry = tables.equipment_of(inst.item);
-    double weight = 0.0;
-    if (entry.weapon != kNone) {
-      const content::Weapon& weapon = tables.weapons[static_cast<std::size_t>(entry.weapon)];
-      if (weapon.natural) continue;
-      weight = weapon.weight;
-    } else if (entry.armour != kNone) {
-      weight = tables.armour[static_cast<std::size_t>(entry.armour)].weight;
-    } else if (entry.item != kNone) {
-      weight = tables.items[static_cast<std::size_t>(entry.item)].weight;
-    } else {
+    if (entry.weapon == kNone && entry.armour == kNone && entry.item == kNone) {
       throw std::out_of_range("load_stones: " + tables.equipment_names.name(inst.item));
     }
-    total += weight * static_cast<double>(inst.count);
+    total += entry.weight * static_cast<double>(inst.count);  // a natural weapon adds +0.0
   }
+  return total;
+}
+
+double Combatant::load_stones() const {
   // S19: "over half" is exact; drop float noise from summing decimal weights
-  return python_round(total, 9);
+  return python_round(carried_stones(), 9);
 }
 
 Burden Combatant::burden() const {
@@ -139,8 +135,13 @@ bool Combatant::untrained_for_burden() const {
 bool Combatant::encumbered() const {
   // S19/S20: load over half capacity, or armour above training
   const content::EncumbranceRules& e = c().ruleset.encumbrance;
-  const bool over = load_stones() > capacity_stones() * e.threshold_fraction;
-  return over || untrained_for_burden();
+  const double limit = capacity_stones() * e.threshold_fraction;
+  if (untrained_for_burden()) return true;
+  // load_stones() > limit: rounding to 9 decimals moves the sum by less than 1e-9 plus an
+  // ulp, so only a sum this close to the limit needs the rounded value to compare.
+  const double carried = carried_stones();
+  if (std::fabs(carried - limit) > 1e-6 * std::max(1.0, std::fabs(limit))) return carried > limit;
+  return python_round(carried, 9) > limit;
 }
 
 int Combatant::armour_points() const {

@@ -132,7 +132,8 @@ struct Combatant {
   int dex_bonus() const;
   // ------------------------------------------------------------ S19, S20
   double capacity_stones() const;
-  double load_stones() const;
+  double load_stones() const;      // rounded to 9 decimals (Combatant.load_stones)
+  double carried_stones() const;   // the same sum unrounded
   Burden burden() const;
   bool untrained_for_burden() const;
   bool encumbered() const;

@@ -58,6 +58,17 @@ void Content::finish() {
   for (std::size_t i = 0; i < items.size(); ++i) {
     equipment.at(static_cast<std::size_t>(items[i].equipment)).item = static_cast<int>(i);
   }
+  // Content.weight_of, in its order: weapons (natural ones weigh nothing), armour, items
+  for (Equipment& entry : equipment) {
+    if (entry.weapon != kNone) {
+      const Weapon& weapon = weapons[static_cast<std::size_t>(entry.weapon)];
+      entry.weight = weapon.natural ? 0.0 : weapon.weight;
+    } else if (entry.armour != kNone) {
+      entry.weight = armour[static_cast<std::size_t>(entry.armour)].weight;
+    } else if (entry.item != kNone) {
+      entry.weight = items[static_cast<std::size_t>(entry.item)].weight;
+    }
+  }
   strength = characteristic_names.find("str");
   size = characteristic_names.find("siz");
   dexterity = characteristic_names.find("dex");

@@ -211,6 +211,7 @@ struct Equipment {
   int weapon = kNone;
   int armour = kNone;
   int item = kNone;
+  double weight = 0.0;  // Content.weight_of: stones carried per unit (natural weapons 0)
 };
 
 struct Content {

@@ -277,3 +277,44 @@ def test_python_round_near_halves_and_tiny_negatives() -> None:
         _same_round(-x, ndigits)
     for x in (-1e-12, -4e-10, -1e-300, 1e-12):
         _same_round(x, 9)
+
+
+#: carried things with decimal weights, whose sums carry float noise (0.1 * 3 is
+#: 0.30000000000000004): the loads the rounding in load_stones decides
+_LIGHT_ITEMS = ("sling_stone", "arrow", "bolt", "bandages", "torch", "shortsword", "club",
+                "greatsword")
+
+
+def test_encumbered_at_the_limit() -> None:
+    # S19: encumbered when the load is over half the capacity. The native engine compares
+    # the unrounded sum away from the limit and load_stones' rounded one next to it
+    # (combatant.cpp Combatant::encumbered): every load here lands on, or a noise away
+    # from, a limit SIZ x (STR + 10) / 40 of some characteristics.
+    limits: dict[float, tuple[int, int]] = {}
+    for siz in range(1, 46):
+        for strength in range(0, 46):
+            limits.setdefault(round(siz * (strength + 10) / 40, 9), (siz, strength))
+    checked = on_the_limit = 0
+    for item in _LIGHT_ITEMS:
+        weight = _CONTENT.weight_of(item)
+        for count in range(1, 120):
+            for extra in (None, "dagger"):
+                combatant = _BASE.copy()
+                combatant.armour = None
+                combatant.armour_training = "heavy"
+                combatant.inventory = [ItemInstance(uid="load", item=item, state="carried",
+                                                    count=count)]
+                load = weight * count
+                if extra is not None:
+                    combatant.inventory.append(ItemInstance(uid="extra", item=extra,
+                                                            state="carried"))
+                    load += _CONTENT.weight_of(extra)
+                pair = limits.get(round(load, 9))
+                if pair is None:
+                    continue
+                combatant.characteristics["siz"], combatant.characteristics["str"] = pair
+                on_the_limit += combatant.load_stones == round(load, 9) != load
+                actual = native_state.native_combatant(combatant).derived(0)["encumbered"]
+                assert actual == combatant.encumbered, (item, count, extra, pair)
+                checked += 1
+    assert checked > 200 and on_the_limit > 20, (checked, on_the_limit)
