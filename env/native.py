@@ -93,6 +93,9 @@ class NativeLayouts:
             [list(ActionKind).index(kind) for kind in DESTINATION_KINDS])
         self.actions = module.ActionLayout(state, layout_tables(codec, probe.scenario.name))
         self.probe_state = state  # a state of the scenario (its team names)
+        #: one env's shapes in empty()'s order (planes, units, decision, globals)
+        self._shapes = ((len(PLANES), self.height, self.width), (self.units, len(UNIT_FEATURES)),
+                        (2,), (len(GLOBAL_FEATURES),))
         self._probe, self._codec = probe, codec
 
     def actions_in(self, records: Any) -> Any:
@@ -105,13 +108,13 @@ class NativeLayouts:
     def empty(self, count: int | None = None) -> dict[str, np.ndarray]:
         """Observation arrays (one env, or ``count`` rows) for the engine to fill (it
         writes every element: ``write_observation``)."""
-        rows = () if count is None else (count,)
-        return {
-            "planes": np.empty((*rows, len(PLANES), self.height, self.width), dtype=np.float32),
-            "units": np.empty((*rows, self.units, len(UNIT_FEATURES)), dtype=np.float32),
-            "decision": np.empty((*rows, 2), dtype=np.int64),
-            "globals": np.empty((*rows, len(GLOBAL_FEATURES)), dtype=np.float32),
-        }
+        planes, units, decision, globals_ = self._shapes
+        if count is not None:
+            planes, units, decision, globals_ = ((count, *shape) for shape in self._shapes)
+        return {"planes": np.empty(planes, dtype=np.float32),
+                "units": np.empty(units, dtype=np.float32),
+                "decision": np.empty(decision, dtype=np.int64),
+                "globals": np.empty(globals_, dtype=np.float32)}
 
     def observe(self, battle: Battle, team: str, self_id: str | None,
                 show_reachable: bool = True) -> dict[str, np.ndarray]:

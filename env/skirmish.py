@@ -211,11 +211,17 @@ class SkirmishEnv(gym.Env):
             if self.illegal_action == "raise":
                 raise IllegalActionError(illegal_message(self.setup, b, index))
             return self._obs(), self.illegal_penalty, False, False, self._info(True)
-        if self._core is not None:
-            reward, terminated, truncated, _ = self._core.step(index)
+        if self._core is not None:  # step, observation and mask in one native call
+            obs = self.setup.native_layouts().empty()
+            reward, terminated, truncated, _, legal, round_ = self._core.step_observe(
+                index, obs["planes"], obs["units"], obs["decision"], obs["globals"],
+                self._mask)
             native_driver.stepped_natively(b)
-            self._core.mask(self._mask)
-            return self._obs(), reward, terminated, truncated, self._info(False)
+            info: dict[str, Any] = {"round": round_, "illegal_action": False,
+                                    "legal_actions": legal}
+            if terminated or truncated:
+                info["winner"] = self._core.winner
+            return self._finished(obs), reward, terminated, truncated, info
         assert b.decision is not None
         before = team_health(b) if self.damage_reward else None
         act = self._legal_by_index.get(index)  # what decode gives, as the battle listed it
@@ -312,6 +318,10 @@ class SkirmishEnv(gym.Env):
         else:
             d = b.decision
             obs = self.setup.builder.build(b, self.team, d.actor if d is not None else None)
+        return self._finished(obs)
+
+    def _finished(self, obs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """``obs`` flattened if asked, with a copy of the current mask."""
         if self.flat_obs:
             obs["planes"] = obs["planes"].ravel()
             obs["units"] = obs["units"].ravel()

@@ -29,10 +29,30 @@ SCENARIOS = ("duel", "skirmish", "horde")
 OPPONENTS = ("random", "berserker")
 
 
+def _allowed(mask: np.ndarray) -> np.ndarray:
+    """``mask`` (0/1 of any integer or bool dtype) as a bool array, viewed when it can be:
+    numpy's nonzero is several times faster on bool than on int8 (np.flatnonzero of fray's
+    1,524-wide int8 mask took 6 µs, its bool view's nonzero 0.8 µs)."""
+    return mask.view(np.bool_) if mask.dtype.itemsize == 1 else mask.astype(np.bool_)
+
+
 def masked_choice(rng: np.random.Generator, mask: np.ndarray) -> int:
-    """A uniformly random index among those ``mask`` allows."""
-    allowed = np.flatnonzero(mask)
-    return int(allowed[rng.integers(len(allowed))])
+    """A uniformly random index among those ``mask`` allows (one float draw: a
+    ``Generator.integers`` call costs 3 µs, more than some env steps)."""
+    allowed = _allowed(mask).nonzero()[0]
+    return int(allowed[int(rng.random() * len(allowed))])
+
+
+def masked_choices(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
+    """``masked_choice`` for every row of ``masks`` at once, as a batched policy draws:
+    the allowed indices of all rows in one pass over the flat masks, then one uniform
+    draw per row among its own."""
+    allowed = _allowed(masks)
+    flat = allowed.ravel().nonzero()[0]  # row-major: row r's indices are contiguous
+    counts = np.count_nonzero(allowed, axis=1)
+    firsts = np.cumsum(counts) - counts
+    picks = firsts + (rng.random(len(masks)) * counts).astype(np.int64)
+    return flat[picks] - np.arange(len(masks)) * masks.shape[1]
 
 
 def gym_steps(make: Callable[[], gymnasium.Env], steps: int, seed: int) -> float:
@@ -134,8 +154,9 @@ BATCH = 64
 def batched_steps(count: int, steps: int, seed: int) -> float:
     """Env steps per CPU-second of this process (one core: the batch steps in one thread)
     of the batched native vector env (env/vector.py), ``count`` skirmish battles against
-    the berserker, each row's action uniform among its mask (drawn for every row at once,
-    as a learner's batched policy would); finished battles reset inside ``step``."""
+    the berserker, each row's action uniform among its mask (``masked_choices``: drawn
+    for every row at once, as a learner's batched policy would); finished battles reset
+    inside ``step``."""
     from agents.environments import NamedAgent
     from env.vector import SkirmishVectorEnv
 
@@ -144,8 +165,7 @@ def batched_steps(count: int, steps: int, seed: int) -> float:
     obs, _ = vector.reset(seed=seed)
     start = time.process_time()
     for _ in range(steps):
-        scores = rng.random(obs["action_mask"].shape) * obs["action_mask"]
-        obs, *_ = vector.step(scores.argmax(axis=1))
+        obs, *_ = vector.step(masked_choices(rng, obs["action_mask"]))
     seconds = time.process_time() - start
     vector.close()
     return steps * count / seconds

@@ -242,6 +242,21 @@ void bind_env(nb::module_& module) {
         const env::StepOutcome outcome = self.core->step(index);
         return nb::make_tuple(outcome.reward, outcome.terminated, outcome.truncated, outcome.illegal);
       }, nb::arg("index"))
+      .def("step_observe", [](EnvCore& self, int index, Buffer<float, 3> planes, Buffer<float, 2> units,
+                              Buffer<std::int64_t, 1> decision, Buffer<float, 1> globals,
+                              Buffer<std::int8_t, 1> mask) {
+        const auto& layout = nb::cast<const env::ObservationLayout&>(self.observation_owner);
+        const env::ObservationBuffers out = buffers(planes, units, decision, globals, layout);
+        if (mask.shape(0) != self.core->mask().size()) throw nb::value_error("step_observe: wrong mask size");
+        const env::StepOutcome outcome = self.core->step(index);
+        self.core->observe(out);
+        std::copy(self.core->mask().begin(), self.core->mask().end(), mask.data());
+        return nb::make_tuple(outcome.reward, outcome.terminated, outcome.truncated, outcome.illegal,
+                              self.core->legal_count(), self.core->state().round);
+      }, nb::arg("index"), nb::arg("planes"), nb::arg("units"), nb::arg("decision"),
+      nb::arg("globals"), nb::arg("mask"),
+      "step(index), then observe() and mask() into the buffers, in one call: (reward, "
+      "terminated, truncated, illegal, legal_count, round).")
       .def("choice_index", [](EnvCore& self, NativeAgent& agent) {
         return self.core->choice_index(*agent.agent);
       }, nb::arg("agent"),
