@@ -47,12 +47,12 @@ def masked_choices(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
     """``masked_choice`` for every row of ``masks`` at once, as a batched policy draws:
     the allowed indices of all rows in one pass over the flat masks, then one uniform
     draw per row among its own."""
-    allowed = _allowed(masks)
-    flat = allowed.ravel().nonzero()[0]  # row-major: row r's indices are contiguous
-    counts = np.count_nonzero(allowed, axis=1)
+    rows, width = masks.shape
+    flat = _allowed(masks).ravel().nonzero()[0]  # row-major: row r's indices are contiguous
+    counts = np.bincount(flat // width, minlength=rows)
     firsts = np.cumsum(counts) - counts
-    picks = firsts + (rng.random(len(masks)) * counts).astype(np.int64)
-    return flat[picks] - np.arange(len(masks)) * masks.shape[1]
+    picks = firsts + (rng.random(rows) * counts).astype(np.int64)
+    return flat[picks] - np.arange(rows) * width
 
 
 def gym_steps(make: Callable[[], gymnasium.Env], steps: int, seed: int) -> float:
