@@ -238,10 +238,6 @@ void bind_env(nb::module_& module) {
         return self.core->start(parts, opponent.agent->clone());
       }, nb::arg("state"), nb::arg("loop"), nb::arg("rules"), nb::arg("opponent"),
       "A new episode (the opponent is copied); False when it ended before the learner's turn.")
-      .def("step", [](EnvCore& self, int index) {
-        const env::StepOutcome outcome = self.core->step(index);
-        return nb::make_tuple(outcome.reward, outcome.terminated, outcome.truncated, outcome.illegal);
-      }, nb::arg("index"))
       .def("step_observe", [](EnvCore& self, int index, Buffer<float, 3> planes, Buffer<float, 2> units,
                               Buffer<std::int64_t, 1> decision, Buffer<float, 1> globals,
                               Buffer<std::int8_t, 1> mask) {
