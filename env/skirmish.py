@@ -217,10 +217,8 @@ class SkirmishEnv(gym.Env):
                 index, obs["planes"], obs["units"], obs["decision"], obs["globals"],
                 self._mask)
             native_driver.stepped_natively(b)
-            info: dict[str, Any] = {"round": round_, "illegal_action": False,
-                                    "legal_actions": legal}
-            if terminated or truncated:
-                info["winner"] = self._core.winner
+            over = terminated or truncated
+            info = _step_info(round_, False, legal, over, self._core.winner if over else None)
             return self._finished(obs), reward, terminated, truncated, info
         assert b.decision is not None
         before = team_health(b) if self.damage_reward else None
@@ -332,11 +330,18 @@ class SkirmishEnv(gym.Env):
         b = self.battle
         assert b is not None
         legal = int(self._mask.sum()) if self._core is None else self._core.legal_count
-        info: dict[str, Any] = {"round": b.round, "illegal_action": illegal,
-                                "legal_actions": legal if not b.is_over else 0}
-        if b.is_over:
-            info["winner"] = b.winner
-        return info
+        return _step_info(b.round, illegal, legal, b.is_over, b.winner if b.is_over else None)
+
+
+def _step_info(round_: int, illegal: bool, legal: int, over: bool,
+              winner: str | None) -> dict[str, Any]:
+    """``SkirmishEnv``'s info: the round, whether the action was illegal, the learner's
+    legal action count (0 once over) and, once over, the winner (None: a draw)."""
+    info: dict[str, Any] = {"round": round_, "illegal_action": illegal,
+                            "legal_actions": legal if not over else 0}
+    if over:
+        info["winner"] = winner
+    return info
 
 
 #: Names of the observation parts, for users building feature extractors.

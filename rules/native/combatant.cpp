@@ -135,13 +135,13 @@ bool Combatant::untrained_for_burden() const {
 bool Combatant::encumbered() const {
   // S19/S20: load over half capacity, or armour above training
   const content::EncumbranceRules& e = c().ruleset.encumbrance;
+  const double carried = carried_stones();
   const double limit = capacity_stones() * e.threshold_fraction;
-  if (untrained_for_burden()) return true;
   // load_stones() > limit: rounding to 9 decimals moves the sum by less than 1e-9 plus an
   // ulp, so only a sum this close to the limit needs the rounded value to compare.
-  const double carried = carried_stones();
-  if (std::fabs(carried - limit) > 1e-6 * std::max(1.0, std::fabs(limit))) return carried > limit;
-  return python_round(carried, 9) > limit;
+  const bool near = std::fabs(carried - limit) <= 1e-6 * std::max(1.0, std::fabs(limit));
+  const bool over = near ? python_round(carried, 9) > limit : carried > limit;
+  return over || untrained_for_burden();
 }
 
 int Combatant::armour_points() const {
