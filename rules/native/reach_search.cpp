@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstddef>
+#include <cstdlib>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -198,6 +199,11 @@ class Searcher {
     const auto left = [never_left](int node) {
       return never_left == nullptr || never_left[node >> 1] == never_left[(node >> 1) + 1];
     };
+    // Targeted: a node is entered only when its cost plus a lower bound of what remains
+    // to the goal (goal_bound) is within the budget. Such a node is never on the chosen
+    // route nor behind one of its nodes' predecessors, and the nodes kept are settled in
+    // the same order with the same predecessors as without the bound (goal_bound's comment).
+    [[maybe_unused]] const int* const slack = Targeted ? goal_bound(goal) : nullptr;
     const int nodes = window_.nodes();
     std::vector<int>& dist = found.cost_of_;
     std::vector<int>& pred = found.pred_of_;
@@ -212,6 +218,9 @@ class Searcher {
     settled.push_back(source_);
     if (left(source_)) {
       edges(source_, [&](int target, int cost) {
+        if constexpr (Targeted) {
+          if (cost > slack[target >> 1]) return;
+        }
         if (cost < dist[target]) {
           dist[target] = cost;
           pred[target] = source_;
@@ -234,6 +243,9 @@ class Searcher {
         edges(node, [&](int target, int step) {
           const int reached = cost + step;
           if (reached < dist[target]) {
+            if constexpr (Targeted) {
+              if (reached > slack[target >> 1]) return;
+            }
             dist[target] = reached;
             pred[target] = node;
             buckets[reached].push_back(target);
@@ -405,6 +417,36 @@ class Searcher {
     }
   }
 
+  // Per window square, the budget less a lower bound of the cost from it to `goal`: the
+  // king steps between them (Chebyshev) times the cheapest step. The bound is consistent
+  // (a step moves it by at most one king step and costs at least the cheapest step), so
+  // a node whose cost plus its bound exceeds the budget has no descendant within it.
+  // Dropping those nodes keeps the rest of the search as it was: a node n within the
+  // bound is given its final cost only by a predecessor p within it too (cost(p) +
+  // bound(p) <= cost(p) + step + bound(n) = cost(n) + bound(n)), so the pushes of nodes
+  // within the bound into each cost's bucket come from the same expansions, in the same
+  // order, and each such node is settled in the same place with the same predecessor.
+  // The goal's nodes (bound 0) are kept whenever they are within the budget. (An A*
+  // order would settle fewer nodes but change which of two equally cheap predecessors a
+  // node keeps; this keeps Dial's order, so the route is the Python search's.)
+  const int* goal_bound(int goal) const {
+    thread_local std::vector<int> slack;
+    slack.resize(static_cast<std::size_t>(window_.squares()));
+    const int cheapest = std::min({costs_.orthogonal, costs_.diagonal[0], costs_.diagonal[1]});
+    const int budget = limit_ - 1;
+    const int goal_x = goal % window_.width;
+    const int goal_y = goal / window_.width;
+    int* const out = slack.data();
+    for (int y = 0; y < window_.height; ++y) {
+      const int rows = std::abs(y - goal_y);
+      int* const row = out + static_cast<std::ptrdiff_t>(y) * window_.width;
+      for (int x = 0; x < window_.width; ++x) {
+        row[x] = budget - cheapest * std::max(rows, std::abs(x - goal_x));
+      }
+    }
+    return out;
+  }
+
   int window_squares() const { return window_.squares(); }
   // the start's window square
   int source_square() const { return source_ >> 1; }
@@ -510,12 +552,13 @@ Reach search(const MapTable& map, const Costs& costs, const std::vector<std::uin
     // route. Otherwise, the label search.
     const std::vector<int>& threatened = found.threat_start_;
     const int start = searcher.source_square();
-    if (threatened[start] == threatened[start + 1]) {
-      Reach unprovoked = searcher.start(query);
-      if (searcher.plain<true>(unprovoked, goal, unprovoked.threat_start_.data())) {
-        numbered(unprovoked);
-        return unprovoked;
-      }
+    // (The plain search writes only the costs, predecessors and choice, and chooses
+    // nothing when it fails, so the label search can start from the same result: it
+    // resets the costs and predecessors itself.)
+    if (threatened[start] == threatened[start + 1] &&
+        searcher.plain<true>(found, goal, found.threat_start_.data())) {
+      numbered(found);
+      return found;
     }
   }
   if (target < 0) {
