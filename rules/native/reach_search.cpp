@@ -9,8 +9,10 @@
 #include <cstddef>
 #include <cstdlib>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace fray::reach {
 
@@ -33,6 +35,8 @@ struct Window {
     width = static_cast<int>(std::min<std::int64_t>(map.width - 1, x + reach)) - x0 + 1;
     height = static_cast<int>(std::min<std::int64_t>(map.height - 1, y + reach)) - y0 + 1;
   }
+  Window(int left, int top, int right, int bottom)
+      : x0(left), y0(top), width(right - left + 1), height(bottom - top + 1) {}
   int squares() const { return width * height; }
   int nodes() const { return 2 * squares(); }
   bool contains(int x, int y) const {
@@ -58,6 +62,37 @@ constexpr std::size_t kBuckets = 0;
 constexpr std::size_t kFronts = 1;
 constexpr std::size_t kSettled = 2;  // one list: the labels in the order settled
 
+// The cheapest step's cost (every step costs at least that: multipliers are at least 1).
+int cheapest_step(const Costs& costs) {
+  return std::min({costs.orthogonal, costs.diagonal[0], costs.diagonal[1]});
+}
+
+// The window of a route to map square `target` that provokes nobody (Searcher::plain with
+// a goal; search()): the box around the squares n with king steps start -> n -> target
+// at most the budget's king steps (the budget over the cheapest step). A node outside it
+// costs more than the budget with the goal bound added (Searcher::goal_bound), so the
+// targeted plain search never enters it, and leaving it out of the window changes
+// nothing but the tables' size. None when the target is off the map or too far for any
+// route within the budget.
+std::optional<Window> goal_window(const MapTable& map, const Costs& costs, const Query& query,
+                                  int target) {
+  if (target < 0 || target >= map.width * map.height) return std::nullopt;
+  const int goal_x = target % map.width;
+  const int goal_y = target / map.width;
+  const std::int64_t steps = std::min<std::int64_t>(query.budget / cheapest_step(costs),
+                                                    2 * std::max(map.width, map.height));
+  if (std::max(std::abs(goal_x - query.x), std::abs(goal_y - query.y)) > steps) return std::nullopt;
+  const int most = static_cast<int>(steps);
+  // |n - start| + |n - target| <= steps on each axis: from ceil((s + t - steps) / 2) to
+  // floor((s + t + steps) / 2) (>> 1 floors a negative sum too)
+  const auto low = [most](int start, int goal) { return std::max(0, (start + goal - most + 1) >> 1); };
+  const auto high = [most](int start, int goal, int size) {
+    return std::min(size - 1, (start + goal + most) >> 1);
+  };
+  return Window(low(query.x, goal_x), low(query.y, goal_y), high(query.x, goal_x, map.width),
+                high(query.y, goal_y, map.height));
+}
+
 }  // namespace
 
 // Everything a query's two searches share: the window, its tables and the edges.
@@ -65,8 +100,12 @@ class Searcher {
  public:
   Searcher(const MapTable& map, const Costs& costs, const std::vector<std::uint8_t>& steps,
            std::array<int, 2> parity_rank, const Query& query, std::int64_t budget)
-      : map_(map), costs_(costs), steps_(steps), parity_rank_(parity_rank),
-        window_(map, query.x, query.y, budget) {
+      : Searcher(map, costs, steps, parity_rank, query, budget,
+                 Window(map, query.x, query.y, budget)) {}
+  Searcher(const MapTable& map, const Costs& costs, const std::vector<std::uint8_t>& steps,
+           std::array<int, 2> parity_rank, const Query& query, std::int64_t budget,
+           const Window& window)
+      : map_(map), costs_(costs), steps_(steps), parity_rank_(parity_rank), window_(window) {
     // every simple route is shorter than the window's nodes, and no chosen route repeats
     // a node, so a larger budget reaches nothing more
     int largest_step = std::max({costs.orthogonal, costs.diagonal[0], costs.diagonal[1]}) *
@@ -432,7 +471,7 @@ class Searcher {
   const int* goal_bound(int goal) const {
     thread_local std::vector<int> slack;
     slack.resize(static_cast<std::size_t>(window_.squares()));
-    const int cheapest = std::min({costs_.orthogonal, costs_.diagonal[0], costs_.diagonal[1]});
+    const int cheapest = cheapest_step(costs_);
     const int budget = limit_ - 1;
     const int goal_x = goal % window_.width;
     const int goal_y = goal / window_.width;
@@ -447,9 +486,25 @@ class Searcher {
     return out;
   }
 
+  // plain<true> from an unthreatened start with the threatened squares entered but never
+  // left (unprovoked_route); false when the start is threatened or no such route
+  // reaches the goal within the budget.
+  bool unprovoked(Reach& found, int goal) const {
+    const int start = source_ >> 1;
+    if (found.threat_start_[start] != found.threat_start_[start + 1]) return false;
+    return plain<true>(found, goal, found.threat_start_.data());
+  }
+
+  // A result's destination numbers by window square (Reach::number_at_).
+  void numbered(Reach& answer) const {
+    answer.number_at_.assign(static_cast<std::size_t>(window_.squares()), -1);
+    for (std::size_t number = 0; number < answer.chosen_.size(); ++number) {
+      answer.number_at_[static_cast<std::size_t>(answer.node(answer.chosen_[number]) >> 1)] =
+          static_cast<int>(number);
+    }
+  }
+
   int window_squares() const { return window_.squares(); }
-  // the start's window square
-  int source_square() const { return source_ >> 1; }
   // the window square of map square `square`, or -1 when it lies outside the window
   int local_of(int square) const {
     const int x = square % map_.width;
@@ -507,16 +562,57 @@ class Searcher {
   std::array<int, 8> local_step_{};
 };
 
+namespace {
+
+// The route chosen to one square when some route there provokes nobody (else none):
+// Dial's search in the target's window (goal_window), with threatened squares entered but
+// never left. When a route provokes nobody, the chosen one is one of those (fewest
+// provoked first), the cheapest, then the better end parity, then the first found. The
+// label search's labels that provoke nobody are Dial's search's nodes over the graph
+// whose threatened squares are never left, settled in the same order with the same
+// predecessors: such a label's parent provoked nobody either, it is pruned or killed
+// only by a cheaper one of its node that provoked nobody (never by one that provoked
+// someone), and its children are made in the order it is settled. So that plain search
+// finds the same route, at a fraction of the cost (the scripted agents' moves mostly
+// provoke nobody). A threatened start provokes on every route. Without threats it is
+// the whole answer, a route or none.
+std::optional<Reach> unprovoked_route(const MapTable& map, const Costs& costs,
+                                      const std::vector<std::uint8_t>& steps,
+                                      std::array<int, 2> parity_rank, const Query& query,
+                                      int target) {
+  const std::optional<Window> window = goal_window(map, costs, query, target);
+  if (!window) return std::nullopt;
+  const Searcher searcher(map, costs, steps, parity_rank, query, query.budget, *window);
+  Reach found = searcher.start(query);
+  const int goal = searcher.local_of(target);
+  if (goal < 0) return std::nullopt;  // (never: the window holds the target)
+  if (query.threats.empty()) {
+    searcher.plain<true>(found, goal);
+  } else if (!searcher.unprovoked(found, goal)) {
+    return std::nullopt;
+  }
+  searcher.numbered(found);
+  return found;
+}
+
+}  // namespace
+
 Reach search(const MapTable& map, const Costs& costs, const std::vector<std::uint8_t>& steps,
              std::array<int, 2> parity_rank, const Query& query, int enemies, int target) {
-  const Searcher searcher(map, costs, steps, parity_rank, query, query.budget);
-  Reach found = searcher.start(query);
-  const int goal = target < 0 ? -1 : searcher.local_of(target);
   const int words = (enemies + 63) / 64;
   if (words > 64) {
     throw std::invalid_argument("threats: the native reach search handles up to 4096 enemies, got " +
                                 std::to_string(enemies));
   }
+  if (target >= 0) {
+    if (std::optional<Reach> found = unprovoked_route(map, costs, steps, parity_rank, query, target)) {
+      return std::move(*found);
+    }
+  }
+  // every destination, or the route to `target` that provokes someone (or none at all)
+  const Searcher searcher(map, costs, steps, parity_rank, query, query.budget);
+  Reach found = searcher.start(query);
+  const int goal = target < 0 ? -1 : searcher.local_of(target);
   const auto run = [&]<bool Targeted>() {
     if (query.threats.empty()) {
       searcher.plain<Targeted>(found, goal);
@@ -532,41 +628,12 @@ Reach search(const MapTable& map, const Costs& costs, const std::vector<std::uin
       searcher.labels<64, Targeted>(found, goal);
     }
   };
-  const auto numbered = [&](Reach& answer) {
-    answer.number_at_.assign(static_cast<std::size_t>(searcher.window_squares()), -1);
-    for (std::size_t number = 0; number < answer.chosen_.size(); ++number) {
-      answer.number_at_[static_cast<std::size_t>(answer.node(answer.chosen_[number]) >> 1)] =
-          static_cast<int>(number);
-    }
-  };
-  if (target >= 0 && goal >= 0 && !query.threats.empty()) {
-    // The route chosen to one square, when some route there provokes nobody: it is one of
-    // those (fewest provoked first), the cheapest, then the better end parity, then the
-    // first found. The label search's labels that provoke nobody are Dial's search's
-    // nodes over the graph whose threatened squares are never left, settled in the same
-    // order with the same predecessors: such a label's parent provoked nobody either, it
-    // is pruned or killed only by a cheaper one of its node that provoked nobody (never
-    // by one that provoked someone), and its children are made in the order it is
-    // settled. So that plain search finds the same route, at a fraction of the cost (the
-    // scripted agents' moves mostly provoke nobody). A threatened start provokes on every
-    // route. Otherwise, the label search.
-    const std::vector<int>& threatened = found.threat_start_;
-    const int start = searcher.source_square();
-    // (The plain search writes only the costs, predecessors and choice, and chooses
-    // nothing when it fails, so the label search can start from the same result: it
-    // resets the costs and predecessors itself.)
-    if (threatened[start] == threatened[start + 1] &&
-        searcher.plain<true>(found, goal, found.threat_start_.data())) {
-      numbered(found);
-      return found;
-    }
-  }
   if (target < 0) {
     run.operator()<false>();
   } else if (goal >= 0) {
     run.operator()<true>();
   }  // else the target lies beyond the window, so beyond the budget: no destination
-  numbered(found);
+  searcher.numbered(found);
   return found;
 }
 
