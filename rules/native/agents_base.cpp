@@ -54,19 +54,26 @@ bool has_ready_melee(const combatant::Combatant& owner) {
 
 Answer decide(Agent& agent, const state::BattleState& state, const legal::LegalMap& map,
               actions::NameTable& names, const harm::ApplyRules& rules) {
+  // (each list goes back to legal::recycle once its choice is made)
+  const auto answer = [](std::vector<actions::Action>& listed, Choice& choice) {
+    Answer out{listed.at(choice.index), std::move(choice.reason)};
+    legal::recycle(std::move(listed));
+    return out;
+  };
   if (agent.answers_without_moves() && state.decision->kind == actions::DecisionKind::TURN) {
-    const std::vector<actions::Action> some =
+    std::vector<actions::Action> some =
         legal::turn_actions(state, map, state.decision->actor, names, false);
     if (std::optional<Choice> choice = agent.act_without_moves(View{state, map, some, names, rules})) {
-      return {some.at(choice->index), std::move(choice->reason)};
+      return answer(some, *choice);
     }
-    const std::vector<actions::Action> found = legal::actions_for(state, map, names);
+    legal::recycle(std::move(some));
+    std::vector<actions::Action> found = legal::actions_for(state, map, names);
     Choice choice = agent.act_after_without_moves(View{state, map, found, names, rules});
-    return {found.at(choice.index), std::move(choice.reason)};
+    return answer(found, choice);
   }
-  const std::vector<actions::Action> found = legal::actions_for(state, map, names);
+  std::vector<actions::Action> found = legal::actions_for(state, map, names);
   Choice choice = agent.act(View{state, map, found, names, rules});
-  return {found.at(choice.index), std::move(choice.reason)};
+  return answer(found, choice);
 }
 
 std::size_t default_answer(const std::vector<actions::Action>& legal) {

@@ -47,7 +47,8 @@ void SkirmishCore::play_opponent() {
 void SkirmishCore::refresh() {
   // SkirmishEnv._refresh_mask
   state::BattleState& state = *parts_.state;
-  legal_.clear();
+  legal::recycle(std::move(legal_));
+  legal_.clear();  // (moved from: valid, and now surely empty)
   if (!state.is_over && state.decision) {
     legal_ = legal::actions_for(state, parts_.loop->map_of(state), *parts_.names);
   }

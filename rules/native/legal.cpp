@@ -459,12 +459,39 @@ constexpr Generator kTurnGroups[] = {
     drop, reload, light_torch, stand_up, fall_prone, doors, mount, dismount, first_aid, speak,
 };
 
+// This thread's recycled lists; not inlined, so that its users keep the address.
+[[gnu::noinline]] std::vector<std::vector<Action>>& spare_lists() {
+  thread_local std::vector<std::vector<Action>> spare;
+  return spare;
+}
+
+constexpr std::size_t kSpareLists = 4;
+constexpr std::size_t kListed = 128;  // room for most turns' listings
+
 }  // namespace
+
+std::vector<Action> empty_list() {
+  std::vector<std::vector<Action>>& spare = spare_lists();
+  if (spare.empty()) {
+    std::vector<Action> out;
+    out.reserve(kListed);
+    return out;
+  }
+  std::vector<Action> out = std::move(spare.back());
+  spare.pop_back();
+  return out;
+}
+
+void recycle(std::vector<Action>&& list) {
+  std::vector<std::vector<Action>>& spare = spare_lists();
+  if (spare.size() >= kSpareLists || list.capacity() < kListed) return;
+  list.clear();
+  spare.push_back(std::move(list));
+}
 
 std::vector<Action> turn_actions(const state::BattleState& state, const LegalMap& map, int actor,
                                  actions::NameTable& names, bool moves) {
-  std::vector<Action> out;
-  out.reserve(128);
+  std::vector<Action> out = empty_list();
   Lister lister{state, map,
                 queries::QueryState{state.roster, map.grid, state.ground, state.initiative_order,
                                     state.round},

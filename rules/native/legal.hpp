@@ -58,6 +58,13 @@ std::vector<actions::Action> turn_actions(const state::BattleState& state, const
                                           int actor, actions::NameTable& names,
                                           bool moves = true);
 
+// An empty action list with room for a turn's listing: a list recycle() gave back on this
+// thread when there is one (a listing's list is some 5 KB, beyond the allocator's small
+// caches, and every decision of the engine's agents and envs makes one).
+std::vector<actions::Action> empty_list();
+// Keeps `list`'s storage for empty_list (a few lists per thread; the rest are freed).
+void recycle(std::vector<actions::Action>&& list);
+
 // rules.legal.actions_for: the pending decision's legal actions (a TURN's, else the top
 // frame's: reactions.hpp). std::logic_error when nothing waits for a decision there.
 std::vector<actions::Action> actions_for(const state::BattleState& state, const LegalMap& map,

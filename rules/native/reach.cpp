@@ -39,6 +39,11 @@ struct ReachGraph::Answers {
   std::size_t bytes = 0;
   // the answer kept for the query with this key, or nullptr
   std::shared_ptr<const Reach> find(const std::string& key);
+  // whether none is kept (then a query's key need not be built to look for it)
+  bool empty() {
+    const std::lock_guard<std::mutex> lock(mutex);
+    return found.empty();
+  }
 };
 
 namespace {
@@ -195,7 +200,8 @@ std::optional<Route> ReachGraph::cheapest(const Query& query, int x, int y) cons
   if (query.budget < 0 || x < 0 || y < 0 || x >= map_.width || y >= map_.height) {
     return std::nullopt;
   }
-  if (const std::shared_ptr<const Reach> known = answers_->find(query_key(query))) {
+  if (const std::shared_ptr<const Reach> known =
+          answers_->empty() ? nullptr : answers_->find(query_key(query))) {
     const std::optional<std::size_t> number = known->number_of(x, y);
     if (!number) return std::nullopt;
     return known->route(*number);
