@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "agents_base.hpp"
+#include "agents_tactics.hpp"
 
 namespace fray::agents {
 
@@ -74,8 +75,10 @@ class Tactician : public Agent {
   // agents_tactician_move.cpp
   Step move(const Turn& turn);
   Step disengage(const Turn& turn);
-  Step into_reach(const Turn& turn, const std::vector<int>& foes);
-  Step close_in(const Turn& turn, const std::vector<int>& foes);
+  // (values: tactics::hypothetical_melee on each of foes, found once for both)
+  using MeleeValues = std::vector<std::optional<tactics::Scored>>;
+  Step into_reach(const Turn& turn, const std::vector<int>& foes, const MeleeValues& values);
+  Step close_in(const Turn& turn, const std::vector<int>& foes, const MeleeValues& values);
   static Step ready_melee(const Turn& turn);
   // ScriptedAgent.tie (tactics::tie) over float keys: the option (index into view.legal)
   // of lowest key, exact ties broken by the seeded generator (a draw only among two or more).

@@ -49,14 +49,23 @@ Tactician::Step Tactician::move(const Turn& turn) {
   const std::vector<int> foes = t::enemies_of(turn.odds, turn.self);
   if (foes.empty()) return std::nullopt;
   const bool armed = has_ready_melee(turn.me);
+  // the best melee on each foe, which into_reach and close_in both ask (nothing changes
+  // in between): found once, when first asked
+  MeleeValues values;
+  const auto melee_values = [&]() -> const MeleeValues& {
+    if (values.empty()) {
+      for (const int foe : foes) values.push_back(t::hypothetical_melee(turn.odds, turn.self, foe));
+    }
+    return values;
+  };
   if (armed && turn.me.actions_used.empty()) {
-    if (Step choice = into_reach(turn, foes)) return choice;
+    if (Step choice = into_reach(turn, foes, melee_values())) return choice;
   }
   if (!armed) {
     if (Step choice = ready_melee(turn)) return choice;
   }
   if (threatened(turn)) return disengage(turn);
-  return close_in(turn, foes);
+  return close_in(turn, foes, melee_values());
 }
 
 // Tactician.disengage (S7): to the square fewest enemies threaten, if fewer than here
@@ -79,9 +88,8 @@ Tactician::Step Tactician::disengage(const Turn& turn) {
 
 // Tactician.into_reach: a MOVE that ends in reach of an enemy: fewest provokers (H13),
 // then the best target there less the route's cost, plus a flank bonus
-Tactician::Step Tactician::into_reach(const Turn& turn, const std::vector<int>& foes) {
-  std::vector<std::optional<t::Scored>> values;  // by place in foes
-  for (const int foe : foes) values.push_back(t::hypothetical_melee(turn.odds, turn.self, foe));
+Tactician::Step Tactician::into_reach(const Turn& turn, const std::vector<int>& foes,
+                                      const MeleeValues& values) {
   std::vector<std::size_t> reaching;
   std::vector<std::vector<std::size_t>> in_reach;  // places in foes
   std::vector<Square> squares;
@@ -139,11 +147,12 @@ Tactician::Step Tactician::into_reach(const Turn& turn, const std::vector<int>& 
 
 // Tactician.close_in: FULL_MOVE or MOVE toward the best-valued target (less 0.02 a
 // square away), fewest provokers first (H13), else the door toward it
-Tactician::Step Tactician::close_in(const Turn& turn, const std::vector<int>& foes) {
+Tactician::Step Tactician::close_in(const Turn& turn, const std::vector<int>& foes,
+                                    const MeleeValues& values) {
   int target = foes.front();
   double best = 0.0;
   for (std::size_t f = 0; f < foes.size(); ++f) {  // max: the first of equals
-    const double score = value_or_zero(t::hypothetical_melee(turn.odds, turn.self, foes[f])) -
+    const double score = value_or_zero(values[f]) -
                          0.02 * grid::chebyshev(turn.me.position, turn.odds.at(foes[f]).position);
     if (f == 0 || score > best) {
       target = foes[f];
