@@ -66,10 +66,9 @@ Answer decide(Agent& agent, const state::BattleState& state, const legal::LegalM
     if (std::optional<Choice> choice = agent.act_without_moves(View{state, map, some, names, rules})) {
       return answer(some, *choice);
     }
-    legal::recycle(std::move(some));
-    std::vector<actions::Action> found = legal::actions_for(state, map, names);
-    Choice choice = agent.act_after_without_moves(View{state, map, found, names, rules});
-    return answer(found, choice);
+    legal::insert_moves(state, map, state.decision->actor, names, some);  // = actions_for
+    Choice choice = agent.act_after_without_moves(View{state, map, some, names, rules});
+    return answer(some, choice);
   }
   std::vector<actions::Action> found = legal::actions_for(state, map, names);
   Choice choice = agent.act(View{state, map, found, names, rules});

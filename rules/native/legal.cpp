@@ -503,6 +503,30 @@ std::vector<Action> turn_actions(const state::BattleState& state, const LegalMap
   return out;
 }
 
+void insert_moves(const state::BattleState& state, const LegalMap& map, int actor,
+                  actions::NameTable& names, std::vector<Action>& listed) {
+  std::vector<Action> before;  // the groups before walk's, to count where its actions go
+  std::vector<Action> moves;
+  const queries::QueryState query{state.roster, map.grid, state.ground, state.initiative_order,
+                                  state.round};
+  Lister ahead{state, map, query, *state.roster.content, Namer(names, state.roster), before};
+  Lister walking{state, map, query, *state.roster.content, Namer(names, state.roster), moves};
+  const Combatant& who = ahead.at(actor);
+  for (const Generator generator : kTurnGroups) {
+    if (generator == walk) break;
+    generator(ahead, who);
+  }
+  walk(walking, who);
+  listed.insert(listed.begin() + static_cast<std::ptrdiff_t>(before.size()), moves.begin(),
+                moves.end());
+#ifndef NDEBUG
+  // debug builds (the sanitized one in CI) check the list against the whole listing
+  if (listed != turn_actions(state, map, actor, names)) {
+    throw std::logic_error("insert_moves: the list differs from turn_actions'");
+  }
+#endif
+}
+
 std::vector<Action> actions_for(const state::BattleState& state, const LegalMap& map,
                                 actions::NameTable& names) {
   if (!state.decision || state.decision->actor == kNone) {

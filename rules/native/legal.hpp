@@ -58,6 +58,12 @@ std::vector<actions::Action> turn_actions(const state::BattleState& state, const
                                           int actor, actions::NameTable& names,
                                           bool moves = true);
 
+// turn_actions(state, map, actor, names) from `listed`, the same state's listing with
+// moves = false: the walk group's actions inserted where the whole listing has them (no
+// group reads another's actions, and walk's name nobody, so the rest is the same list).
+void insert_moves(const state::BattleState& state, const LegalMap& map, int actor,
+                  actions::NameTable& names, std::vector<actions::Action>& listed);
+
 // An empty action list with room for a turn's listing: a list recycle() gave back on this
 // thread when there is one (a listing's list is some 5 KB, beyond the allocator's small
 // caches, and every decision of the engine's agents and envs makes one).
