@@ -60,7 +60,8 @@ std::vector<actions::Action> turn_actions(const state::BattleState& state, const
 
 // turn_actions(state, map, actor, names) from `listed`, the same state's listing with
 // moves = false: the walk group's actions inserted where the whole listing has them (no
-// group reads another's actions, and walk's name nobody, so the rest is the same list).
+// group reads another's actions, and walk's actions name nobody, so the rest is the same
+// list).
 void insert_moves(const state::BattleState& state, const LegalMap& map, int actor,
                   actions::NameTable& names, std::vector<actions::Action>& listed);
 
