@@ -17,24 +17,19 @@ void clear_bit(Board& board, int index) {
   board[static_cast<std::size_t>(index >> 6)] &= ~(std::uint64_t{1} << (index & 63));
 }
 
-// `from`'s words `low` to `high` (the others zero) moved by `shift` bit indices (positive:
-// towards higher ones) and ORed into `out`'s first `words` words; bits moved past either
-// end are dropped.
-void shifted(const Board& from, int low, int high, int shift, int words, Board& out) {
+// `from`'s first `words` words moved by `shift` bit indices (positive: towards higher
+// ones) and ORed into `out`'s first `words` words; bits moved past either end are dropped.
+void shifted(const Board& from, int shift, int words, Board& out) {
   const int whole = (shift >= 0 ? shift : -shift) >> 6;
   const int part = (shift >= 0 ? shift : -shift) & 63;
   if (shift >= 0) {
-    for (int i = low; i <= std::min(high, words - 1 - whole); ++i) out[i + whole] |= from[i] << part;
+    for (int i = 0; i < words - whole; ++i) out[i + whole] |= from[i] << part;
     if (part == 0) return;
-    for (int i = low; i <= std::min(high, words - 2 - whole); ++i) {
-      out[i + whole + 1] |= from[i] >> (64 - part);
-    }
+    for (int i = 0; i < words - 1 - whole; ++i) out[i + whole + 1] |= from[i] >> (64 - part);
   } else {
-    for (int i = std::max(low, whole); i <= high; ++i) out[i - whole] |= from[i] >> part;
+    for (int i = whole; i < words; ++i) out[i - whole] |= from[i] >> part;
     if (part == 0) return;
-    for (int i = std::max(low, whole + 1); i <= high; ++i) {
-      out[i - whole - 1] |= from[i] << (64 - part);
-    }
+    for (int i = whole + 1; i < words; ++i) out[i - whole - 1] |= from[i] << (64 - part);
   }
 }
 
@@ -76,11 +71,20 @@ SweepTables::SweepTables(const MapTable& map, const std::vector<std::uint8_t>& s
   }
 }
 
-std::vector<Destination> sweep(const MapTable& map, const Costs& costs, const SweepTables& tables,
-                               const Query& query, bool unprovoked) {
+namespace {
+
+// The sweep on boards of W words (W >= the map's words: the words past the map's stay
+// empty, since a step's target is always a square of the map). Narrow: every step moves
+// a bit by less than a word (the map's width + 1 < 64), so a shift is one pass over the
+// words with the carry from the neighbouring one; otherwise `shifted`. The loops run
+// over all W words, a count fixed at compile time, which the compiler unrolls and
+// vectorizes.
+template <int W, bool Narrow>
+std::vector<Destination> sweep_words(const MapTable& map, const Costs& costs,
+                                     const SweepTables& tables, const Query& query,
+                                     bool unprovoked) {
   const int width = map.width;
   const int squares = width * map.height;
-  const int words = tables.words;
   const int largest = std::max({costs.orthogonal, costs.diagonal[0], costs.diagonal[1]}) *
                       costs.difficult_multiplier;
   // no shortest route repeats a node, so none costs more than the nodes' count of steps
@@ -95,8 +99,8 @@ std::vector<Destination> sweep(const MapTable& map, const Costs& costs, const Sw
   }
   // kept: the squares whose nodes are left (every one but the drops, S23, and with
   // `unprovoked` the threatened ones, H13)
-  Board kept;
-  for (int i = 0; i < words; ++i) kept[i] = ~tables.drop[i];
+  Board kept{};
+  for (int i = 0; i < W; ++i) kept[i] = ~tables.drop[i];
   Board left_start{};  // the start's node leaves even a drop square, never a threatened one
   left_start[static_cast<std::size_t>(source >> 6)] = std::uint64_t{1} << (source & 63);
   if (unprovoked) {
@@ -119,24 +123,18 @@ std::vector<Destination> sweep(const MapTable& map, const Costs& costs, const Sw
   int* const cost_at = scratch.cost_at.data();  // valid where `reached` has the column
   Board reached{};  // by column (SweepTables::by_column): the squares reached so far
   int last = 0;     // the highest level anything is pending at
-  // the words a step can move a bit across: a row and one square
-  const int span = (width + 1 + 63) / 64;
   for (int level = 0; level <= last && level <= limit; ++level) {
     std::array<Board, 2>& now = scratch.pending[static_cast<std::size_t>(level % ring)];
-    // nodes pending at a level lie within that many rows of the start (a step costs at
-    // least 1 and moves at most one row): the level's loops run over those rows' words
-    const int low = std::max(0, (query.y - level) * width) >> 6;
-    const int high = std::min(words - 1, ((query.y + level + 1) * width - 1) >> 6);
     std::array<Board, 2> fresh;
     for (std::size_t parity = 0; parity < 2; ++parity) {
-      for (int i = low; i <= high; ++i) {
+      for (int i = 0; i < W; ++i) {
         const std::uint64_t word = now[parity][i] & ~settled[parity][i];
         fresh[parity][i] = word;
         settled[parity][i] |= word;
         now[parity][i] = 0;
       }
     }
-    for (int i = low; i <= high; ++i) {
+    for (int i = 0; i < W; ++i) {
       // the squares whose first node is settled now: their chosen route costs `level`
       for (std::uint64_t first = fresh[0][i] | fresh[1][i]; first != 0; first &= first - 1) {
         const int square = i * 64 + std::countr_zero(first);
@@ -149,14 +147,12 @@ std::vector<Destination> sweep(const MapTable& map, const Costs& costs, const Sw
       }
     }
     if (level == limit) break;
-    const int reach_low = std::max(0, low - span);
-    const int reach_high = std::min(words - 1, high + span);
     for (int parity = 0; parity < 2; ++parity) {
       // none leave a drop square (S23) but the start's node (the only node of level 0)
       const Board& leaving = level == 0 ? left_start : kept;
       Board from;
       std::uint64_t any = 0;
-      for (int i = low; i <= high; ++i) {
+      for (int i = 0; i < W; ++i) {
         from[i] = fresh[static_cast<std::size_t>(parity)][i] & leaving[i];
         any |= from[i];
       }
@@ -165,12 +161,24 @@ std::vector<Destination> sweep(const MapTable& map, const Costs& costs, const Sw
       // and ends on the same parity (S18/H14: a diagonal costs diagonal[parity] and flips
       // it)
       for (int kind = 0; kind < 2; ++kind) {
-        Board to;
-        for (int i = reach_low; i <= reach_high; ++i) to[i] = 0;
+        Board to{};
         for (int k = 4 * kind; k < 4 * kind + 4; ++k) {
           Board moving;
-          for (int i = low; i <= high; ++i) moving[i] = from[i] & tables.step_from[k][i];
-          shifted(moving, low, high, tables.shift[k], words, to);
+          for (int i = 0; i < W; ++i) moving[i] = from[i] & tables.step_from[k][i];
+          const int shift = tables.shift[k];
+          if constexpr (Narrow) {
+            if (shift > 0) {
+              for (int i = 0; i < W; ++i) to[i] |= moving[i] << shift;
+              for (int i = 1; i < W; ++i) to[i] |= moving[i - 1] >> (64 - shift);
+            } else if (shift < 0) {
+              for (int i = 0; i < W; ++i) to[i] |= moving[i] >> -shift;
+              for (int i = 0; i + 1 < W; ++i) to[i] |= moving[i + 1] << (64 + shift);
+            } else {
+              for (int i = 0; i < W; ++i) to[i] |= moving[i];
+            }
+          } else {
+            shifted(moving, shift, W, to);
+          }
         }
         const int step = kind == 0 ? costs.orthogonal : costs.diagonal[static_cast<std::size_t>(parity)];
         const auto onto = static_cast<std::size_t>(kind == 0 ? parity : 1 - parity);
@@ -180,7 +188,7 @@ std::vector<Destination> sweep(const MapTable& map, const Costs& costs, const Sw
         Board& easy = scratch.pending[static_cast<std::size_t>(easy_level % ring)][onto];
         Board& hard = scratch.pending[static_cast<std::size_t>(hard_level % ring)][onto];
         std::uint64_t easy_any = 0, hard_any = 0;
-        for (int i = reach_low; i <= reach_high; ++i) {
+        for (int i = 0; i < W; ++i) {
           const std::uint64_t easy_word = to[i] & ~tables.difficult[i];
           const std::uint64_t hard_word = to[i] & tables.difficult[i];
           easy[i] |= easy_word;
@@ -200,16 +208,34 @@ std::vector<Destination> sweep(const MapTable& map, const Costs& costs, const Sw
     if (square >= 0 && square < squares) clear_bit(reached, tables.column_of[static_cast<std::size_t>(square)]);
   }
   int count = 0;
-  for (int i = 0; i < words; ++i) count += std::popcount(reached[i]);
+  for (int i = 0; i < W; ++i) count += std::popcount(reached[i]);
   std::vector<Destination> out(static_cast<std::size_t>(count));
   std::size_t next = 0;
-  for (int i = 0; i < words; ++i) {
+  for (int i = 0; i < W; ++i) {
     for (std::uint64_t word = reached[i]; word != 0; word &= word - 1) {
       const auto [x, y] = tables.by_column[static_cast<std::size_t>(i * 64 + std::countr_zero(word))];
       out[next++] = {x, y, cost_at[y * width + x]};
     }
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<Destination> sweep(const MapTable& map, const Costs& costs, const SweepTables& tables,
+                               const Query& query, bool unprovoked) {
+  // boards of 4, 8 or 16 words, the fewest that hold the map
+  const bool narrow = map.width + 1 < 64;
+  if (tables.words <= 4) {
+    return narrow ? sweep_words<4, true>(map, costs, tables, query, unprovoked)
+                  : sweep_words<4, false>(map, costs, tables, query, unprovoked);
+  }
+  if (tables.words <= 8) {
+    return narrow ? sweep_words<8, true>(map, costs, tables, query, unprovoked)
+                  : sweep_words<8, false>(map, costs, tables, query, unprovoked);
+  }
+  return narrow ? sweep_words<16, true>(map, costs, tables, query, unprovoked)
+                : sweep_words<16, false>(map, costs, tables, query, unprovoked);
 }
 
 }  // namespace fray::reach
