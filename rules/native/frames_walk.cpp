@@ -111,7 +111,7 @@ void step_move(harm::Context& context) {
   MoveFrame& frame = std::get<MoveFrame>(context.state.stack.back());
   const int actor = frame.actor;
   const queries::Mover mover = queries::mover_of(context.query(), actor);
-  const std::vector<int> ids(mover.moving().begin(), mover.moving().end());
+  const std::span<const int> ids = mover.moving();
   if (context.at(actor).riding != kNone) frame.mount = context.at(actor).riding;
   const int index = frame.index;
   const Combatant& who = context.at(actor);
@@ -139,7 +139,7 @@ void step_move(harm::Context& context) {
   }
   if (index == last) return finish_move(context, true);
   const Square following = frame.path[static_cast<std::size_t>(index + 1)];
-  const int holder = queries::occupied(context.query(), ids).holder(following);
+  const int holder = queries::holder_at(context.query(), following, ids);
   if (holder != kNone && ((context.at(holder).in_action() && context.at(holder).team != who.team) ||
                           index + 1 == last)) {
     return finish_move(context, false);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <unordered_map>
 
@@ -28,6 +29,38 @@ bool listed(std::span<const int> numbers, int number) {
 void as_set(std::vector<Square>& squares) {
   std::sort(squares.begin(), squares.end(), by_square);
   squares.erase(std::unique(squares.begin(), squares.end()), squares.end());
+}
+
+// Threat entries (square, enemy number) sorted by square (by_square) then number: as one
+// 64-bit key each (y, x and number in 22, 22 and 20 bits) when they fit, which sorts a
+// move's few dozen entries faster than comparing the fields.
+void sort_threats(std::vector<std::pair<Square, int>>& threats) {
+  constexpr std::int64_t kBias = std::int64_t{1} << 21;  // coordinates from -2^21 to 2^21 - 1
+  const auto fits = [&](const std::pair<Square, int>& entry) {
+    return entry.first.x >= -kBias && entry.first.x < kBias && entry.first.y >= -kBias &&
+           entry.first.y < kBias && entry.second >= 0 && entry.second < (1 << 20);
+  };
+  if (!std::all_of(threats.begin(), threats.end(), fits)) {
+    std::sort(threats.begin(), threats.end(), [](const auto& first, const auto& second) {
+      if (!(first.first == second.first)) return by_square(first.first, second.first);
+      return first.second < second.second;
+    });
+    return;
+  }
+  std::vector<std::uint64_t> keys;
+  keys.reserve(threats.size());
+  for (const auto& [square, number] : threats) {
+    keys.push_back(static_cast<std::uint64_t>(square.y + kBias) << 42 |
+                   static_cast<std::uint64_t>(square.x + kBias) << 20 |
+                   static_cast<std::uint64_t>(number));
+  }
+  std::sort(keys.begin(), keys.end());
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const std::uint64_t key = keys[i];
+    threats[i] = {Square{static_cast<int>(static_cast<std::int64_t>(key >> 20 & ((1U << 22) - 1)) - kBias),
+                         static_cast<int>(static_cast<std::int64_t>(key >> 42) - kBias)},
+                  static_cast<int>(key & ((1U << 20) - 1))};
+  }
 }
 
 // H23: queries._within, a Euclidean radius in squares.
@@ -105,12 +138,13 @@ bool can_free_attack(const QueryState& state, int enemy, int provoker) {
 
 // S5/H12
 std::vector<int> provokers_at(const QueryState& state, int mover, std::optional<Square> square) {
-  const Square where = square ? *square : state.combatant(mover).position;
+  const Combatant& who = state.combatant(mover);
+  const Square where = square ? *square : who.position;
   std::vector<int> out;
-  for (const int number : enemies(state, mover)) {
-    if (!state.combatant(number).free_attack_used && threatens_now(state, number, where)) {
-      out.push_back(number);
-    }
+  for (const int number : state.initiative_order) {  // enemies(state, mover), in order
+    const Combatant& other = state.combatant(number);
+    if (other.status != Status::active || other.team == who.team) continue;
+    if (!other.free_attack_used && threatens_now(state, number, where)) out.push_back(number);
   }
   return out;
 }
@@ -130,6 +164,17 @@ Occupancy occupied(const QueryState& state, std::span<const int> exclude) {
     }
   }
   return out;
+}
+
+// occupied()'s entry for one square: its first living holder placed it, each later one in
+// action took it over.
+int holder_at(const QueryState& state, Square square, std::span<const int> exclude) {
+  int holder = kNone;
+  for (const Combatant& c : state.roster.combatants) {
+    if (c.status == Status::dead || c.position != square || listed(exclude, c.id)) continue;
+    if (holder == kNone || c.status == Status::active) holder = c.id;
+  }
+  return holder;
 }
 
 // H22
@@ -176,10 +221,7 @@ RouteTables route_tables(const QueryState& state, int combatant, bool provoking)
       if (!enemy.threatens() || enemy.free_attack_used) continue;
       for (const Square square : threat_squares(state, number)) out.threats.emplace_back(square, number);
     }
-    std::sort(out.threats.begin(), out.threats.end(), [](const auto& first, const auto& second) {
-      if (!(first.first == second.first)) return by_square(first.first, second.first);
-      return first.second < second.second;
-    });
+    sort_threats(out.threats);
   }
   return out;
 }

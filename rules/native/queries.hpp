@@ -107,6 +107,9 @@ std::vector<int> provokers_at(const QueryState& state, int mover,
 
 // Squares held by a living combatant not in `exclude` (in action or lying out of it).
 Occupancy occupied(const QueryState& state, std::span<const int> exclude = {});
+// occupied(state, exclude).holder(square), without building the table (a moving
+// combatant asks before each step).
+int holder_at(const QueryState& state, Square square, std::span<const int> exclude = {});
 
 // H22: the body that moves for `combatant` and the ids moving.
 Mover mover_of(const QueryState& state, int combatant);

@@ -43,6 +43,11 @@ void walk(const Grid& grid, Square origin, int reach_squares, Reached&& reached)
 
 std::vector<Square> threatened_squares(const Grid& grid, Square origin, int reach_squares) {
   std::vector<Square> out;
+  if (reach_squares == 1) {  // the walk's first ring: the legal king steps, in their order
+    const grid::Neighbours near = grid.neighbours(origin);
+    out.assign(near.begin(), near.end());
+    return out;
+  }
   // the whole box of side 2 * reach + 1 but its centre, the most a walk reaches (up to a
   // reach of 3; a longer one grows the list as it goes)
   const int side = 2 * std::clamp(reach_squares, 0, 3) + 1;
