@@ -114,9 +114,9 @@ bool reaches_with(const odds::View& view, int reach, Square square, int target) 
 std::vector<int> threatened_by(const odds::View& view, int combatant, Square square) {
   std::vector<int> out;
   const queries::QueryState query = view.query();
-  for (const int enemy : enemies_of(view, combatant)) {
+  queries::for_each_enemy(query, combatant, [&](int enemy) {  // enemies_of, without the list
     if (queries::threatens_now(query, enemy, square)) out.push_back(enemy);
-  }
+  });
   return out;
 }
 

@@ -249,7 +249,7 @@ Outcomes hit_outcomes(const Blow& blow, Level level, const LevelDistribution& pa
                   p_roll * p_parry);
     }
   }
-  const LevelDistribution nothing = no_roll();
+  static const LevelDistribution nothing = no_roll();
   // (damage, through armour) by through alone: the damage is a nondecreasing function of
   // it (through less the armour, at least 0; a critical ignores armour), so the order of
   // the pairs is the order of `through`

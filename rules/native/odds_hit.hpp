@@ -75,36 +75,33 @@ class Tally {
  public:
   // `lowest` to `highest`: the keys expected (others still fit, at a cost)
   Tally(int lowest, int highest)
-      : lowest_(lowest), sums_(static_cast<std::size_t>(std::max(0, highest - lowest + 1)), 0.0),
-        seen_(sums_.size(), 0) {}
+      : lowest_(lowest), slots_(static_cast<std::size_t>(std::max(0, highest - lowest + 1))) {}
   void add(int key, double p) {
-    if (sums_.empty()) {
+    if (slots_.empty()) {
       lowest_ = key;
     } else if (key < lowest_) {
-      const auto more = static_cast<std::size_t>(lowest_ - key);
-      sums_.insert(sums_.begin(), more, 0.0);
-      seen_.insert(seen_.begin(), more, 0);
+      slots_.insert(slots_.begin(), static_cast<std::size_t>(lowest_ - key), Slot{});
       lowest_ = key;
     }
     const auto at = static_cast<std::size_t>(key - lowest_);
-    if (at >= sums_.size()) {
-      sums_.resize(at + 1, 0.0);
-      seen_.resize(at + 1, 0);
-    }
-    sums_[at] += p;
-    seen_[at] = 1;
+    if (at >= slots_.size()) slots_.resize(at + 1);
+    slots_[at].sum += p;
+    slots_[at].seen = true;
   }
   template <typename Visit>
   void each(Visit&& visit) const {
-    for (std::size_t at = 0; at < sums_.size(); ++at) {
-      if (seen_[at] != 0) visit(lowest_ + static_cast<int>(at), sums_[at]);
+    for (std::size_t at = 0; at < slots_.size(); ++at) {
+      if (slots_[at].seen) visit(lowest_ + static_cast<int>(at), slots_[at].sum);
     }
   }
 
  private:
+  struct Slot {
+    double sum = 0.0;
+    bool seen = false;
+  };
   int lowest_ = 0;
-  std::vector<double> sums_;
-  std::vector<std::uint8_t> seen_;
+  std::vector<Slot> slots_;  // one table (one allocation) for the sums and the keys seen
 };
 
 // hit.py Outcomes: (hp lost, bleeds, knocked down) -> probability.

@@ -97,13 +97,9 @@ int walk_distance(const QueryState& state, Square start, Square end) {
 
 // H5: in action, of another team, in initiative order.
 std::vector<int> enemies(const QueryState& state, int combatant) {
-  const int team = state.combatant(combatant).team;
   std::vector<int> out;
   out.reserve(state.initiative_order.size());
-  for (const int number : state.initiative_order) {
-    const Combatant& other = state.combatant(number);
-    if (other.status == Status::active && other.team != team) out.push_back(number);
-  }
+  for_each_enemy(state, combatant, [&](int number) { out.push_back(number); });
   return out;
 }
 
@@ -138,14 +134,13 @@ bool can_free_attack(const QueryState& state, int enemy, int provoker) {
 
 // S5/H12
 std::vector<int> provokers_at(const QueryState& state, int mover, std::optional<Square> square) {
-  const Combatant& who = state.combatant(mover);
-  const Square where = square ? *square : who.position;
+  const Square where = square ? *square : state.combatant(mover).position;
   std::vector<int> out;
-  for (const int number : state.initiative_order) {  // enemies(state, mover), in order
-    const Combatant& other = state.combatant(number);
-    if (other.status != Status::active || other.team == who.team) continue;
-    if (!other.free_attack_used && threatens_now(state, number, where)) out.push_back(number);
-  }
+  for_each_enemy(state, mover, [&](int number) {
+    if (!state.combatant(number).free_attack_used && threatens_now(state, number, where)) {
+      out.push_back(number);
+    }
+  });
   return out;
 }
 

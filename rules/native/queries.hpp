@@ -84,6 +84,15 @@ int walk_distance(const QueryState& state, Square start, Square end);
 
 // In-action combatants of other teams, in initiative order.
 std::vector<int> enemies(const QueryState& state, int combatant);
+// visit(number) for each of enemies(state, combatant), in order, without the list.
+template <typename Visit>
+void for_each_enemy(const QueryState& state, int combatant, Visit&& visit) {
+  const int team = state.combatant(combatant).team;
+  for (const int number : state.initiative_order) {
+    const combatant::Combatant& other = state.combatant(number);
+    if (other.status == combatant::Status::active && other.team != team) visit(number);
+  }
+}
 
 // H12: the squares `combatant` threatens with reach `reach` (its own when none).
 std::vector<Square> threat_squares(const QueryState& state, int combatant,
