@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "reach_sweep.hpp"
+
 namespace fray::agents {
 
 using actions::ActionKind;
@@ -23,9 +25,14 @@ constexpr std::size_t kNoChoice = std::numeric_limits<std::size_t>::max();
 // depends on the walls alone): for a _passable square (on the map and no wall; closed
 // doors count as floor) bit k set when KING_STEPS[k] leads to a passable square without
 // cutting the corner of an impassable one (H13), as _neighbours steps; none for a wall.
+// On maps of up to reach::kSweepSquares squares narrower than 63, also each step's
+// squares as a bitboard (step_from[k]: bit i set when steps[i] has bit k), for the
+// level-by-level search.
 struct WallTables {
   std::uint64_t serial = 0;
   std::vector<std::uint8_t> steps;
+  int words = 0;  // the bitboards' 64-bit words, 0 where the map gets none
+  std::array<reach::Board, 8> step_from{};
 };
 
 const WallTables& walls_of(const grid::Grid& grid) {
@@ -49,13 +56,62 @@ const WallTables& walls_of(const grid::Grid& grid) {
         }
       }
     }
+    tables.words = 0;
+    tables.step_from = {};
+    if (width * height <= reach::kSweepSquares && width + 1 < 64) {
+      tables.words = (width * height + 63) / 64;
+      for (int i = 0; i < width * height; ++i) {
+        for (unsigned bits = tables.steps[static_cast<std::size_t>(i)]; bits != 0; bits &= bits - 1) {
+          tables.step_from[static_cast<std::size_t>(std::countr_zero(bits))]
+                          [static_cast<std::size_t>(i >> 6)] |= std::uint64_t{1} << (i & 63);
+        }
+      }
+    }
     tables.serial = grid.walls_serial();
   }
   return tables;
 }
 
+// search() over bitboards of W words: the squares first reached at each level at once
+// (a breadth-first search's distances do not depend on its order).
+template <int W>
+std::vector<int> search_boards(int width, const WallTables& walls, const std::vector<int>& sources) {
+  std::array<int, 8> offset{};
+  for (std::size_t k = 0; k < offset.size(); ++k) {
+    offset[k] = grid::KING_STEPS[k][1] * width + grid::KING_STEPS[k][0];
+  }
+  std::vector<int> dist(walls.steps.size(), kFar);
+  reach::Board frontier{};
+  for (const int source : sources) {
+    dist[static_cast<std::size_t>(source)] = 0;
+    frontier[static_cast<std::size_t>(source >> 6)] |= std::uint64_t{1} << (source & 63);
+  }
+  reach::Board seen = frontier;
+  for (int level = 1;; ++level) {
+    reach::Board next{};
+    for (std::size_t k = 0; k < offset.size(); ++k) {
+      reach::Board moving;
+      for (int i = 0; i < W; ++i) moving[i] = frontier[i] & walls.step_from[k][i];
+      reach::shift_into<W>(moving, offset[k], next);
+    }
+    std::uint64_t any = 0;
+    for (int i = 0; i < W; ++i) {
+      next[i] &= ~seen[i];
+      seen[i] |= next[i];
+      any |= next[i];
+    }
+    if (any == 0) return dist;
+    for (int i = 0; i < W; ++i) {
+      for (std::uint64_t word = next[i]; word != 0; word &= word - 1) {
+        dist[static_cast<std::size_t>(i * 64 + std::countr_zero(word))] = level;
+      }
+    }
+    frontier = next;
+  }
+}
+
 // _distance_map over the mask: a breadth-first search from every source at once.
-std::vector<int> search(int width, const WallTables& walls, const std::vector<int>& sources) {
+std::vector<int> search_queue(int width, const WallTables& walls, const std::vector<int>& sources) {
   std::array<int, 8> offset{};
   for (std::size_t k = 0; k < offset.size(); ++k) {
     offset[k] = grid::KING_STEPS[k][1] * width + grid::KING_STEPS[k][0];
@@ -79,6 +135,21 @@ std::vector<int> search(int width, const WallTables& walls, const std::vector<in
       }
     }
   }
+  return dist;
+}
+
+// search_queue's distances, over bitboards where the map has them. Debug builds (the
+// sanitized one) compare the two on every search.
+std::vector<int> search(int width, const WallTables& walls, const std::vector<int>& sources) {
+  if (walls.words == 0) return search_queue(width, walls, sources);
+  std::vector<int> dist = walls.words <= 4   ? search_boards<4>(width, walls, sources)
+                          : walls.words <= 8 ? search_boards<8>(width, walls, sources)
+                                             : search_boards<16>(width, walls, sources);
+#ifndef NDEBUG
+  if (dist != search_queue(width, walls, sources)) {
+    throw std::logic_error("distance_map: the bitboard search differs from the queue's");
+  }
+#endif
   return dist;
 }
 

@@ -75,10 +75,9 @@ namespace {
 
 // The sweep on boards of W words (W >= the map's words: the words past the map's stay
 // empty, since a step's target is always a square of the map). Narrow: every step moves
-// a bit by less than a word (the map's width + 1 < 64), so a shift is one pass over the
-// words with the carry from the neighbouring one; otherwise `shifted`. The loops run
-// over all W words, a count fixed at compile time, which the compiler unrolls and
-// vectorizes.
+// a bit by less than a word (the map's width + 1 < 64), so a shift is shift_into's one
+// pass; otherwise `shifted`. The loops run over all W words, a count fixed at compile
+// time, which the compiler unrolls and vectorizes.
 template <int W, bool Narrow>
 std::vector<Destination> sweep_words(const MapTable& map, const Costs& costs,
                                      const SweepTables& tables, const Query& query,
@@ -167,15 +166,7 @@ std::vector<Destination> sweep_words(const MapTable& map, const Costs& costs,
           for (int i = 0; i < W; ++i) moving[i] = from[i] & tables.step_from[k][i];
           const int shift = tables.shift[k];
           if constexpr (Narrow) {
-            if (shift > 0) {
-              for (int i = 0; i < W; ++i) to[i] |= moving[i] << shift;
-              for (int i = 1; i < W; ++i) to[i] |= moving[i - 1] >> (64 - shift);
-            } else if (shift < 0) {
-              for (int i = 0; i < W; ++i) to[i] |= moving[i] >> -shift;
-              for (int i = 0; i + 1 < W; ++i) to[i] |= moving[i + 1] << (64 + shift);
-            } else {
-              for (int i = 0; i < W; ++i) to[i] |= moving[i];
-            }
+            shift_into<W>(moving, shift, to);
           } else {
             shifted(moving, shift, W, to);
           }

@@ -30,6 +30,23 @@ inline constexpr int kSweepSquares = 1024;
 // A bitboard of the map: bit y * width + x.
 using Board = std::array<std::uint64_t, kSweepSquares / 64>;
 
+// `moving` shifted by `shift` bit indices (positive: towards higher ones), ORed into `to`,
+// over boards of W words, for a shift of less than a word (|shift| < 64: a king step's on
+// a map narrower than 63 squares): each word with the carry from its neighbour. The count
+// of words is fixed at compile time, so the loops unroll and vectorize.
+template <int W>
+void shift_into(const Board& moving, int shift, Board& to) {
+  if (shift > 0) {
+    for (int i = 0; i < W; ++i) to[i] |= moving[i] << shift;
+    for (int i = 1; i < W; ++i) to[i] |= moving[i - 1] >> (64 - shift);
+  } else if (shift < 0) {
+    for (int i = 0; i < W; ++i) to[i] |= moving[i] >> -shift;
+    for (int i = 0; i + 1 < W; ++i) to[i] |= moving[i + 1] << (64 + shift);
+  } else {
+    for (int i = 0; i < W; ++i) to[i] |= moving[i];
+  }
+}
+
 // The bare map's boards (built once per ReachGraph when the map is small enough).
 struct SweepTables {
   int words = 0;                 // 64-bit words a board of the map uses
