@@ -90,9 +90,7 @@ std::vector<int> search_boards(int width, const WallTables& walls, const std::ve
   for (int level = 1;; ++level) {
     reach::Board next{};
     for (std::size_t k = 0; k < offset.size(); ++k) {
-      reach::Board moving;
-      for (int i = 0; i < W; ++i) moving[i] = frontier[i] & walls.step_from[k][i];
-      reach::shift_into<W>(moving, offset[k], next);
+      reach::step_into<W>(frontier, walls.step_from[k], offset[k], next);
     }
     std::uint64_t any = 0;
     for (int i = 0; i < W; ++i) {

@@ -75,7 +75,7 @@ namespace {
 
 // The sweep on boards of W words (W >= the map's words: the words past the map's stay
 // empty, since a step's target is always a square of the map). Narrow: every step moves
-// a bit by less than a word (the map's width + 1 < 64), so a shift is shift_into's one
+// a bit by less than a word (the map's width + 1 < 64), so a step is step_into's one
 // pass; otherwise `shifted`. The loops run over all W words, a count fixed at compile
 // time, which the compiler unrolls and vectorizes.
 template <int W, bool Narrow>
@@ -162,13 +162,12 @@ std::vector<Destination> sweep_words(const MapTable& map, const Costs& costs,
       for (int kind = 0; kind < 2; ++kind) {
         Board to{};
         for (int k = 4 * kind; k < 4 * kind + 4; ++k) {
-          Board moving;
-          for (int i = 0; i < W; ++i) moving[i] = from[i] & tables.step_from[k][i];
-          const int shift = tables.shift[k];
           if constexpr (Narrow) {
-            shift_into<W>(moving, shift, to);
+            step_into<W>(from, tables.step_from[k], tables.shift[k], to);
           } else {
-            shifted(moving, shift, W, to);
+            Board moving;
+            for (int i = 0; i < W; ++i) moving[i] = from[i] & tables.step_from[k][i];
+            shifted(moving, tables.shift[k], W, to);
           }
         }
         const int step = kind == 0 ? costs.orthogonal : costs.diagonal[static_cast<std::size_t>(parity)];

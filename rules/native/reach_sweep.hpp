@@ -30,20 +30,21 @@ inline constexpr int kSweepSquares = 1024;
 // A bitboard of the map: bit y * width + x.
 using Board = std::array<std::uint64_t, kSweepSquares / 64>;
 
-// `moving` shifted by `shift` bit indices (positive: towards higher ones), ORed into `to`,
-// over boards of W words, for a shift of less than a word (|shift| < 64: a king step's on
-// a map narrower than 63 squares): each word with the carry from its neighbour. The count
-// of words is fixed at compile time, so the loops unroll and vectorize.
+// The squares of `from` in `mask` (those a step may leave), moved by `shift` bit indices
+// (positive: towards higher ones) and ORed into `to`, over boards of W words, for a shift
+// of less than a word (|shift| < 64: a king step's on a map narrower than 63 squares):
+// each word with the carry from its neighbour, in one pass. The count of words is fixed
+// at compile time, so the loops unroll and vectorize.
 template <int W>
-void shift_into(const Board& moving, int shift, Board& to) {
+void step_into(const Board& from, const Board& mask, int shift, Board& to) {
+  std::array<std::uint64_t, W + 2> moving{};  // moving[i + 1]: word i; the two ends zero
+  for (int i = 0; i < W; ++i) moving[i + 1] = from[i] & mask[i];
   if (shift > 0) {
-    for (int i = 0; i < W; ++i) to[i] |= moving[i] << shift;
-    for (int i = 1; i < W; ++i) to[i] |= moving[i - 1] >> (64 - shift);
+    for (int i = 0; i < W; ++i) to[i] |= moving[i + 1] << shift | moving[i] >> (64 - shift);
   } else if (shift < 0) {
-    for (int i = 0; i < W; ++i) to[i] |= moving[i] >> -shift;
-    for (int i = 0; i + 1 < W; ++i) to[i] |= moving[i + 1] << (64 + shift);
+    for (int i = 0; i < W; ++i) to[i] |= moving[i + 1] >> -shift | moving[i + 2] << (64 + shift);
   } else {
-    for (int i = 0; i < W; ++i) to[i] |= moving[i];
+    for (int i = 0; i < W; ++i) to[i] |= moving[i + 1];
   }
 }
 
