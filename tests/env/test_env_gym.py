@@ -311,12 +311,17 @@ def test_illegal_action_is_a_penalised_no_op_by_default() -> None:
 
 
 def test_numpy_actions_are_accepted() -> None:
+    """A numpy integer or a one-element array steps exactly as the plain int does."""
     e = skirmish_env(scenario="duel")
     obs, _ = e.reset(seed=0)
     i = int(np.flatnonzero(obs["action_mask"])[0])
-    e.step(np.int64(i))
-    obs, _ = e.reset(seed=0)
-    e.step(np.array([i]))
+    expected_obs, expected_reward, *_, expected_info = e.step(i)
+    assert not expected_info["illegal_action"]
+    for action in (np.int64(i), np.array([i])):
+        e.reset(seed=0)
+        obs, reward, *_, info = e.step(action)
+        assert not info["illegal_action"] and reward == expected_reward
+        assert all(np.array_equal(obs[key], expected_obs[key]) for key in expected_obs)
 
 
 # ---------------------------------------------------------------- rendering
