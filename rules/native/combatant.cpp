@@ -162,14 +162,16 @@ double Combatant::fatigue_factor() const {
   }
 }
 
-int Combatant::mov() const {
+int Combatant::mov() const { return mov(encumbered()); }
+
+int Combatant::mov(bool is_encumbered) const {
   // S17/S19/S20/S21: (race MOV - burden penalty) x encumbrance x fatigue factors, rounded
   // down (H3), never below the ruleset's minimum.
   const content::Ruleset& rs = c().ruleset;
   const int base = c().races.at(static_cast<std::size_t>(race)).mov -
                    rs.burden[static_cast<std::size_t>(burden())].mov_penalty;
   double factor = fatigue_factor();
-  if (encumbered()) factor *= rs.encumbrance.factor;
+  if (is_encumbered) factor *= rs.encumbrance.factor;
   const int floored = floor_to_int(static_cast<double>(base) * factor + kEpsilon);
   return floored > rs.movement.min_mov ? floored : rs.movement.min_mov;
 }
@@ -191,16 +193,40 @@ bool Combatant::skill_possible(int skill_id) const {
   return possible;
 }
 
+namespace {
+
+// Whether skill `skill_id` is physical, the category encumbrance and burden slow (H3).
+bool physical(const content::Ruleset& rs, int skill_id) {
+  return skill_id == kNone ||
+         rs.skills.at(static_cast<std::size_t>(skill_id)).category == content::SkillCategory::physical;
+}
+
+// H3's skill value from its multiplier and a situational factor (multiplied in that
+// order, as Python does, then rounded down), plus the buffs active in `current_round`.
+int buffed(const Combatant& combatant, int skill_id, std::optional<int> current_round,
+           double multiplier, double factor) {
+  int value = floor_to_int(static_cast<double>(combatant.base_skill(skill_id)) * multiplier *
+                               factor + kEpsilon);
+  for (const Buff& buff : combatant.buffs) {
+    if (!current_round || *current_round <= buff.last_round) value += buff.points;
+  }
+  return value;
+}
+
+}  // namespace
+
 double Combatant::skill_multiplier(int skill_id) const {
+  // encumbered() (a sum over the inventory) only where the skill is physical
+  return skill_multiplier(skill_id, physical(c().ruleset, skill_id) && encumbered());
+}
+
+double Combatant::skill_multiplier(int skill_id, bool is_encumbered) const {
   // H3: the product of every multiplier that applies to the skill
   const content::Ruleset& rs = c().ruleset;
-  const content::SkillCategory category =
-      skill_id != kNone ? rs.skills.at(static_cast<std::size_t>(skill_id)).category
-                        : content::SkillCategory::physical;
   double factor = fatigue_factor();
-  if (category == content::SkillCategory::physical) {
+  if (physical(rs, skill_id)) {
     factor *= rs.burden[static_cast<std::size_t>(burden())].skill_factor;
-    if (encumbered()) factor *= rs.encumbrance.factor;
+    if (is_encumbered) factor *= rs.encumbrance.factor;
   }
   for_each_worn([&](const content::Armour& worn) {
     // a.skill_factors.get(name, 1.0): a factor of 1.0 leaves the product as it is
@@ -225,12 +251,12 @@ int Combatant::skill(int skill_id, std::optional<int> current_round, double fact
   // percentage points apply (active buffs and situational points). 0 where the skill is
   // impossible.
   if (!skill_possible(skill_id)) return 0;
-  int value = floor_to_int(static_cast<double>(base_skill(skill_id)) *
-                               skill_multiplier(skill_id) * factor + kEpsilon);
-  for (const Buff& buff : buffs) {
-    if (!current_round || *current_round <= buff.last_round) value += buff.points;
-  }
-  return value + points;
+  return buffed(*this, skill_id, current_round, skill_multiplier(skill_id), factor) + points;
+}
+
+int Combatant::skill(int skill_id, std::optional<int> current_round, bool is_encumbered) const {
+  if (!skill_possible(skill_id)) return 0;
+  return buffed(*this, skill_id, current_round, skill_multiplier(skill_id, is_encumbered), 1.0);
 }
 
 int Combatant::magic_fumble() const {

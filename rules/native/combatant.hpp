@@ -141,6 +141,7 @@ struct Combatant {
   // ------------------------------------------------------------ S17, S21, H3
   double fatigue_factor() const;
   int mov() const;
+  int mov(bool is_encumbered) const;  // mov() with encumbered() already known
   int move_squares() const;
   // Skills by ruleset skill id; kNone stands for a name not in the ruleset (physical,
   // base 0 unless held, never made impossible by gear), as Python treats such a name.
@@ -150,6 +151,10 @@ struct Combatant {
   // H3: current_round nullopt counts every buff (Python's None).
   int skill(int skill_id, std::optional<int> current_round = std::nullopt, double factor = 1.0,
             int points = 0) const;
+  // The same with encumbered() already known: a caller asking several skills (and MOV) of
+  // one combatant in a row sums its load once (the observation's unit features).
+  double skill_multiplier(int skill_id, bool is_encumbered) const;
+  int skill(int skill_id, std::optional<int> current_round, bool is_encumbered) const;
   int magic_fumble() const;  // S20/H18
   // ------------------------------------------------------------ items, H12
   // Body armour, then ready helmets, gauntlets and shields (worn()), as armour rows.

@@ -121,10 +121,11 @@ void write_observation(const ObservationLayout& layout, const state::BattleState
     const int reach = c.reach();  // H12
     const bool threatens = c.threatens();
     const bool owns_turn = id == owner;
+    const bool encumbered = c.encumbered();  // S19/S20, read by MOV and each skill below
     int weapon_skill = 0;
     bool any_weapon = false;
     c.for_each_ready_weapon([&](std::size_t, const content::Weapon& weapon) {
-      const int skill = c.skill(weapon.skill, state.round);
+      const int skill = c.skill(weapon.skill, state.round, encumbered);
       weapon_skill = any_weapon ? std::max(weapon_skill, skill) : skill;
       any_weapon = true;
     });
@@ -158,10 +159,10 @@ void write_observation(const ObservationLayout& layout, const state::BattleState
         static_cast<double>(c.casting.has_value()),                       // casting
         c.max_power_points > 0                                            // power_points
             ? clip(divide(c.power_points, c.max_power_points), 0.0, 1.0) : 0.0,
-        std::min(1.0, divide(c.mov(), 12)),                               // mov
-        static_cast<double>(c.encumbered()),                              // encumbered
+        std::min(1.0, divide(c.mov(encumbered), 12)),                               // mov
+        static_cast<double>(encumbered),                                  // encumbered
         divide(c.fatigue_level, 2),                                       // fatigue
-        std::min(1.0, divide(c.skill(layout.dodge_skill, state.round), 100)),  // dodge
+        std::min(1.0, divide(c.skill(layout.dodge_skill, state.round, encumbered), 100)),  // dodge
         std::min(1.0, divide(weapon_skill, 100)),                         // weapon_skill
         std::min(1.0, divide(c.armour_points(), 10)),                     // armour_points
         divide(rank[static_cast<std::size_t>(id)], std::max(1, n - 1)),   // initiative_rank

@@ -64,6 +64,40 @@ def test_observation_and_mask_equal_the_python_encoders(scenario: str) -> None:
     assert compared > 20
 
 
+def burdened(battle: rules.Battle) -> None:
+    """No shipped scenario starts anyone encumbered or tired, so the features that read
+    encumbrance and fatigue (MOV, dodge, weapon skill, encumbered, fatigue) are compared
+    on units made so through the mirror: every other unit's STR and SIZ 1 (its load over
+    half its capacity, S19), fatigue levels 0, 1 and 2 in turn (S21)."""
+    for number, unit in enumerate(battle.combatants.values()):
+        if number % 2 == 0:
+            unit.characteristics.update(str=1, siz=1)
+        unit.fatigue_level = number % 3
+
+
+@pytest.mark.parametrize("scenario", ["skirmish", "casters", "cavalry"])
+def test_observation_of_encumbered_and_tired_units_equals_the_python_encoder(
+        scenario: str) -> None:
+    probe = rules.Battle.from_scenario(scenario, 0, engine="native")
+    builder = ObservationBuilder(probe)
+    layouts = native.NativeLayouts(probe, ActionCodec(probe))
+    encumbered = compared = 0
+    for battle in recorded_states(scenario, 3, every=5, limit=150):
+        burdened(battle)
+        encumbered += sum(unit.encumbered for unit in battle.combatants.values())
+        decision = battle.decision
+        self_id = decision.actor if decision is not None else None
+        for team in probe.scenario.teams:
+            want = builder.build(battle, team, self_id, show_reachable=True)
+            got = layouts.observe(battle, team, self_id, show_reachable=True)
+            for key, array in want.items():
+                assert got[key].tobytes() == array.tobytes(), (
+                    f"{scenario} round {battle.round} team {team} {key}: first difference "
+                    f"at {np.argwhere(got[key] != array)[:3].tolist()}")
+            compared += 1
+    assert compared > 10 and encumbered > 0
+
+
 def _episode(engine: str, scenario: str, opponent: str, seed: int, damage_reward: float,
              steps: int = 300) -> list:
     import gymnasium
