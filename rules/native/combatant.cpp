@@ -201,11 +201,29 @@ bool physical(const content::Ruleset& rs, int skill_id) {
          rs.skills.at(static_cast<std::size_t>(skill_id)).category == content::SkillCategory::physical;
 }
 
+// H3: the product of every multiplier that applies to skill `skill_id` (is_physical: its
+// category is; is_encumbered: the combatant is, read only for a physical skill).
+double multiplier(const Combatant& combatant, int skill_id, bool is_physical, bool is_encumbered) {
+  const content::Ruleset& rs = combatant.c().ruleset;
+  double factor = combatant.fatigue_factor();
+  if (is_physical) {
+    factor *= rs.burden[static_cast<std::size_t>(combatant.burden())].skill_factor;
+    if (is_encumbered) factor *= rs.encumbrance.factor;
+  }
+  combatant.for_each_worn([&](const content::Armour& worn) {
+    // a.skill_factors.get(name, 1.0): a factor of 1.0 leaves the product as it is
+    for (const auto& [skill, skill_factor] : worn.skill_factors) {
+      if (skill == skill_id) factor *= skill_factor;
+    }
+  });
+  return factor;
+}
+
 // H3's skill value from its multiplier and a situational factor (multiplied in that
 // order, as Python does, then rounded down), plus the buffs active in `current_round`.
 int buffed(const Combatant& combatant, int skill_id, std::optional<int> current_round,
-           double multiplier, double factor) {
-  int value = floor_to_int(static_cast<double>(combatant.base_skill(skill_id)) * multiplier *
+           double product, double factor) {
+  int value = floor_to_int(static_cast<double>(combatant.base_skill(skill_id)) * product *
                                factor + kEpsilon);
   for (const Buff& buff : combatant.buffs) {
     if (!current_round || *current_round <= buff.last_round) value += buff.points;
@@ -217,24 +235,12 @@ int buffed(const Combatant& combatant, int skill_id, std::optional<int> current_
 
 double Combatant::skill_multiplier(int skill_id) const {
   // encumbered() (a sum over the inventory) only where the skill is physical
-  return skill_multiplier(skill_id, physical(c().ruleset, skill_id) && encumbered());
+  const bool is_physical = physical(c().ruleset, skill_id);
+  return multiplier(*this, skill_id, is_physical, is_physical && encumbered());
 }
 
 double Combatant::skill_multiplier(int skill_id, bool is_encumbered) const {
-  // H3: the product of every multiplier that applies to the skill
-  const content::Ruleset& rs = c().ruleset;
-  double factor = fatigue_factor();
-  if (physical(rs, skill_id)) {
-    factor *= rs.burden[static_cast<std::size_t>(burden())].skill_factor;
-    if (is_encumbered) factor *= rs.encumbrance.factor;
-  }
-  for_each_worn([&](const content::Armour& worn) {
-    // a.skill_factors.get(name, 1.0): a factor of 1.0 leaves the product as it is
-    for (const auto& [skill, skill_factor] : worn.skill_factors) {
-      if (skill == skill_id) factor *= skill_factor;
-    }
-  });
-  return factor;
+  return multiplier(*this, skill_id, physical(c().ruleset, skill_id), is_encumbered);
 }
 
 int Combatant::base_skill(int skill_id) const {

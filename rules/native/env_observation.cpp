@@ -159,7 +159,7 @@ void write_observation(const ObservationLayout& layout, const state::BattleState
         static_cast<double>(c.casting.has_value()),                       // casting
         c.max_power_points > 0                                            // power_points
             ? clip(divide(c.power_points, c.max_power_points), 0.0, 1.0) : 0.0,
-        std::min(1.0, divide(c.mov(encumbered), 12)),                               // mov
+        std::min(1.0, divide(c.mov(encumbered), 12)),                     // mov
         static_cast<double>(encumbered),                                  // encumbered
         divide(c.fatigue_level, 2),                                       // fatigue
         std::min(1.0, divide(c.skill(layout.dodge_skill, state.round, encumbered), 100)),  // dodge
