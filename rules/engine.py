@@ -16,8 +16,10 @@ Importing ``rules`` never warns: only a caller that would use the native engine 
 from __future__ import annotations
 
 import importlib
+import importlib.machinery
 import logging
 import os
+from pathlib import Path
 from types import ModuleType
 
 ENGINES = ("native", "python")
@@ -30,6 +32,15 @@ _log = logging.getLogger("fray.engine")
 _loaded: dict[str, ModuleType | None] = {}
 _missing_reason: dict[str, str] = {}
 _warned: list[bool] = []
+
+
+def native_file() -> Path | None:
+    """The built extension module's file next to this one, or None."""
+    folder = Path(__file__).parent
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        if (folder / f"_native{suffix}").is_file():
+            return folder / f"_native{suffix}"
+    return None
 
 
 def native_module() -> ModuleType | None:
@@ -45,7 +56,22 @@ def native_module() -> ModuleType | None:
 
 def native_available() -> bool:
     """Whether the native engine is built and importable here."""
+    if __name__ != "rules.engine":
+        # This file loaded on its own (``fray --version`` by experiments.cli.engine_module,
+        # without the rules package and its numpy, which the extension imports): built
+        # means its file is here.
+        return native_file() is not None
     return native_module() is not None
+
+
+def rebuild_advice() -> str:
+    """How to build the native engine again here: in a checkout (an editable install: its
+    C++ sources are next to this file) `pip install -e .`; an installed copy has no
+    sources, so fray is reinstalled from its source folder."""
+    if (Path(__file__).parent / "native").is_dir():
+        return "run `pip install -e .` again in the checkout"
+    return ("reinstall fray from its source folder (`pip install --force-reinstall "
+            "--no-deps PATH-TO-FRAY`)")
 
 
 def fallback_message() -> str:
@@ -53,7 +79,7 @@ def fallback_message() -> str:
     reason = _missing_reason.get(NATIVE_MODULE, "it was not built")
     return (f"fray: the native engine is not available ({reason}), so the Python engine "
             "runs (same rules, slower); to build it, install a C++20 compiler (g++ 10 or "
-            "newer, e.g. `apt-get install g++`) and run `pip install -e .` again")
+            f"newer, e.g. `apt-get install g++`) and {rebuild_advice()}")
 
 
 def resolve(engine: str | None = None) -> str:
@@ -85,7 +111,7 @@ def missing_native(feature: str, what: str) -> str | None:
     if module is None:
         return fallback_message()
     if not hasattr(module, feature):
-        return f"rules._native was built before {what}: run `pip install -e .` again"
+        return f"rules._native was built before {what}: {rebuild_advice()}"
     return None
 
 

@@ -24,6 +24,7 @@ import sys
 from pathlib import Path
 
 from experiments.cli import UsageError
+from experiments.paths import output_file
 
 EXAMPLE = """examples:
   fray bench --quick                  # about a minute
@@ -51,12 +52,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    b = sub.add_parser("bench", help="print speed figures and the speed targets (PASS or MISS)",
-                       description=__doc__, epilog=EXAMPLE,
+    b = sub.add_parser("bench", description=__doc__, epilog=EXAMPLE,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     b.add_argument("--quick", action="store_true",
                    help="fewer repeats and smaller runs (about a minute)")
-    b.add_argument("--json", metavar="FILE",
+    b.add_argument("--json", metavar="FILE", type=output_file,
                    help="also write every figure and target to FILE (rewritten as it goes)")
     b.add_argument("--differential", metavar="FILE",
                    help='a differential fuzzing record, JSON {"decisions": N, "differences": '

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from experiments.commands.tournament import add_run_options, check_run_options, run_options
+from experiments.paths import output_folder
 
 if TYPE_CHECKING:
     from experiments.comparison.runner import AgentSpec, BattleSpec
@@ -201,8 +202,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    c = sub.add_parser("compare", help="SPRT: is agent A better, worse or equal to B?",
-                       description=__doc__, epilog=EXAMPLE,
+    c = sub.add_parser("compare", description=__doc__, epilog=EXAMPLE,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     c.add_argument("a", help="agent spec A")
     c.add_argument("b", help="agent spec B")
@@ -215,6 +215,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     c.add_argument("--beta", type=float, default=0.05, help="false-H0 rate (default 0.05)")
     c.add_argument("--max-battles", type=int, default=2000,
                    help="stop undecided after this many battles (default 2000)")
-    c.add_argument("--out", default=None, help="optional folder for battles.jsonl, replays/")
+    c.add_argument("--out", type=output_folder,
+                   default=None, help="optional folder for battles.jsonl, replays/")
     add_run_options(c)
     c.set_defaults(func=run)

@@ -1,4 +1,4 @@
-"""``fray coverage``: regenerate docs/coverage.md."""
+"""``fray coverage``: regenerate docs/coverage.md (in a checkout of fray)."""
 
 from __future__ import annotations
 
@@ -7,12 +7,19 @@ import argparse
 
 def run(args: argparse.Namespace) -> int:
     from experiments import coverage
+    from experiments.cli import UsageError
 
-    path = coverage.write()
+    needed = [coverage.ROOT / "docs" / "RULES.md", coverage.ROOT / "tests"]
+    missing = [path for path in needed if not path.exists()]
+    if missing:
+        raise UsageError(f"coverage: needs a checkout of fray (git clone, then pip install -e "
+                         f".): {missing[0]} is not there (fray is installed at "
+                         f"{coverage.ROOT})")
+    path = coverage.write(coverage.ROOT)
     print(f"wrote {path}")
     return 0
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    c = sub.add_parser("coverage", help="regenerate docs/coverage.md")
+    c = sub.add_parser("coverage")
     c.set_defaults(func=run)

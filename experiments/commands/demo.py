@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from experiments.commands.tournament import add_run_options, check_run_options, run_options
+from experiments.paths import output_folder
 
 if TYPE_CHECKING:
     from experiments.comparison.runner import AgentSpec
@@ -154,10 +155,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    d = sub.add_parser("demo", help="the main job: a small tactic comparison on skirmish",
-                       description=__doc__, epilog=EXAMPLE,
+    d = sub.add_parser("demo", description=__doc__, epilog=EXAMPLE,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    d.add_argument("--out", default=DEFAULT_OUT, help=f"output folder (default {DEFAULT_OUT})")
+    d.add_argument("--out", type=output_folder,
+                   default=DEFAULT_OUT, help=f"output folder (default {DEFAULT_OUT})")
     d.add_argument("--battles", type=int, default=BATTLES,
                    help=f"battles per pairing and side (default {BATTLES}; mcts pairings "
                    f"at most {MCTS_BATTLES})")

@@ -6,6 +6,8 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from experiments.paths import output_folder
+
 if TYPE_CHECKING:
     from experiments.fuzzing.fuzz import Checks
 
@@ -143,8 +145,7 @@ def _check_agents(names: list[str]) -> None:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    f = sub.add_parser("fuzz", help="fuzz the rules with invariant checks",
-                       description="Fuzz the rules: random and scripted agents on every "
+    f = sub.add_parser("fuzz", description="Fuzz the rules: random and scripted agents on every "
                        "shipped (and with --generated, randomly generated) scenario.",
                        epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
     f.add_argument("--seconds", type=float, default=60.0, help="time budget (default 60)")
@@ -167,5 +168,5 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="with --differential: compare to_json() every N decisions "
                    "(default 100; 0: only at the end of each battle; the rest of the state "
                    "is compared at every decision)")
-    f.add_argument("--out", required=True, help="output folder")
+    f.add_argument("--out", type=output_folder, required=True, help="output folder")
     f.set_defaults(func=run)

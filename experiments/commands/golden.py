@@ -58,8 +58,7 @@ def run(args: argparse.Namespace) -> int:
 def add_parser(sub: argparse._SubParsersAction) -> None:
     from experiments import golden
 
-    c = sub.add_parser("golden", help="compare or re-record the golden playthroughs",
-                       description="Re-play each shipped scenario's recorded battle "
+    c = sub.add_parser("golden", description="Re-play each shipped scenario's recorded battle "
                        "(tests/golden/) and compare every event line, or re-record them.",
                        epilog=EXAMPLE,
                        formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -9,6 +9,7 @@ from pathlib import Path
 import agents
 import rules
 from experiments.comparison import headroom
+from experiments.paths import output_file
 
 
 def run(args: argparse.Namespace) -> int:
@@ -24,8 +25,6 @@ def run(args: argparse.Namespace) -> int:
                                ("--confirm", args.confirm, 2)):
         if value < least:
             raise UsageError(f"{flag}: expected a whole number >= {least}, got {value}")
-    if args.out is not None and not Path(args.out).parent.is_dir():
-        raise UsageError(f"--out: expected a file in an existing folder, got {args.out!r}")
     battles = list(range(args.first, args.first + args.battles))
     summary = headroom.run(args.scenario, battles, args.base, args.screen, args.confirm,
                            Path(args.out) if args.out else None, seed=args.seed, progress=True)
@@ -35,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
-        "headroom", help="how much one-step search over a base agent can gain",
+        "headroom",
         description="On battles the base agent plays against itself, value every candidate "
         "of every decision by full rollouts of the base agent (common dice), confirm the "
         "best against the base agent's choice on fresh rollouts, and sum the confirmed "
@@ -48,5 +47,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--confirm", type=int, default=100,
                    help="fresh paired rollouts to confirm the screen's best")
     p.add_argument("--seed", type=int, default=0, help="seed of the rollout agent")
-    p.add_argument("--out", default=None, help="CSV file of every decision's row")
+    p.add_argument("--out", default=None, type=output_file,
+                   help="CSV file of every decision's row")
     p.set_defaults(func=run)

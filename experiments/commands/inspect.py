@@ -19,8 +19,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    i = sub.add_parser("inspect", help="derived values of every combatant of a scenario",
-                       description="Print the map with a legend of its glyphs and every "
+    i = sub.add_parser("inspect", description="Print the map with a legend of its glyphs and every "
                        "combatant's derived values: MOV, move squares, capacity, load, "
                        "skills after burden, HP, weapons with reach and range. "
                        "Example: fray inspect crypt")

@@ -15,6 +15,7 @@ from experiments.comparison.ladder import (
     run_ladder,
 )
 from experiments.comparison.runner import parse_agents, split_list
+from experiments.paths import output_folder
 
 
 def _cap(text: str) -> dict[str, int]:
@@ -109,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("ladder", help="skill ladder: win rates vs fixed opponents",
+    p = sub.add_parser("ladder",
                        description="Play each agent as the monsters against a fixed party "
                        "agent and as the party against fixed monsters; report win rates "
                        "with Wilson 95%% intervals (DIR/ladder.md, DIR/ladder.csv, "
@@ -126,7 +127,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--party", default="berserker", help="the fixed party agent")
     p.add_argument("--monsters", default="berserker", help="the fixed monsters agent")
     p.add_argument("--workers", type=int, default=1, help="local worker processes")
-    p.add_argument("--out", default=None, help="output folder (required for a ladder)")
+    p.add_argument("--out", type=output_folder,
+                   default=None, help="output folder (required for a ladder)")
     p.add_argument("--time", default=None, metavar="AGENT",
                    help="instead: CPU time per decision of AGENT as the party vs --party "
                    "(first 60 decisions of seeds 0 and 1 per scenario)")

@@ -65,6 +65,8 @@ def table(battle: rules.Battle, attacker: str, target: str, max_damage_columns: 
 def run(args: argparse.Namespace) -> int:
     from experiments.cli import UsageError
 
+    if args.seed < 0:
+        raise UsageError(f"--seed: expected a whole number >= 0, got {args.seed}")
     battle = rules.Battle.from_scenario(args.scenario, seed=args.seed,
                                         content_dir=args.content_dir)
     for role, cid in (("ATTACKER", args.attacker), ("TARGET", args.target)):
@@ -78,8 +80,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("odds", help="exact attack odds table for one attacker and target",
-                       description="Exact odds of every attack the attacker could make on "
+    p = sub.add_parser("odds", description="Exact odds of every attack the attacker could make on "
                        "the target now, for each defence (none, parry, dodge, both). "
                        "Example: fray odds duel hero orc_1")
     p.add_argument("scenario", help="shipped scenario name or a .toml path")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 
 import rules
+from experiments.paths import input_file, output_file
 from experiments.replay import Replay, ReplayError
 
 EXAMPLE = """examples:
@@ -112,15 +113,16 @@ def run(args: argparse.Namespace) -> int:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``fray replay`` (the viewer adds ``--html``)."""
-    parser.add_argument("file", help="a replay file (JSON, experiments/replay.py format)")
+    parser.add_argument("file", type=input_file,
+                        help="a replay file (JSON, experiments/replay.py format)")
     parser.add_argument("--tail", type=int, default=60, help="events of the log to show")
     parser.add_argument("--full-log", action="store_true", help="show every event")
-    parser.add_argument("--html", metavar="OUT.html", default=None,
+    parser.add_argument("--html", metavar="OUT.html", default=None, type=output_file,
                         help="also write the offline viewer page (open it in a browser)")
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    r = sub.add_parser("replay", help="re-simulate and verify a replay file, show it",
+    r = sub.add_parser("replay",
                        description="Re-simulate a replay, verify that every event matches "
                        "and show the battle in the terminal.", epilog=EXAMPLE,
                        formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -16,5 +16,5 @@ def run(args: argparse.Namespace) -> int:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    s = sub.add_parser("scenarios", help="list the shipped scenarios")
+    s = sub.add_parser("scenarios")
     s.set_defaults(func=run)

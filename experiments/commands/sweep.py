@@ -7,6 +7,7 @@ import csv
 from pathlib import Path
 
 from experiments.commands.tournament import add_run_options, check_run_options, run_options
+from experiments.paths import output_folder
 
 EXAMPLE = """example:
   fray sweep --set burden.moderate.skill_factor=0.25,0.5,1.0 --agents berserker \\
@@ -94,8 +95,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    s = sub.add_parser("sweep", help="rerun a tournament per ruleset.toml variant",
-                       description="Vary values of ruleset.toml (one --set, or a grid of "
+    s = sub.add_parser("sweep", description="Vary values of ruleset.toml (one --set, or a grid of "
                        "several) and rerun the same tournament per variant on the same "
                        "seeds (common random numbers).",
                        epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -104,7 +104,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--agents", required=True, help="comma list of agent specs")
     s.add_argument("--scenario", required=True, help="scenario name or path (comma list ok)")
     s.add_argument("--battles", type=int, required=True, help="battles per pairing and side")
-    s.add_argument("--out", required=True, help="output folder")
+    s.add_argument("--out", type=output_folder, required=True, help="output folder")
     s.add_argument("--resume", action="store_true", help="continue the sweep in --out")
     add_run_options(s)
     s.set_defaults(func=run)

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from experiments.comparison.runner import check_address, default_workers, parse_agents
+from experiments.paths import output_folder
 
 if TYPE_CHECKING:  # the heavy modules load when a command runs, not for --help
     from experiments.comparison.summary import Summary
@@ -105,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    t = sub.add_parser("tournament", help="round robin over agents x scenarios",
+    t = sub.add_parser("tournament",
                        description="Round robin: every pair of agents on every scenario, "
                        "N battles per pairing and side, sides swapped on the same seeds.",
                        epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -113,7 +114,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     t.add_argument("--scenarios", required=True, help="comma list of scenario names or paths")
     t.add_argument("--battles", type=int, required=True,
                    help="battles per pairing and side")
-    t.add_argument("--out", required=True, help="output folder")
+    t.add_argument("--out", type=output_folder, required=True, help="output folder")
     t.add_argument("--resume", action="store_true",
                    help="continue the run in --out (plays only the missing battles)")
     t.add_argument("--page", type=int, default=0,

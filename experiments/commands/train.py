@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from experiments.paths import output_folder
+
 EXAMPLE = """example:
   fray train duel --team monsters --opponent berserker,self --steps 200000 --out runs/duel \\
       --envs 2 --eval-every 50000 --eval-battles 200 --checkpoint-every 20000
@@ -154,8 +156,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("train", help="train a team's policy with MaskablePPO or RLlib",
-                            description=__doc__, epilog=EXAMPLE,
+    parser = sub.add_parser("train", description=__doc__, epilog=EXAMPLE,
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("scenario", help="a shipped scenario name or a TOML path")
     parser.add_argument("--team", default="monsters", help="the team to train (monsters)")
@@ -163,7 +164,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         help="comma-separated pool: agent names and 'self' (frozen own "
                              "checkpoints), one drawn per episode (berserker)")
     parser.add_argument("--steps", type=int, default=100_000, help="total env steps")
-    parser.add_argument("--out", required=True, help="output folder")
+    parser.add_argument("--out", type=output_folder, required=True, help="output folder")
     parser.add_argument("--envs", type=int, default=1,
                         help="battles collected at once: in one process, stepped together "
                              "by the native engine (env/vector.py) when it can; in "

@@ -6,6 +6,7 @@ import argparse
 
 import rules
 from experiments.comparison import report
+from experiments.paths import output_file
 
 DEFAULT_SCENARIO = "skirmish"
 
@@ -37,6 +38,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.seed < 0:
         raise UsageError(f"--seed: expected a whole number >= 0, got {args.seed}")
+    if args.tail < 0:
+        raise UsageError(f"--tail: expected a whole number >= 0, got {args.tail}")
     check_agent_names(args.party, args.monsters)
     gif = getattr(args, "gif", None)
     if gif is not None and not gif.lower().endswith(".gif"):
@@ -79,11 +82,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    w = sub.add_parser("watch", help="watch one battle between two agents",
-                       description="Watch one battle. Example: fray watch duel --seed 3 "
+    w = sub.add_parser("watch", description="Watch one battle. Example: fray watch duel --seed 3 "
                        "--party berserker --monsters random")
     w.add_argument("scenario", help="shipped scenario name or a .toml path")
     add_arguments(w)
-    w.add_argument("--gif", metavar="OUT.gif", default=None,
+    w.add_argument("--gif", metavar="OUT.gif", default=None, type=output_file,
                    help="also write the battle as an animated GIF (e.g. --gif duel.gif)")
     w.set_defaults(func=run)

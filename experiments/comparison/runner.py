@@ -11,7 +11,8 @@ local workers and Ray tasks give byte-identical results for the same seeds.
 
 - ``backend="local"``: ``workers`` processes (``concurrent.futures``; one worker plays
   in this process). A worker that dies breaks the pool; the unfinished battles are
-  resubmitted to a new pool, so none is lost.
+  resubmitted to a new pool, so none is lost. An interrupt kills the workers at once
+  (:mod:`experiments.workers`); the results yielded before it are kept.
 - ``backend="ray"``: one Ray task per battle (``max_retries``: Ray re-runs the task of a
   worker that died). Uses the running Ray session, or starts one (``address`` for an
   existing cluster) and shuts it down after.
@@ -28,7 +29,7 @@ import shutil
 import socket
 import tempfile
 from collections.abc import Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -40,6 +41,7 @@ from agents.spec import parse_spec, spec_label
 from agents.spec import split_specs as split_list
 from experiments.heap import freeze_shared
 from experiments.replay import play
+from experiments.workers import process_pool
 from rules import events as ev
 
 RAY_MAX_RETRIES = 3
@@ -196,25 +198,24 @@ def _run_local(specs: list[BattleSpec], workers: int) -> Iterator[BattleResult]:
     pending = {spec.id: spec for spec in specs}
     restarts = 0
     while pending:
-        pool = ProcessPoolExecutor(max_workers=min(workers, len(pending)))
-        futures: dict[Future[BattleResult], BattleSpec] = {
-            pool.submit(play_one, spec): spec for spec in pending.values()}
-        try:
-            while futures:
-                done, _ = wait(futures, return_when=FIRST_COMPLETED)
-                for future in done:
-                    spec = futures.pop(future)
-                    result = future.result()
-                    del pending[spec.id]
-                    yield result
-        except BrokenProcessPool:
-            restarts += 1
-            if restarts > LOCAL_MAX_POOL_RESTARTS:
-                raise RunnerError(f"a worker died {restarts} times; {len(pending)} "
-                                  f"battles not played (first: {next(iter(pending))})"
-                                  ) from None
-        finally:
-            pool.shutdown(wait=False, cancel_futures=True)
+        # an interrupt, or a caller that stops reading, kills the workers (process_pool)
+        with process_pool(min(workers, len(pending))) as pool:
+            futures: dict[Future[BattleResult], BattleSpec] = {
+                pool.submit(play_one, spec): spec for spec in pending.values()}
+            try:
+                while futures:
+                    done, _ = wait(futures, return_when=FIRST_COMPLETED)
+                    for future in done:
+                        spec = futures.pop(future)
+                        result = future.result()
+                        del pending[spec.id]
+                        yield result
+            except BrokenProcessPool:
+                restarts += 1
+                if restarts > LOCAL_MAX_POOL_RESTARTS:
+                    raise RunnerError(f"a worker died {restarts} times; {len(pending)} "
+                                      f"battles not played (first: {next(iter(pending))})"
+                                      ) from None
 
 
 def check_address(address: str, timeout: float = 3.0) -> None:

@@ -210,6 +210,10 @@ def parse_scenarios(text: str) -> tuple[str, ...]:
     names = tuple(name.strip() for name in text.split(",") if name.strip())
     if not names:
         raise RunnerError(f"--scenarios: expected at least one scenario, got {text!r}")
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise RunnerError(f"--scenarios: expected each scenario once, got "
+                          f"{', '.join(repeated)} more than once")
     return names
 
 

@@ -19,7 +19,6 @@ import csv
 import json
 import sys
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -28,6 +27,7 @@ from tqdm import tqdm
 import rules
 from agents.spec import split_specs
 from experiments.comparison.stats import sign_test, two_proportion_test, wilson_interval
+from experiments.workers import process_pool
 
 
 @dataclass
@@ -115,7 +115,7 @@ def evaluate(scenario: str, team: str, agent: str, opponent: str, battles: int,
                 tally.add(winner, team)
             bar.update(len(winners))
     else:
-        with ProcessPoolExecutor(workers) as pool:
+        with process_pool(workers) as pool:
             for winners in pool.map(_play_chunk, jobs):
                 for winner in winners:
                     tally.add(winner, team)

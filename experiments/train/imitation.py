@@ -23,13 +23,14 @@ from the demonstrator early.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from tqdm import tqdm
+
+from experiments.workers import process_pool
 
 OBSERVATION_KEYS = ("planes", "units", "decision", "globals", "action_mask")
 
@@ -180,7 +181,7 @@ def collect(scenario: str, team: str, demonstrators: Sequence[str],
             bar.set_postfix(decisions=len(actions), wins=wins, refresh=False)
 
     if workers > 1:
-        with ProcessPoolExecutor(workers) as pool:
+        with process_pool(workers) as pool:
             gather(pool.map(_collect_chunk, jobs), counted=False)
     else:
         gather((_collect_chunk(job, lambda: bar.update(1)) for job in jobs), counted=True)

@@ -75,14 +75,31 @@ def _palette() -> Image.Image:
     return image
 
 
-def write_gif(replay: Replay, path: str | Path, *, cell: int = 16, frame_ms: int = 250,
-              max_frames: int = 120) -> Path:
-    """Write the replay as an animated GIF at ``path`` (folders created); return it."""
+#: a GIF's least width in pixels (a 9-square duel at 16 pixels a square was 144 wide, too
+#: small to read the initials), within a square's least and greatest size
+GIF_WIDTH = 480
+GIF_CELL = (16, 48)
+
+
+def readable_cell(width: int) -> int:
+    """Pixels per square for a map ``width`` squares wide: at least ``GIF_WIDTH`` wide."""
+    least, most = GIF_CELL
+    return max(least, min(most, -(-GIF_WIDTH // max(1, width))))
+
+
+def write_gif(replay: Replay, path: str | Path, *, cell: int | None = None,
+              frame_ms: int = 250, max_frames: int = 120) -> Path:
+    """Write the replay as an animated GIF at ``path`` (folders created); return it.
+    ``cell``: pixels per square (default ``readable_cell`` of the map's width); the
+    caption strip grows with it."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    if cell is None:
+        cell = readable_cell(replay.new_battle().grid.width)
     palette = _palette()
     frames = [f.quantize(palette=palette, dither=Image.Dither.NONE)
-              for f in replay_frames(replay, cell=cell, max_frames=max_frames)]
+              for f in replay_frames(replay, cell=cell, max_frames=max_frames,
+                                     caption=max(16, cell * 2 // 3))]
     durations = [frame_ms] * (len(frames) - 1) + [max(2000, frame_ms)]
     frames[0].save(path, format="GIF", save_all=True, append_images=frames[1:],
                    duration=durations, loop=0, optimize=False)

@@ -88,7 +88,8 @@ def test_run_writes_a_row_per_decision_with_a_choice(
     (["headroom", "nowhere"], "SCENARIO: expected a shipped scenario"),
     (["headroom", "duel", "--base", "nobody"], "--base: expected an agent name"),
     (["headroom", "duel", "--confirm", "1"], "--confirm: expected a whole number >= 2"),
-    (["headroom", "duel", "--out", "/no/such/dir/x.csv"], "--out: expected a file"),
+    (["headroom", "duel", "--out", "/no/such/dir/x.csv"],
+     "--out: /no/such/dir/x.csv: the folder /no/such does not exist"),
 ])
 def test_cli_errors_are_one_line(argv: list[str], message: str,
                                  capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,12 +1,19 @@
 """The native engine builds once across pip installs (issue 50).
 
-pip builds every install in a new isolated environment (/tmp/pip-build-env-<random>/)
-holding nanobind; when CMake compiled nanobind's sources and headers from there, the
-second README command (`pip install -e ".[test,rl,ray]"` after `pip install -e .`) saw
-new compile commands and recompiled the whole engine. CMakeLists.txt copies nanobind
-into the build directory; this configures (no compiling: about a second) the same build
-directory with nanobind at two places, the first removed as pip removes its environment,
-and checks that ninja's compile commands did not change.
+The README's second command (`pip install -e ".[test,rl,ray]"` after `pip install -e .`)
+recompiled the whole engine, for two reasons, both from pip building every install in a
+new isolated environment (/tmp/pip-build-env-<random>/):
+
+- nanobind's sources and headers came from that environment: every compile command
+  changed. CMakeLists.txt now copies nanobind into the build directory.
+- scikit-build-core, seeing a new environment, deletes the build directory's top-level
+  CMakeCache.txt and CMakeFiles/, where the objects were. The engine's targets are now
+  defined in rules/native/CMakeLists.txt, so their objects are under rules/native/.
+
+This configures (no compiling: about a second each) one build directory with nanobind
+at one place, then as pip and scikit-build-core do for the next install (the first
+environment removed, the cache cleared) with nanobind at another, and checks that ninja's
+commands are the same and that no compiled object lies where the clearing reaches.
 """
 
 from __future__ import annotations
@@ -39,7 +46,14 @@ def _configure(build: Path, nanobind_parent: Path) -> str:
     ).stdout
 
 
-def test_a_second_isolated_build_environment_keeps_every_compile_command(tmp_path):
+def _objects(build: Path) -> list[str]:
+    targets = subprocess.run(["ninja", "-C", str(build), "-t", "targets", "all"],
+                             check=True, capture_output=True, text=True).stdout
+    return [line.split(":")[0] for line in targets.splitlines()
+            if line.split(":")[0].endswith(".o")]
+
+
+def test_a_second_isolated_build_environment_reuses_every_object(tmp_path):
     package = Path(nanobind.__file__).parent
     first, second = tmp_path / "first-env", tmp_path / "second-env"
     shutil.copytree(package, first / "nanobind")
@@ -47,7 +61,15 @@ def test_a_second_isolated_build_environment_keeps_every_compile_command(tmp_pat
     build = tmp_path / "build"
     commands_first = _configure(build, first)
     assert str(first) not in commands_first
+    objects = _objects(build)
+    assert any("nanobind" in name for name in objects)
+    assert any("_native.dir" in name for name in objects)
+    # what scikit-build-core clears when the isolated environment changed (its cmake.py)
+    cleared = [name for name in objects if name.startswith("CMakeFiles/")]
+    assert cleared == []
     shutil.rmtree(first)  # pip deletes its isolated environment after the install
+    (build / "CMakeCache.txt").unlink()
+    shutil.rmtree(build / "CMakeFiles")
     commands_second = _configure(build, second)
-    assert "nanobind" in commands_first and "_native" in commands_first
     assert commands_second == commands_first
+    assert _objects(build) == objects

@@ -109,8 +109,22 @@ def test_a_native_part_names_why_it_cannot_run(without_native: None,
     stale = type(sys)("rules._native")  # a module built before the engine state existed
     monkeypatch.setitem(engine._loaded, engine.NATIVE_MODULE, stale)
     assert engine.missing_native("Roster", "the engine state") == (
-        "rules._native was built before the engine state: run `pip install -e .` again")
+        "rules._native was built before the engine state: run `pip install -e .` again in "
+        "the checkout")
     with pytest.raises(RuntimeError, match="built before the engine state"):
         engine.require_native("Roster", "the engine state")
     stale.Roster = object  # type: ignore[attr-defined]
     assert engine.require_native("Roster", "the engine state") is stale
+
+
+def test_an_installed_copy_is_told_to_reinstall_not_to_run_pip_install_e(
+        without_native: None, monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    """Issue 50: a non-editable install has no rules/native/ sources (wheel.exclude), so
+    `pip install -e .` there would install whatever folder the user is in."""
+    assert "pip install -e ." in engine.fallback_message()  # this checkout
+    installed = tmp_path / "site-packages" / "rules"
+    installed.mkdir(parents=True)
+    monkeypatch.setattr(engine, "__file__", str(installed / "engine.py"))
+    message = engine.fallback_message()
+    assert "pip install -e" not in message
+    assert "reinstall fray from its source folder" in message

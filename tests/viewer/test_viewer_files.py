@@ -18,7 +18,7 @@ from experiments import cli
 from experiments.replay import Replay, play
 from experiments.viewer import build_page, write_gif, write_page
 from experiments.viewer.data import UNIT_FLAGS, cells_of, run_length, viewer_data
-from experiments.viewer.gif import replay_frames
+from experiments.viewer.gif import GIF_CELL, GIF_WIDTH, readable_cell, replay_frames
 
 
 @given(st.sets(st.integers(0, 2000)))
@@ -96,8 +96,10 @@ def test_watch_gif_is_an_animation_of_render_rgb_frames(capsys: pytest.CaptureFi
     gif = Image.open(out)
     assert gif.n_frames > 3
     _, replay = play("duel", 3, {"party": "berserker", "monsters": "berserker"})
-    first = np.asarray(replay_frames(replay)[0])
-    start = render_rgb(replay.new_battle(), cell=16)
+    cell = readable_cell(replay.new_battle().grid.width)
+    assert gif.width >= GIF_WIDTH or cell == GIF_CELL[1]  # readable: scaled up (issue 50)
+    first = np.asarray(replay_frames(replay, cell=cell)[0])
+    start = render_rgb(replay.new_battle(), cell=cell)
     assert np.array_equal(first[-start.shape[0]:], start)  # below the caption strip
     gif.seek(0)
     shown = np.asarray(gif.convert("RGB"))[-start.shape[0]:].astype(int)
