@@ -12,6 +12,7 @@ the verdict and the number of battles depend only on the seeds.
 from __future__ import annotations
 
 import argparse
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -65,6 +66,30 @@ class Comparison:
         if self.decided.get("better") == "H0" and self.decided.get("worse") == "H0":
             return "equal"
         return None
+
+
+    def expected_battles(self, max_battles: int) -> int:
+        """Where the comparison is expected to stop, for the progress bar (issue 50: its
+        total was ``--max-battles``, the worst case): each undecided test's LLR carried on
+        at its mean drift per pair so far (an SPRT's LLR moves linearly in expectation) to
+        the bound it heads for, combined by the verdict's rule; ``max_battles`` until the
+        drift is known, and never more."""
+        heading: list[tuple[float, str]] = []
+        for name, test in self.tests.items():
+            if name in self.decided:
+                heading.append((test.pairs, self.decided[name]))
+                continue
+            if test.pairs == 0 or test.llr == 0:
+                return max_battles
+            drift = test.llr / test.pairs
+            lower, upper = test.bounds
+            heading.append((upper / drift, "H1") if drift > 0 else (lower / drift, "H0"))
+        towards_h1 = [pairs for pairs, bound in heading if bound == "H1"]
+        if len(self.tests) > 1 and towards_h1:  # margin mode: one H1 decides alone
+            pairs = min(towards_h1)
+        else:
+            pairs = max(pairs for pairs, _ in heading)
+        return min(max_battles, max(self.battles, 2 * math.ceil(pairs)))
 
 
 def pair_specs(agent: AgentSpec, opponent: AgentSpec, scenario: str, index: int, seed: int,
@@ -142,6 +167,9 @@ def compare(agent: AgentSpec, opponent: AgentSpec, scenario: str, tests: dict[st
                     break
                 state.add_pair((score_of(records[first.id], agent.label),
                                 score_of(records[second.id], agent.label)))
+                bar.total = state.expected_battles(max_battles)
+                bar.set_postfix_str(f"expected stop {bar.total}, at most {max_battles}",
+                                    refresh=False)
                 bar.update(2)
     if handle is not None:
         handle.close()

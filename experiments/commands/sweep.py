@@ -36,6 +36,8 @@ def check_same_sweep(out: Path, settings: dict[str, object]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
     from experiments.comparison import plots
     from experiments.comparison.runner import parse_agents
     from experiments.comparison.stats import mean_interval
@@ -49,7 +51,12 @@ def run(args: argparse.Namespace) -> int:
         variants,
         write_variant,
     )
-    from experiments.comparison.tournament import config_from, parse_scenarios, run_tournament
+    from experiments.comparison.tournament import (
+        config_from,
+        parse_scenarios,
+        run_tournament,
+        schedule,
+    )
 
     check_run_options(args)
     base = base_folder(args.content_dir)
@@ -65,12 +72,16 @@ def run(args: argparse.Namespace) -> int:
     for folder, change in zip(folders, changes, strict=True):
         write_variant(base, folder / "content", change)
     records_by_variant = []
-    for number, (folder, label) in enumerate(zip(folders, labels, strict=True), start=1):
-        config = config_from(agents, scenarios, args.battles, args.seed,
-                             str(folder / "content"))
-        records_by_variant.append(run_tournament(
-            config, folder, resume=args.resume, label=f"{number}/{len(labels)} {label}",
-            **run_options(args)))
+    configs = [config_from(agents, scenarios, args.battles, args.seed, str(folder / "content"))
+               for folder in folders]
+    # one bar (and ETA) for the whole sweep, the variant playing in its description
+    with tqdm(total=sum(len(schedule(config)) for config in configs), unit="battle",
+              dynamic_ncols=True) as bar:
+        for number, (folder, label, config) in enumerate(
+                zip(folders, labels, configs, strict=True), start=1):
+            records_by_variant.append(run_tournament(
+                config, folder, resume=args.resume, label=f"{number}/{len(labels)} {label}",
+                bar=bar, **run_options(args)))
     names = [agent.label for agent in agents]
     rows = sweep_rows(labels, changes, records_by_variant, names)
     with (out / "sweep.csv").open("w", newline="", encoding="utf-8") as handle:

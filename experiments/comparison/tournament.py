@@ -180,9 +180,10 @@ def write_result(out: Path, result: BattleResult, handle: Any) -> dict[str, Any]
 def run_tournament(config: TournamentConfig, out: str | Path, *, resume: bool = False,
                    backend: str = "local", workers: int | None = None,
                    address: str | None = None, progress: bool = True,
-                   label: str = "battles") -> list[dict[str, Any]]:
+                   label: str = "battles", bar: tqdm | None = None) -> list[dict[str, Any]]:
     """Play the tournament into ``out`` (resuming if asked); every record, in schedule
-    order."""
+    order. ``bar``: a progress bar of a longer run (a sweep's) to advance, instead of one
+    of its own."""
     out = Path(out)
     if config.battles < 1:
         raise TournamentError(f"--battles: expected a whole number >= 1, got {config.battles}")
@@ -196,12 +197,22 @@ def run_tournament(config: TournamentConfig, out: str | Path, *, resume: bool = 
     wanted = {spec.id for spec in specs}
     done = {r["id"]: r for r in load_records(out, repair=True) if r.get("id") in wanted}
     todo = [spec for spec in specs if spec.id not in done]
-    with (out / BATTLES_FILE).open("a", encoding="utf-8") as handle, \
-            tqdm(total=len(specs), initial=len(done), desc=label, unit="battle",
-                 disable=not progress, dynamic_ncols=True) as bar:
-        for result in run_battles(todo, backend=backend, workers=workers, address=address):
-            done[result.id] = write_result(out, result, handle)
-            bar.update(1)
+    own = bar is None
+    if bar is None:
+        bar = tqdm(total=len(specs), initial=len(done), desc=label, unit="battle",
+                   disable=not progress, dynamic_ncols=True)
+    else:
+        bar.set_description(label)
+        bar.update(len(done))
+    try:
+        with (out / BATTLES_FILE).open("a", encoding="utf-8") as handle:
+            for result in run_battles(todo, backend=backend, workers=workers,
+                                      address=address):
+                done[result.id] = write_result(out, result, handle)
+                bar.update(1)
+    finally:
+        if own:
+            bar.close()
     return [done[spec.id] for spec in specs]
 
 

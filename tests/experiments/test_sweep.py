@@ -92,8 +92,11 @@ def test_sweep_writes_variants_on_the_same_seeds_and_reports_them(
                      "--set", "modifiers.full_attack=20,60",
                      "--agents", "berserker,random", "--scenario", "duel", "--battles", "2",
                      "--out", str(out), "--workers", "1"]) == 0
-    printed = capsys.readouterr().out
+    captured = capsys.readouterr()
+    printed = captured.out
     assert "defence.parries_per_round=0 modifiers.full_attack=60" in printed
+    # one progress bar for the whole sweep (4 variants x 4 battles), not one per variant
+    assert "| 16/16 [" in captured.err and "| 4/4 [" not in captured.err
     folders = sorted(out.glob("variant-*"))
     assert len(folders) == 4
     changed = tomllib.loads((folders[1] / "content" / "ruleset.toml").read_text())

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 import agents
 from agents.random_agent import RandomAgent
 from experiments import cli
-from experiments.commands.compare import compare
+from experiments.commands.compare import Comparison, compare
 from experiments.comparison.runner import AgentSpec
 from experiments.comparison.stats import Sprt
 
@@ -20,6 +22,28 @@ def test_berserker_is_better_than_random_on_duel_within_few_battles(
     assert "berserker is BETTER than random" in out
     battles = int(out.split("after ")[1].split(" battles")[0])
     assert 2 <= battles < 100 and battles % 2 == 0
+
+
+def test_the_bar_shows_the_expected_stop_not_the_cap(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 50: the bar's total was --max-battles, so its ETA was the worst case."""
+    assert cli.main(["compare", "berserker", "random", "--scenario", "duel",
+                     "--workers", "1", "--max-battles", "2000"]) == 0
+    captured = capsys.readouterr()
+    battles = int(captured.out.split("after ")[1].split(" battles")[0])
+    final = captured.err.rsplit("\r", 1)[-1]
+    assert f"| {battles}/{battles} [" in final and "at most 2000" in final
+
+
+def test_the_expected_stop_carries_the_llr_on_to_its_bound() -> None:
+    state = Comparison({"better": Sprt(0, 50), "worse": Sprt(0, -50)})
+    assert state.expected_battles(400) == 400  # nothing known yet
+    for pair in ((1.0, 1.0), (1.0, 0.0), (1.0, 1.0), (1.0, 0.5)):  # A's score in each
+        state.add_pair(pair)
+    better = state.tests["better"]
+    expected = 2 * math.ceil(better.bounds[1] / (better.llr / better.pairs))
+    assert better.llr > 0 and state.expected_battles(10_000) == expected
+    assert state.expected_battles(10) == 10
 
 
 def test_random_is_worse_than_berserker(capsys: pytest.CaptureFixture[str]) -> None:
