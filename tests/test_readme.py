@@ -108,3 +108,23 @@ def test_the_plain_sb3_block_trains_with_fray_trains_settings() -> None:
         defaults.n_steps, defaults.batch_size, defaults.n_epochs)
     assert model.policy_kwargs == policy_spec("fray")[1]
     namespace["env"].close()
+
+
+def test_every_gymnasium_make_the_readme_quotes_runs() -> None:
+    """Issue 50: `gymnasium.make_vec("fray/Skirmish-v0", num_envs=64)` failed with
+    NamespaceNotFound (nothing had imported fray's env package). Each call quoted inline
+    runs as written in a fresh interpreter that imported only gymnasium."""
+    import os
+    import subprocess
+    import sys
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    calls = re.findall(r"`(gymnasium\.make(?:_vec)?\(.*?\))`", text, re.DOTALL)
+    assert any("make_vec" in call for call in calls)
+    for call in calls:
+        code = f"import gymnasium\nmade = {' '.join(call.split())}\nmade.reset(seed=0)\n" \
+               "made.close()"
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                              timeout=300)
+        assert done.returncode == 0, (call, done.stderr.splitlines()[-1:])

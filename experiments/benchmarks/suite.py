@@ -36,6 +36,18 @@ SECTIONS: tuple[tuple[str, Callable[[bool], Iterable[Figure]]], ...] = (
     ("native engine against the Python engine (same run)", engines.figures),
 )
 
+#: seconds each section took in one `fray bench --quick` on the 2-core machine (shared,
+#: load average 12-14, 2026-12-07: torch's learner section suffers most from the load):
+#: the progress bar's weights, so its ETA follows the sections' lengths rather than their
+#: count (issue 50: counted in sections, it said "2 s" before a 28 s one)
+SECTION_SECONDS: dict[str, float] = {
+    "headless rules core (both teams the same agent)": 28.0,
+    "reach graph": 6.6,
+    "envs: random masked actions": 14.3,
+    "learner": 326.5,
+    "native engine against the Python engine (same run)": 133.4,
+}
+
 
 @dataclass(frozen=True)
 class Target:
@@ -200,7 +212,12 @@ def run(quick: bool, out: TextIO, json_path: Path | None = None,
         if json_path is not None:
             json_path.write_text(json.dumps(record, indent=1, ensure_ascii=False))
 
-    for title, section in tqdm(SECTIONS, desc="fray bench", unit="section"):
+    # the bar in estimated seconds (SECTION_SECONDS), the running section named
+    bar = tqdm(total=sum(SECTION_SECONDS.values()), desc="fray bench", smoothing=0,
+               bar_format="{desc}: {percentage:3.0f}%|{bar}| {postfix} "
+                          "[{elapsed}<{remaining}]")
+    for title, section in SECTIONS:
+        bar.set_postfix_str(title, refresh=True)
         print(f"== {title} ==", file=out, flush=True)
         measured = (engines.figures(quick, differential) if section is engines.figures
                     else section(quick))
@@ -209,6 +226,8 @@ def run(quick: bool, out: TextIO, json_path: Path | None = None,
             record["figures"].append(fig.to_dict())
             print(figure_line(fig), file=out, flush=True)
             save()
+        bar.update(SECTION_SECONDS[title])
+    bar.close()
     units = {name: decisions.unit_count(name) for name in ("duel", "horde")}
     print("== ratios ==", file=out)
     for label, top, bottom in _RATIOS:

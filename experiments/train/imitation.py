@@ -145,14 +145,16 @@ def _chunks(numbers: Sequence[int], size: int) -> Iterator[list[int]]:
 def collect(scenario: str, team: str, demonstrators: Sequence[str],
             opponents: Sequence[str], battles: int, seed: int = 0,
             damage_reward: float = 0.5, gamma: float = 0.99, workers: int = 1,
-            driver: str | None = None, progress: bool = False) -> Demonstrations:
+            driver: str | None = None, progress: bool = False,
+            advance: Callable[[float], None] | None = None) -> Demonstrations:
     """``battles`` demonstration battles: battle ``i`` (``seed + i``) has demonstrator
     ``i mod len(demonstrators)`` and opponent ``i mod len(opponents)``, and the env reset
     with seed ``seed + i``, so a set is reproducible from its arguments.
 
     With ``driver`` (an agent name, say ``learned:PATH``) the driver plays the team and
     the demonstrator only labels the decisions the driver reaches (DAgger): the set then
-    covers the states the learner itself gets into, not only the demonstrator's."""
+    covers the states the learner itself gets into, not only the demonstrator's.
+    ``advance``: called with the battles done (a run's overall bar, experiments.train.stages)."""
     if not demonstrators or not opponents:
         raise ValueError("demonstrations need a demonstrator and an opponent")
     numbers = list(range(seed, seed + battles))
@@ -166,7 +168,12 @@ def collect(scenario: str, team: str, demonstrators: Sequence[str],
     episodes: list[int] = []
     wins = 0
     bar = tqdm(total=battles, desc="demonstrations", unit="battle", disable=not progress,
-               dynamic_ncols=True)
+               dynamic_ncols=True, leave=advance is None)
+
+    def played(count: int) -> None:
+        bar.update(count)
+        if advance is not None:
+            advance(count)
 
     def gather(results: Iterator[Chunk], counted: bool) -> None:
         nonlocal wins
@@ -177,14 +184,14 @@ def collect(scenario: str, team: str, demonstrators: Sequence[str],
             episodes.extend(chunk_episodes)
             wins += chunk_wins
             if not counted:
-                bar.update(len(chunk_returns))
+                played(len(chunk_returns))
             bar.set_postfix(decisions=len(actions), wins=wins, refresh=False)
 
     if workers > 1:
         with process_pool(workers) as pool:
             gather(pool.map(_collect_chunk, jobs), counted=False)
     else:
-        gather((_collect_chunk(job, lambda: bar.update(1)) for job in jobs), counted=True)
+        gather((_collect_chunk(job, lambda: played(1)) for job in jobs), counted=True)
     bar.close()
     stacked = {key: np.stack([obs[key] for obs in parts]) for key in OBSERVATION_KEYS}
     return Demonstrations(stacked, np.asarray(actions, dtype=np.int64),
@@ -277,9 +284,11 @@ def split(demos: Demonstrations, held_out: float = 0.1) -> tuple[Demonstrations,
 
 def pretrain(policy: Any, demos: Demonstrations, epochs: int = 10, batch_size: int = 256,
              learning_rate: float = 1e-3, value_coef: float = 0.5, seed: int = 0,
-             progress: bool = False) -> list[dict[str, float]]:
+             progress: bool = False, advance: Callable[[float], None] | None = None,
+             ) -> list[dict[str, float]]:
     """Behaviour cloning of ``policy`` on ``demos`` (see the module docstring); one row
-    per epoch: loss, training accuracy, held-out accuracy."""
+    per epoch: loss, training accuracy, held-out accuracy. ``advance``: called with the
+    samples of each minibatch (a run's overall bar, experiments.train.stages)."""
     import torch
 
     train_set, held_out = split(demos)
@@ -290,7 +299,7 @@ def pretrain(policy: Any, demos: Demonstrations, epochs: int = 10, batch_size: i
     # one tick per minibatch (not per epoch), so the ETA shows after the first few
     batches = -(-len(train_set) // batch_size)
     bar = tqdm(total=epochs * batches, desc="behaviour cloning", unit="batch",
-               disable=not progress, dynamic_ncols=True)
+               disable=not progress, dynamic_ncols=True, leave=advance is None)
     for epoch in range(1, epochs + 1):
         order = rng.permutation(len(train_set))
         losses, hits = [], []
@@ -304,6 +313,8 @@ def pretrain(policy: Any, demos: Demonstrations, epochs: int = 10, batch_size: i
             losses.append(float(loss.detach()))
             hits.append(hit)
             bar.update()
+            if advance is not None:
+                advance(min(batch_size, len(order) - start))
         policy.set_training_mode(False)
         row = {"epoch": epoch, "loss": float(np.mean(losses)),
                "train_accuracy": float(np.mean(hits)),

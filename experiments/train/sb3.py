@@ -47,6 +47,7 @@ from experiments.train.sb3_components import adam_options as adam_options
 from experiments.train.sb3_components import batched_vec_env as batched_vec_env
 from experiments.train.sb3_components import make_vec_env as make_vec_env
 from experiments.train.sb3_components import policy_spec as policy_spec
+from experiments.train.stages import TRAINED_SHARE, Stages, imitation_stages
 
 
 @dataclass
@@ -172,7 +173,7 @@ def torch_threads(count: int) -> Iterator[None]:
 
 
 def _callback(config: TrainConfig, total: int, cloning: Any = None,
-              stop: StopRequest | None = None) -> Any:
+              stop: StopRequest | None = None, stages: Stages | None = None) -> Any:
     import torch
     from stable_baselines3.common.callbacks import BaseCallback
 
@@ -195,6 +196,7 @@ def _callback(config: TrainConfig, total: int, cloning: Any = None,
             self.last_checkpoint = self.num_timesteps
             self.last_eval = self.num_timesteps
             self.first_step = self.num_timesteps
+            self.advance = None if stages is None else stages.begin("PPO")
 
         def _on_rollout_start(self) -> None:
             torch.set_num_threads(1)          # the envs have the cores while collecting
@@ -211,6 +213,8 @@ def _callback(config: TrainConfig, total: int, cloning: Any = None,
                     self.episodes += 1
                     self.wins += won
                     self.recent.append(won)
+            if self.advance is not None:
+                self.advance(self.num_timesteps - self.bar.n)
             self.bar.update(self.num_timesteps - self.bar.n)
             if self.episodes:
                 self.bar.set_postfix(episodes=self.episodes,
@@ -266,14 +270,15 @@ def demonstration_seed(config: TrainConfig) -> int:
     return 10**6 * config.seed + 1000
 
 
-def warm_start(model: Any, config: TrainConfig) -> Any:
+def warm_start(model: Any, config: TrainConfig, stages: Stages | None = None) -> Any:
     """Behaviour cloning of ``config.imitate`` before PPO (``experiments.train.imitation``)
     on demonstrations collected here, or loaded from ``imitate_data`` when that file
     exists (written there after collecting otherwise),
     then ``imitate_rounds`` DAgger rounds (the policy plays ``imitate_battles // 2``
     battles, the demonstrator labels them, cloning goes on over everything for half the
     epochs); writes ``imitation.csv`` (one row per epoch) and the checkpoint at step 0;
-    returns the cloning regulariser for PPO, or None without ``imitate_keep``."""
+    returns the cloning regulariser for PPO, or None without ``imitate_keep``.
+    ``stages``: the run's overall bar (its stages from ``imitation_stages``)."""
     from experiments.train.imitation import (
         Demonstrations,
         collect,
@@ -288,7 +293,8 @@ def warm_start(model: Any, config: TrainConfig) -> Any:
         demos = collect(config.scenario, config.team, config.imitate, named,
                         config.imitate_battles, seed=demonstration_seed(config),
                         damage_reward=config.damage_reward, gamma=config.gamma,
-                        workers=config.envs, progress=config.progress)
+                        workers=config.envs, progress=config.progress,
+                        advance=stages and stages.begin("demonstrations"))
         if cached is not None:
             demos.save(cached)
     tqdm.write(f"demonstrations: {config.imitate_battles} battles, {len(demos)} decisions, "
@@ -296,7 +302,10 @@ def warm_start(model: Any, config: TrainConfig) -> Any:
     with torch_threads(update_thread_count()):
         history = pretrain(model.policy, demos, epochs=config.imitate_epochs,
                            batch_size=config.batch_size, seed=config.seed,
-                           progress=config.progress)
+                           progress=config.progress,
+                           advance=stages and stages.begin(
+                               "behaviour cloning",
+                               len(demos) * TRAINED_SHARE * config.imitate_epochs))
     for row in history:
         row["round"] = 0
     for round_number in range(1, config.imitate_rounds + 1):
@@ -307,12 +316,17 @@ def warm_start(model: Any, config: TrainConfig) -> Any:
             max(1, config.imitate_battles // 2),
             seed=demonstration_seed(config) + round_number * 10**5,
             damage_reward=config.damage_reward, gamma=config.gamma, workers=config.envs,
-            driver=f"learned:{played}", progress=config.progress)
+            driver=f"learned:{played}", progress=config.progress,
+            advance=stages and stages.begin(f"DAgger {round_number} demonstrations"))
         tqdm.write(f"DAgger round {round_number}: {len(demos)} decisions in all")
         with torch_threads(update_thread_count()):
-            more = pretrain(model.policy, demos, epochs=max(1, config.imitate_epochs // 2),
+            epochs = max(1, config.imitate_epochs // 2)
+            more = pretrain(model.policy, demos, epochs=epochs,
                             batch_size=config.batch_size, seed=config.seed + round_number,
-                            progress=config.progress)
+                            progress=config.progress,
+                            advance=stages and stages.begin(
+                                f"DAgger {round_number} cloning",
+                                len(demos) * TRAINED_SHARE * epochs))
         history += [{**row, "round": round_number} for row in more]
     with (Path(config.out) / "imitation.csv").open("w", newline="") as handle:
         writer = csv.DictWriter(handle, ("round", "epoch", "loss", "train_accuracy",
@@ -396,6 +410,7 @@ def _learn(config: TrainConfig, vec: Any, start: Path | None, tensorboard: str |
     from sb3_contrib import MaskablePPO
 
     cloning = None
+    stages: Stages | None = None
     if start is not None:
         model = MaskablePPO.load(start, env=vec, device="cpu",
                                  tensorboard_log=tensorboard)
@@ -413,14 +428,24 @@ def _learn(config: TrainConfig, vec: Any, start: Path | None, tensorboard: str |
         if config.init:
             cloning = start_from(model, config)
         if config.imitate:
-            cloning = warm_start(model, config)
+            # one overall bar over the stages (issue 50), each stage keeping its own
+            cached = config.imitate_data and Path(config.imitate_data).is_file()
+            stages = Stages(imitation_stages(config.imitate_battles, config.imitate_epochs,
+                                             config.imitate_rounds, config.steps,
+                                             demonstrations=not cached),
+                            progress=config.progress)
+            cloning = warm_start(model, config, stages)
     if tensorboard is None:
         model.set_logger(quiet_logger())
     remaining = config.steps - model.num_timesteps
-    callback = _callback(config, config.steps, cloning, stop)
-    if remaining > 0:
-        model.learn(total_timesteps=remaining, callback=callback,
-                    reset_num_timesteps=start is None, tb_log_name="ppo")
+    callback = _callback(config, config.steps, cloning, stop, stages)
+    try:
+        if remaining > 0:
+            model.learn(total_timesteps=remaining, callback=callback,
+                        reset_num_timesteps=start is None, tb_log_name="ppo")
+    finally:
+        if stages is not None:
+            stages.close()
     final = checkpoint_path(config, model.num_timesteps)
     if not final.with_suffix(".json").exists():
         write_checkpoint(model, config)

@@ -99,9 +99,19 @@ def test_bench_quick_prints_every_figure_and_target(
 
 def test_bench_json_into_a_missing_folder_is_a_usage_error(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    assert cli.main(["bench", "--json", str(tmp_path / "nowhere" / "b.json")]) == 2
+    # fray makes at most a file's own folder (experiments/paths.py), not a tree
+    assert cli.main(["bench", "--json", str(tmp_path / "nowhere" / "deeper" / "b.json")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--json" in err and "nowhere" in err
+    assert not (tmp_path / "nowhere").exists()
+
+
+def test_the_bar_is_weighted_by_each_section_s_measured_length() -> None:
+    """Issue 50: counted in sections, the bar's ETA said "2 s" before a 28 s section."""
+    from experiments.benchmarks.suite import SECTION_SECONDS, SECTIONS
+
+    assert [title for title, _ in SECTIONS] == list(SECTION_SECONDS)
+    assert all(seconds > 0 for seconds in SECTION_SECONDS.values())
 
 
 def test_generated_scenarios_parse_with_the_units_asked_for() -> None:
@@ -194,3 +204,19 @@ def test_bench_differential_record_that_is_not_one_is_a_usage_error(
     assert cli.main(["bench", "--differential", str(record)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--differential" in err and "differences" in err
+
+
+def test_doc_figures_print_the_date_and_machine_then_each_figure(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 50: the docs' figures come from experiments/benchmarks/doc_figures.py, which
+    prints them under the date and the machine they were measured on."""
+    from experiments.benchmarks import doc_figures
+
+    assert set(doc_figures.FIGURES) >= {"cli", "demo", "mcts", "sweep", "ppo", "imitate"}
+    assert doc_figures.main(["cli"]) == 0
+    header, line = capsys.readouterr().out.splitlines()
+    assert header.startswith("doc figures, 20") and "UTC" in header
+    assert "cores, load average" in header
+    assert line.startswith("cli: fray --version ") and "python -c pass" in line
+    with pytest.raises(SystemExit):
+        doc_figures.main(["no-such-figure"])
