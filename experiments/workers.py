@@ -13,8 +13,9 @@ behaviour cloning's chunks) is a :func:`process_pool`:
   exit. What finished was already handed to the caller (and written by it), so
   ``--resume`` plays only the rest.
 
-:func:`stop_children` is the CLI's last line: any child process still alive when ``fray``
-is interrupted (SubprocVecEnv's envs, a pool created elsewhere) is stopped the same way.
+``fray train``'s SubprocVecEnv envs ignore both signals too (their factories call
+:func:`ignore_interrupts`): the run closes them. :func:`stop_children` is the CLI's last
+line: any child process still alive when ``fray`` is interrupted is killed.
 """
 
 from __future__ import annotations

@@ -12,11 +12,11 @@
 
 from __future__ import annotations
 
-import signal
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from experiments.train.opponents import SELF, OpponentPool, OpponentPoolWrapper
+from experiments.workers import ignore_interrupts
 
 if TYPE_CHECKING:
     from experiments.train.sb3 import TrainConfig
@@ -183,9 +183,10 @@ def batched_vec_env(config: TrainConfig) -> Any:
 
 
 def _ignoring_terminate(factory: Callable[[], Any]) -> Callable[[], Any]:
-    """``factory`` run in an env subprocess that ignores SIGTERM: ``timeout`` signals the
-    whole process group, and the run, not the signal, closes its envs."""
+    """``factory`` run in an env subprocess that ignores SIGTERM and SIGINT: ``timeout``
+    and Ctrl-C signal the whole process group, and the run, not the signal, closes its
+    envs (a Ctrl-C killed each env with a KeyboardInterrupt traceback; issue 50)."""
     def make() -> Any:
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        ignore_interrupts()
         return factory()
     return make
