@@ -136,7 +136,7 @@ def command_in(argv: Sequence[str]) -> str | None:
     """The subcommand named in ``argv`` (its first word that is no option), or None."""
     words = iter(argv)
     for word in words:
-        if word == "--engine":
+        if len(word) > 2 and "--engine".startswith(word):  # --engine VALUE (or --eng VALUE)
             next(words, None)
         elif not word.startswith("-"):
             return word

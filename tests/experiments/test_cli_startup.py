@@ -59,3 +59,16 @@ def test_every_command_in_the_table_registers_itself_with_its_summary() -> None:
     assert sorted(subparsers.choices) == sorted(COMMANDS)
     for summary in (summary for _, summary in COMMANDS.values()):
         assert " ".join(summary.split()[:3]) in " ".join(text.split())
+
+
+@pytest.mark.parametrize(("argv", "command"), [
+    (["--engine", "python", "watch", "duel"], "watch"),
+    (["--eng", "python", "watch"], "watch"),
+    (["--engine=python", "scenarios"], "scenarios"),
+    (["--version"], None),
+])
+def test_the_command_is_found_past_the_engine_option(argv: list[str], command: str | None
+                                                     ) -> None:
+    from experiments.cli import command_in
+
+    assert command_in(argv) == command
