@@ -159,7 +159,10 @@ def sb3_defaults() -> str:
     from sb3_contrib import MaskablePPO
 
     env = gymnasium.make("env:fray/Skirmish-v0", opponent="berserker")
+    from experiments.train.sb3 import quiet_logger
+
     model = MaskablePPO("MultiInputPolicy", env, device="cpu")
+    model.set_logger(quiet_logger())  # no /tmp/SB3-<time> folder
     start = time.monotonic()
     model.learn(total_timesteps=2_048)
     wall = time.monotonic() - start
