@@ -142,10 +142,16 @@ def _readme_block() -> str:
 
 def ppo() -> str:
     block = _readme_block()
-    start = time.monotonic()
     namespace: dict[str, object] = {"__name__": "readme_block"}
-    exec(compile(block, "README.md", "exec"), namespace)  # our own README's code
-    wall = time.monotonic() - start
+    previous = tempfile.tempdir
+    with tempfile.TemporaryDirectory() as folder:  # sb3 writes /tmp/SB3-<time>/ logs
+        tempfile.tempdir = folder
+        try:
+            start = time.monotonic()
+            exec(compile(block, "README.md", "exec"), namespace)  # our own README's code
+            wall = time.monotonic() - start
+        finally:
+            tempfile.tempdir = previous
     model = namespace["model"]
     steps = model.num_timesteps  # type: ignore[attr-defined]
     parameters = sum(p.numel() for p in model.policy.parameters())  # type: ignore[attr-defined]
