@@ -9,7 +9,9 @@ list). KEY is a dotted path:
   value of the content file FILE.toml (``ruleset``, ``creatures``, ``weapons``,
   ``armour``, ``items``, ``races``, ``spells``);
 - ``scenario.max_rounds``: a top-level value of the scenario file;
-- ``scenario.units.orc_1.creature=orc|hobgoblin``: a value of the unit with that id;
+- ``scenario.units.orc_1.creature=orc|hobgoblin``: a value of the unit with that id, its
+  own or its creature's (``scenario.units.orc_1.skills.axe``, ``...characteristics.con``,
+  ``...hp``: the unit's override, which a shipped scenario can carry);
   ``scenario.units.orc_1.present=true|false`` keeps or removes the unit.
 
 A *setting* gives each knob one of its values. :func:`write_setting` writes it out as a
@@ -104,20 +106,39 @@ def current_value(key: str, content_dir: Path, scenario: Path) -> Any:
     if head == SCENARIO:
         data = read_toml(scenario)
         parts = rest.split(".")
-        if len(parts) == 3 and parts[0] == "units":
-            unit = _unit(data, parts[1], key)
-            if parts[2] == PRESENT:
-                return True
-            if parts[2] not in unit:
-                raise KnobError(f"--knob {key}: unit {parts[1]} has no field {parts[2]!r}; "
-                                f"its fields: {', '.join(sorted(unit))}, {PRESENT}")
-            return unit[parts[2]]
+        if len(parts) >= 3 and parts[0] == "units":
+            return _unit_value(data, parts[1], parts[2:], key, content_dir, scenario)
         found = {k: v for k, v in data.items() if k != "units"}
         return _leaf(leaves(found), rest, key, scenario.name)
     if head not in CONTENT_FILES:
         raise KnobError(f"--knob {key}: expected KEY to start with {SCENARIO} or a content "
                         f"file ({', '.join(CONTENT_FILES)}), got {head!r}")
     return _leaf(leaves(read_toml(content_dir / f"{head}.toml")), rest, key, f"{head}.toml")
+
+
+def _unit_value(data: dict[str, Any], unit_id: str, path: list[str], key: str,
+                content_dir: Path, scenario: Path) -> Any:
+    """A unit's value: its own, else its creature's (``skills.axe``, ``characteristics.con``,
+    ``armour``...), else for ``hp`` the hit points it musters with."""
+    unit = _unit(data, unit_id, key)
+    if path == [PRESENT]:
+        return True
+    dotted = ".".join(path)
+    own = leaves(unit)
+    if dotted in own:
+        return _leaf(own, dotted, key, f"unit {unit_id}")
+    creatures = read_toml(content_dir / "creatures.toml")
+    creature = creatures.get(str(unit.get("creature")), {})
+    known = leaves(creature) if isinstance(creature, dict) else {}
+    if dotted in known:
+        return _leaf(known, dotted, key, f"creature {unit.get('creature')}")
+    if dotted == "hp":
+        battle = rules.Battle.from_toml(scenario.read_text(encoding="utf-8"), seed=0,
+                                        source=scenario.name, content_dir=str(content_dir))
+        return battle.combatants[unit_id].max_hp
+    raise KnobError(f"--knob {key}: unit {unit_id} ({unit.get('creature')}) has no value "
+                    f"{dotted!r}; its fields: {', '.join(sorted(set(own) | set(known)))}, "
+                    f"hp, {PRESENT}")
 
 
 def _leaf(known: dict[str, Any], path: str, key: str, where: str) -> Any:
@@ -242,13 +263,16 @@ def scenario_variant(scenario: Path, changes: Mapping[str, Any]) -> str:
     data = read_toml(scenario)
     for key, value in changes.items():
         parts = key.split(".")[1:]
-        if len(parts) == 3 and parts[0] == "units":
+        if len(parts) >= 3 and parts[0] == "units":
             unit = _unit(data, parts[1], key)
-            if parts[2] == PRESENT:
+            if parts[2:] == [PRESENT]:
                 if not value:
                     data["units"] = [u for u in data["units"] if u is not unit]
             else:
-                unit[parts[2]] = value
+                node = unit
+                for name in parts[2:-1]:
+                    node = node.setdefault(name, {})
+                node[parts[-1]] = value
         else:
             set_value(data, ".".join(parts), value)
     label = setting_label(changes) or "nothing"

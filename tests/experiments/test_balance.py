@@ -177,3 +177,26 @@ def test_the_command_rejects_bad_arguments(tmp_path: Path,
     assert "expected finite LOW <= HIGH" in capsys.readouterr().err
     assert cli.main([{"1000": "10"}.get(word, word) for word in command]) == 2
     assert "--budget: expected at least 200 battles" in capsys.readouterr().err
+
+
+def test_fray_knobs_sorts_nudges_by_effect_and_says_what_changes_nothing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rows_file = tmp_path / "knobs.json"
+    assert cli.main(["knobs", "duel", "--only", "creatures.orc.skills", "--battles", "300",
+                     "--workers", "1", "--quiet", "--json", str(rows_file)]) == 0
+    printed = capsys.readouterr().out
+    assert printed.startswith("as shipped: party_win ")
+    rows = json.loads(rows_file.read_text())[1:]
+    assert {row["knob"] for row in rows} == {f"creatures.orc.skills.{skill}" for skill in (
+        "axe", "sword", "brawl", "grapple", "dodge", "throw", "listen", "spot")}
+    by_move = {(row["knob"], row["to"]): row for row in rows}
+    listen = by_move[("creatures.orc.skills.listen", 33)]
+    assert listen["changes_nothing"] and listen["win_change"] == 0.0   # never rolled here
+    assert "changes nothing" in next(line for line in printed.splitlines()
+                                     if line.startswith("creatures.orc.skills.listen"))
+    moved = [row for row in rows if not row["changes_nothing"]]
+    assert moved and {row["knob"] for row in moved} >= {"creatures.orc.skills.axe"}
+    sizes = [abs(row["win_change"]) for row in moved]
+    assert sizes == sorted(sizes, reverse=True)
+    assert rows.index(moved[-1]) < rows.index(listen)      # what changes nothing goes last
+    assert cli.main(["knobs", "duel", "--only", "nothing.like.this", "--quiet"]) == 2
