@@ -123,14 +123,14 @@ def search(evaluator: Evaluator, knobs: Sequence[Knob], target: Target, steps: P
                 key = setting_id(setting)
                 visited.append(key)
                 chooser.tell(handle, state.loss(key, target))
-        best = min(dict.fromkeys(visited), key=lambda k: state.loss(k, target))
+        best = min(dict.fromkeys(visited), key=lambda key: state.loss(key, target))
         winners.append({"repeat": repeat, "setting": state.seen[best],
                         "loss": state.loss(best, target)})
     candidates = list(dict.fromkeys(setting_id(w["setting"]) for w in winners))
     for round_number in range(steps.race):
         key = candidates[round_number % len(candidates)]
         state.play(evaluator, [state.seen[key]])
-    best = min(candidates, key=lambda k: state.loss(k, target))
+    best = min(candidates, key=lambda key: state.loss(key, target))
     return state.seen[best], state, winners
 
 

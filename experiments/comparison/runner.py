@@ -12,9 +12,9 @@ local workers and Ray tasks give byte-identical results for the same seeds.
 - ``backend="local"``: ``workers`` processes (``concurrent.futures``; one worker plays
   in this process). A worker that dies breaks the pool; the unfinished battles are
   resubmitted to a new pool, so none is lost.
-- ``backend="ray"``: one Ray task per battle (``max_retries``: Ray re-runs the task of a
-  worker that died). Uses the running Ray session, or starts one (``address`` for an
-  existing cluster) and shuts it down after.
+- ``backend="ray"``: one Ray task per batch of battles (:func:`ray_batches`;
+  ``max_retries``: Ray re-runs the task of a worker that died). Uses the running Ray
+  session, or starts one (``address`` for an existing cluster) and shuts it down after.
 
 :func:`map_tasks` does the same for batches of any work (``fray balance``'s batches of
 battles): one task per batch, not per battle.
@@ -284,23 +284,28 @@ def start_ray(address: str | None, num_cpus: int | None, **options: Any) -> bool
     return True
 
 
+#: battles a Ray task plays at most (a native battle takes milliseconds: one task per
+#: battle would spend more on scheduling than on playing)
+RAY_BATCH = 32
+
+
+def play_many(specs: Sequence[BattleSpec]) -> list[BattleResult]:
+    """:func:`play_one` for each spec, in order (one Ray task's batch)."""
+    return [play_one(spec) for spec in specs]
+
+
+def ray_batches(specs: Sequence[BattleSpec], workers: int | None) -> list[list[BattleSpec]]:
+    """The specs cut into batches: at most RAY_BATCH battles, and some 4 batches a worker
+    at least, so the workers stay busy to the end."""
+    size = max(1, min(RAY_BATCH, len(specs) // (4 * (workers or default_workers()))))
+    return [list(specs[i:i + size]) for i in range(0, len(specs), size)]
+
+
 def _run_ray(specs: list[BattleSpec], workers: int | None,
              address: str | None) -> Iterator[BattleResult]:
-    try:
-        import ray
-    except ImportError:
-        raise RunnerError("--backend ray: ray is not installed (pip install "
-                          "'fray[ray]')") from None
-    started = start_ray(address, workers, log_to_driver=False)
-    try:
-        task = ray.remote(max_retries=RAY_MAX_RETRIES)(play_one)
-        refs = [task.remote(spec) for spec in specs]
-        while refs:
-            done, refs = ray.wait(refs, num_returns=1)
-            yield ray.get(done[0])
-    finally:
-        if started:
-            ray.shutdown()
+    with TaskPool("ray", workers, address) as pool:
+        for _, results in pool.map(play_many, ray_batches(specs, workers)):
+            yield from results
 
 
 # ---------------------------------------------------------------- batches of any work

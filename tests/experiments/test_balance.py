@@ -200,3 +200,27 @@ def test_fray_knobs_sorts_nudges_by_effect_and_says_what_changes_nothing(
     assert sizes == sorted(sizes, reverse=True)
     assert rows.index(moved[-1]) < rows.index(listen)      # what changes nothing goes last
     assert cli.main(["knobs", "duel", "--only", "nothing.like.this", "--quiet"]) == 2
+
+
+def test_fray_scenarios_shows_the_stored_balance_of_every_shipped_scenario(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import rules
+    from experiments.balance.fairness import stored_table
+
+    table = stored_table()
+    assert set(table["scenarios"]) == set(rules.shipped_scenarios())
+    for name in ("duel_fair", "skirmish_fair"):   # docs/balance.md's pre-registered bar
+        row = table["scenarios"][name]
+        assert 0.45 <= row["low"] <= row["high"] <= 0.55 and row["battles"] >= 2000
+    assert cli.main(["scenarios"]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("duel_fair"))
+    row = table["scenarios"]["duel_fair"]
+    assert f"{row['party_win']:.2f} [{row['low']:.2f}-{row['high']:.2f}]" in line
+
+
+def test_the_fair_scenarios_measurement_is_reproducible(tmp_path: Path) -> None:
+    from experiments.balance.fairness import measure_scenarios
+
+    first = measure_scenarios(["duel_fair"], 300, seed=2048, workers=1)
+    again = measure_scenarios(["duel_fair"], 300, seed=2048, workers=1)
+    assert first == again and first["scenarios"]["duel_fair"]["battles"] == 300
