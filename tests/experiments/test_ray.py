@@ -140,3 +140,12 @@ def test_ladder_on_ray_equals_local(tmp_path: Path, ray_session: Path) -> None:
 
     assert outcomes(tmp_path / "ray") == outcomes(tmp_path / "local")
     assert len(outcomes(tmp_path / "ray")) == 2 * 2 * 6
+
+
+def test_the_training_evaluation_on_ray_equals_local(ray_session: Path) -> None:
+    from experiments.train.evaluation import evaluate
+
+    on_ray = evaluate("duel", "monsters", "berserker", "tactician", 60, seed=3,
+                      backend="ray")
+    local = evaluate("duel", "monsters", "berserker", "tactician", 60, seed=3, workers=1)
+    assert on_ray.winners == local.winners and len(local.winners) == 60
