@@ -149,3 +149,13 @@ def test_the_training_evaluation_on_ray_equals_local(ray_session: Path) -> None:
                       backend="ray")
     local = evaluate("duel", "monsters", "berserker", "tactician", 60, seed=3, workers=1)
     assert on_ray.winners == local.winners and len(local.winners) == 60
+
+
+def test_a_fuzz_campaign_on_ray_equals_the_one_process_campaign(
+        tmp_path: Path, ray_session: Path) -> None:
+    args = ["fuzz", "--seconds", "600", "--battles", "12", "--generated", "--seed", "4"]
+    assert cli.main([*args, "--out", str(tmp_path / "ray"), "--backend", "ray"]) == 0
+    assert cli.main([*args, "--out", str(tmp_path / "local")]) == 0
+    ray_log = (tmp_path / "ray" / "battles.jsonl").read_text().splitlines()
+    assert ray_log == (tmp_path / "local" / "battles.jsonl").read_text().splitlines()
+    assert len(ray_log) == 12
