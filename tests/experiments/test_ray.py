@@ -159,3 +159,12 @@ def test_a_fuzz_campaign_on_ray_equals_the_one_process_campaign(
     ray_log = (tmp_path / "ray" / "battles.jsonl").read_text().splitlines()
     assert ray_log == (tmp_path / "local" / "battles.jsonl").read_text().splitlines()
     assert len(ray_log) == 12
+
+
+def test_headroom_on_ray_equals_one_process(ray_session: Path) -> None:
+    from experiments.comparison import headroom
+
+    on_ray = headroom.run("duel", [0, 1], "berserker", screen=1, confirm=2, out=None,
+                          backend="ray")
+    alone = headroom.run("duel", [0, 1], "berserker", screen=1, confirm=2, out=None)
+    assert on_ray == alone and alone.battles == 2
