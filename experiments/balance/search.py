@@ -127,9 +127,9 @@ def search(evaluator: Evaluator, knobs: Sequence[Knob], target: Target, steps: P
         winners.append({"repeat": repeat, "setting": state.seen[best],
                         "loss": state.loss(best, target)})
     candidates = list(dict.fromkeys(setting_id(w["setting"]) for w in winners))
-    for round_number in range(steps.race):
-        key = candidates[round_number % len(candidates)]
-        state.play(evaluator, [state.seen[key]])
+    # the race tells no optimiser anything: its batches go out together
+    state.play(evaluator, [state.seen[candidates[number % len(candidates)]]
+                           for number in range(steps.race)])
     best = min(candidates, key=lambda key: state.loss(key, target))
     return state.seen[best], state, winners
 
