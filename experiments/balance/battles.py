@@ -148,17 +148,19 @@ def _players(task: BatchTask, teams: Sequence[str], seed: int) -> dict[str, Any]
             in enumerate(zip(teams, specs, strict=True))}
 
 
-#: content folders this process has loaded, by folder and its files' size and change time
-_CONTENT: dict[tuple[str, tuple[tuple[str, int, int], ...]], rules.Content] = {}
+#: content this process has loaded, by the sha256 of its files' names and texts
+_CONTENT: dict[str, rules.Content] = {}
 _CONTENT_KEPT = 64
 
 
 def loaded_content(folder: str) -> rules.Content:
-    """``rules.load_content(folder)``, loaded once a process while its files stay the same
-    (the native engine then reuses its battle template of the scenario too)."""
-    files = tuple((path.name, path.stat().st_size, path.stat().st_mtime_ns)
-                  for path in sorted(Path(folder).glob("*.toml")))
-    key = (folder, files)
+    """``rules.load_content(folder)``, parsed once a process for the same files' texts
+    wherever they lie (the driver's check of a setting and a batch played in the same
+    process share it; the native engine then reuses its battle template too)."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(folder).glob("*.toml")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    key = digest.hexdigest()
     if key not in _CONTENT:
         if len(_CONTENT) >= _CONTENT_KEPT:
             _CONTENT.pop(next(iter(_CONTENT)))

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import rules
+from experiments.balance.battles import loaded_content
 from experiments.comparison.sweep import (
     SweepError,
     leaves,
@@ -299,7 +300,7 @@ def write_setting(setting: Mapping[str, Any], base: Path, scenario: Path,
         target = folder / "scenario.toml"
         if not target.exists() or target.read_text(encoding="utf-8") != text:
             target.write_text(text, encoding="utf-8")
-        rules.load_scenario(target, rules.load_content(content))
+        rules.load_scenario(target, loaded_content(str(content)))
     except (SweepError, rules.FrayError) as exc:
         raise KnobError(f"setting {setting_label(setting)}: {exc}") from None
     return str(content), str(target)
