@@ -88,12 +88,12 @@ def run(args: argparse.Namespace) -> int:
 
     options: dict[str, Any] = {}
     runner = campaign
-    if args.backend == "ray" or (args.workers or 1) > 1:  # batches of battles on workers
-        from experiments.fuzzing import fuzz_distributed
+    if args.backend == "ray" or (args.workers or 1) > 1 or args.resume:
+        from experiments.fuzzing import fuzz_distributed  # batches of battles on workers
 
         runner = fuzz_distributed.campaign
         options = {"backend": args.backend, "workers": args.workers,
-                   "address": args.address}
+                   "address": args.address, "resume": args.resume}
     try:
         summary = runner(Path(args.out), seconds=args.seconds, generated=args.generated,
                          seed=args.seed, content_dir=args.content_dir,
@@ -191,5 +191,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="local processes (default) or Ray tasks of 8 battles each")
     f.add_argument("--address", default=None,
                    help="Ray cluster address (with --backend ray; default: start one)")
+    f.add_argument("--resume", action="store_true",
+                   help="continue the campaign a killed run left in --out (same --seed, "
+                   "--generated, --agents): its battles are not played again")
     f.add_argument("--out", required=True, help="output folder")
     f.set_defaults(func=run)

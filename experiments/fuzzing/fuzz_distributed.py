@@ -106,6 +106,42 @@ def draw(rng: np.random.Generator, generated: bool, content_dir: str | None,
         number += 1
 
 
+class ResumeError(rules.FrayError):
+    """``--resume`` on a folder fuzzed with other settings."""
+
+
+def _check_settings(out: Path, settings: dict[str, Any], resume: bool) -> None:
+    """``OUT/campaign.json`` holds the drawing settings; ``--resume`` needs the same."""
+    import json
+
+    path = out / "campaign.json"
+    if resume and path.exists():
+        stored = json.loads(path.read_text(encoding="utf-8"))
+        for key, value in settings.items():
+            if stored.get(key) != value:
+                raise ResumeError(f"{path}: {key}: this campaign was run with "
+                                  f"{stored.get(key)!r}, got {value!r}; resume with the "
+                                  f"same settings or choose a new --out")
+    elif resume and (out / "battles.jsonl").exists():
+        raise ResumeError(f"{path}: expected the settings of the campaign to resume "
+                          f"(written by --workers/--backend ray/--resume runs), found none")
+    path.write_text(json.dumps(settings, indent=1) + "\n", encoding="utf-8")
+
+
+def logged(out: Path) -> list[dict[str, Any]]:
+    """The battles a campaign in ``out`` logged (a half-written last line is cut off)."""
+    import json
+
+    path = out / "battles.jsonl"
+    if not path.exists():
+        return []
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    if lines and not lines[-1].endswith("\n"):
+        lines = lines[:-1]
+        path.write_text("".join(lines), encoding="utf-8")
+    return [json.loads(line) for line in lines]
+
+
 def campaign(out: Path, *, seconds: float, generated: bool = False, seed: int = 0,
              content_dir: str | None = None, battles: int | None = None,
              agent_pool: Sequence[str] | None = None, checks: Checks | None = None,
@@ -114,9 +150,11 @@ def campaign(out: Path, *, seconds: float, generated: bool = False, seed: int = 
              on_shrink: Callable[[Failure], None] | None = None,
              differential: bool = False, native_loop: bool = False,
              backend: str = "local", workers: int | None = None,
-             address: str | None = None) -> one.Summary:
+             address: str | None = None, resume: bool = False) -> one.Summary:
     """:func:`one.campaign` with the battles played by ``workers`` (local processes or Ray
-    tasks, joining ``address``)."""
+    tasks, joining ``address``). ``resume`` continues the campaign in ``out`` that a
+    killed driver left: its logged battles are drawn again but not played (their
+    failures count as seen), and the log goes on after them."""
     import json
 
     if differential:
@@ -126,11 +164,27 @@ def campaign(out: Path, *, seconds: float, generated: bool = False, seed: int = 
     jobs = draw(np.random.default_rng(seed), generated, content_dir, pool, native_loop)
     out.mkdir(parents=True, exist_ok=True)
     (out / "failures").mkdir(exist_ok=True)
+    settings = {"seed": seed, "generated": generated, "content_dir": content_dir,
+                "agents": pool, "differential": checks.differential,
+                "native_loop": native_loop}
+    _check_settings(out, settings, resume)
     summary = one.Summary()
     seen: set[tuple[str, str, str]] = set()
+    if resume:
+        for record in logged(out):
+            next(jobs)   # the generator's draws of this battle, not played again
+            summary.battles += 1
+            summary.decisions += int(record.get("decisions", 0))
+            if record.get("failure") is not None:
+                failure = Failure.from_dict(record["failure"])
+                if failure.signature not in seen:
+                    seen.add(failure.signature)
+                    summary.found.append(one.Found(
+                        failure, Path(record.get("replay", out / "failures")),
+                        int(record.get("decisions", 0)), None))
     start, cpu_start = time.monotonic(), time.process_time()
     per_round = BATCH * ROUND * (workers or default_workers())
-    with (out / "battles.jsonl").open("w", encoding="utf-8") as log, \
+    with (out / "battles.jsonl").open("a" if resume else "w", encoding="utf-8") as log, \
             TaskPool(backend, workers, address) as tasks:
         while time.monotonic() - start < seconds and (battles is None
                                                      or summary.battles < battles):
