@@ -95,6 +95,13 @@ def _table(head: list[str], rows: list[list[Any]]) -> str:
     return f"<table><tr>{cells}</tr>{body}</table>"
 
 
+def _edge(edge: dict[str, Any]) -> str:
+    """``H1 after 409 battles`` (an SPRT edge's decision)."""
+    if edge["decision"] == "continue":
+        return f"undecided after {edge['battles']} battles"
+    return f"{html.escape(str(edge['decision']))} after {edge['battles']} battles"
+
+
 def _interval(low: float, high: float) -> str:
     return f"[{low:.3g}, {high:.3g}]"
 
@@ -139,8 +146,8 @@ padding:2px 8px;text-align:left}}img{{max-width:100%}}code{{background:#eee}}</s
 <p>{html.escape(target['metric'])} = <b>{estimate['value']:.3g}</b>, 95% interval
 {_interval(estimate['low'], estimate['high'])}, on {estimate['battles']} battles on fresh
 seeds (never used to choose the setting). SPRT against the band:
-{html.escape(str(sprt['verdict']))} (lower edge {html.escape(str(sprt['lower_edge']))},
-upper edge {html.escape(str(sprt['upper_edge']))}). {html.escape(result['draws'])}.
+{html.escape(str(sprt['verdict']))} (lower edge {_edge(sprt['lower_edge'])}, upper edge
+{_edge(sprt['upper_edge'])}). {html.escape(result['draws'])}.
 Battles used: {result['battles_used']}.</p>
 {_embedded(recommended)}
 <h2>What each knob does</h2>
