@@ -1,6 +1,6 @@
 """``fray knobs SCENARIO``: every numeric knob of the ruleset and of the scenario's
-creatures nudged one step each way, and what that does to the party's win rate and the
-battle's length.
+creatures (and the scenario's own numbers: ``max_rounds``, its units' overrides) nudged
+one step each way, and what that does to the party's win rate and the battle's length.
 
 One step is a tenth of the value, at least 1 for a whole number (a skill of 50 moves to 45
 and 55, a CON of 13 to 12 and 14, a factor of 0.5 to 0.45 and 0.55). Every variant plays
@@ -42,8 +42,9 @@ class Nudge:
 
 
 def numeric_knobs(base: Path, scenario: Path, only: str = "") -> list[Nudge]:
-    """The ruleset's numbers and those of the creatures the scenario musters (those whose
-    key starts with ``only``)."""
+    """The ruleset's numbers, those of the creatures the scenario musters, and the
+    scenario's own (``max_rounds``, its units' overrides such as ``hp`` or a skill); those
+    whose key starts with ``only``."""
     found = [Nudge(f"ruleset.{key}", value)
              for key, value in leaves(read_toml(base / "ruleset.toml")).items()
              if isinstance(value, int | float) and not isinstance(value, bool)]
@@ -52,6 +53,13 @@ def numeric_knobs(base: Path, scenario: Path, only: str = "") -> list[Nudge]:
     for creature in sorted({unit.creature for unit in parsed.units}):
         found += [Nudge(f"creatures.{creature}.{key}", value)
                   for key, value in leaves(creatures[creature]).items()
+                  if isinstance(value, int | float) and not isinstance(value, bool)]
+    data = read_toml(scenario)
+    found += [Nudge(f"scenario.{key}", value) for key, value in data.items()
+              if isinstance(value, int) and not isinstance(value, bool)]
+    for unit in data.get("units", []):   # the scenario's own overrides of its units
+        found += [Nudge(f"scenario.units.{unit['id']}.{key}", value)
+                  for key, value in leaves(unit).items()
                   if isinstance(value, int | float) and not isinstance(value, bool)]
     return [knob for knob in found if knob.key.startswith(only)]
 

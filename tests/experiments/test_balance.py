@@ -224,3 +224,18 @@ def test_the_fair_scenarios_measurement_is_reproducible(tmp_path: Path) -> None:
     first = measure_scenarios(["duel_fair"], 300, seed=2048, workers=1)
     again = measure_scenarios(["duel_fair"], 300, seed=2048, workers=1)
     assert first == again and first["scenarios"]["duel_fair"]["battles"] == 300
+
+
+def test_fray_knobs_nudges_the_scenarios_own_numbers(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rows_file = tmp_path / "knobs.json"
+    assert cli.main(["knobs", "duel_fair", "--only", "scenario", "--battles", "200",
+                     "--workers", "1", "--quiet", "--json", str(rows_file)]) == 0
+    rows = json.loads(rows_file.read_text())[1:]
+    moves = {(row["knob"], row["to"]) for row in rows}
+    assert moves == {("scenario.max_rounds", 27), ("scenario.max_rounds", 33),
+                     ("scenario.units.orc_1.skills.axe", 54),
+                     ("scenario.units.orc_1.skills.axe", 66),
+                     ("scenario.units.orc_1.hp", 8), ("scenario.units.orc_1.hp", 10)}
+    hp = {row["to"]: row for row in rows if row["knob"] == "scenario.units.orc_1.hp"}
+    assert hp[10]["win_change"] < 0 < hp[8]["win_change"]   # a tougher orc: fewer party wins
