@@ -32,3 +32,7 @@ MAX_SEARCH_ITERATIONS = 10_000_000
 MAX_NUM_ENVS = 65_536
 #: A seed: numpy's SeedSequence takes any non-negative int; fray's files keep it in 63 bits.
 MAX_SEED = 2**63 - 1
+#: Values of one ``fray balance --knob`` (a range or a choice list).
+MAX_KNOB_VALUES = 10_000
+#: Battles of one ``fray balance`` or ``fray knobs`` run (``--budget``, ``--battles``).
+MAX_BALANCE_BATTLES = 100_000_000

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 #: every subcommand: name -> (module defining add_parser, summary shown by ``fray --help``)
 COMMANDS: dict[str, tuple[str, str]] = {
+    "balance": ("experiments.commands.balance",
+                "find the knob setting that puts a metric in a target band"),
     "bench": ("experiments.commands.bench",
               "print speed figures and the speed targets (PASS or MISS)"),
     "compare": ("experiments.commands.compare",
@@ -31,11 +33,13 @@ COMMANDS: dict[str, tuple[str, str]] = {
                  "how much one-step search over a base agent can gain"),
     "inspect": ("experiments.commands.inspect",
                 "derived values of every combatant of a scenario"),
+    "knobs": ("experiments.commands.knobs",
+              "every numeric knob nudged one step: its effect on win rate and rounds"),
     "ladder": ("experiments.commands.ladder", "skill ladder: win rates vs fixed opponents"),
     "odds": ("experiments.commands.odds",
              "exact attack odds table for one attacker and target"),
     "replay": ("experiments.commands.replay", "re-simulate and verify a replay file, show it"),
-    "scenarios": ("experiments.commands.scenarios", "list the shipped scenarios"),
+    "scenarios": ("experiments.commands.scenarios", "list the shipped scenarios and their balance"),
     "sweep": ("experiments.commands.sweep", "rerun a tournament per ruleset.toml variant"),
     "tournament": ("experiments.commands.tournament", "round robin over agents x scenarios"),
     "train": ("experiments.commands.train",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from experiments.paths import output_folder
 
@@ -56,6 +56,14 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--seed: expected a whole number >= 0, got {args.seed}")
     if args.battles is not None and args.battles < 1:
         raise UsageError(f"--battles: expected a positive whole number, got {args.battles}")
+    if args.workers is not None and args.workers < 1:
+        raise UsageError(f"--workers: expected a whole number >= 1, got {args.workers}")
+    if args.address and args.backend != "ray":
+        raise UsageError("--address: only with --backend ray")
+    if args.address:
+        from experiments.comparison.runner import check_address
+
+        check_address(args.address)
     pool = split_specs(args.agents) if args.agents else default_agents()
     _check_agents(pool)
     if args.content_dir is not None and not Path(args.content_dir).is_dir():
@@ -80,13 +88,22 @@ def run(args: argparse.Namespace) -> int:
                             f"{len(summary.found)} "
                             f"{'differences' if args.differential else 'failures'}")
 
+    options: dict[str, Any] = {}
+    runner = campaign
+    if args.backend == "ray" or (args.workers or 1) > 1 or args.resume:
+        from experiments.fuzzing import fuzz_distributed  # batches of battles on workers
+
+        runner = fuzz_distributed.campaign
+        options = {"backend": args.backend, "workers": args.workers,
+                   "address": args.address, "resume": args.resume}
     try:
-        summary = campaign(Path(args.out), seconds=args.seconds, generated=args.generated,
-                           seed=args.seed, content_dir=args.content_dir,
-                           battles=args.battles, agent_pool=pool,
-                           shrink_seconds=args.shrink_seconds, on_battle=progress,
-                           on_shrink=shrinking, checks=checks,
-                           differential=args.differential, native_loop=args.native_loop)
+        summary = runner(Path(args.out), seconds=args.seconds, generated=args.generated,
+                         seed=args.seed, content_dir=args.content_dir,
+                         battles=args.battles, agent_pool=pool,
+                         shrink_seconds=args.shrink_seconds, on_battle=progress,
+                         on_shrink=shrinking, checks=checks,
+                         differential=args.differential, native_loop=args.native_loop,
+                         **options)
     finally:
         bar.close()
     print(f"{summary.decisions} decisions {checked} in {summary.battles} battles, "
@@ -168,5 +185,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="with --differential: compare to_json() every N decisions "
                    "(default 100; 0: only at the end of each battle; the rest of the state "
                    "is compared at every decision)")
+    f.add_argument("--workers", type=int, default=None,
+                   help="worker processes (default 1: this process; more, or --backend ray, "
+                   "play batches of battles in parallel with the same results)")
+    f.add_argument("--backend", choices=("local", "ray"), default="local",
+                   help="local processes (default) or Ray tasks of 8 battles each")
+    f.add_argument("--address", default=None,
+                   help="Ray cluster address (with --backend ray; default: start one)")
+    f.add_argument("--resume", action="store_true",
+                   help="continue the campaign a killed run left in --out (same --seed, "
+                   "--generated, --agents): its battles are not played again")
     f.add_argument("--out", type=output_folder, required=True, help="output folder")
     f.set_defaults(func=run)

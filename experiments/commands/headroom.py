@@ -25,9 +25,18 @@ def run(args: argparse.Namespace) -> int:
                                ("--confirm", args.confirm, 2)):
         if value < least:
             raise UsageError(f"{flag}: expected a whole number >= {least}, got {value}")
+    if args.workers is not None and args.workers < 1:
+        raise UsageError(f"--workers: expected a whole number >= 1, got {args.workers}")
+    if args.address and args.backend != "ray":
+        raise UsageError("--address: only with --backend ray")
+    if args.address:
+        from experiments.comparison.runner import check_address
+
+        check_address(args.address)
     battles = list(range(args.first, args.first + args.battles))
     summary = headroom.run(args.scenario, battles, args.base, args.screen, args.confirm,
-                           Path(args.out) if args.out else None, seed=args.seed, progress=True)
+                           Path(args.out) if args.out else None, seed=args.seed, progress=True,
+                           backend=args.backend, workers=args.workers, address=args.address)
     print("\n".join(summary.lines()))
     return 0
 
@@ -49,4 +58,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the rollout agent")
     p.add_argument("--out", default=None, type=output_file,
                    help="CSV file of every decision's row")
+    p.add_argument("--workers", type=int, default=None,
+                   help="parallel workers, a battle each (default 1: this process)")
+    p.add_argument("--backend", choices=("local", "ray"), default="local",
+                   help="local processes (default) or Ray tasks, a battle each")
+    p.add_argument("--address", default=None,
+                   help="Ray cluster address (with --backend ray; default: start one)")
     p.set_defaults(func=run)

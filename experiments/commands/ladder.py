@@ -14,7 +14,7 @@ from experiments.comparison.ladder import (
     plan,
     run_ladder,
 )
-from experiments.comparison.runner import parse_agents, split_list
+from experiments.comparison.runner import check_address, parse_agents, split_list
 from experiments.paths import output_folder
 
 
@@ -84,6 +84,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--battles: expected a whole number >= 1, got {args.battles}")
     if args.workers < 1:
         raise UsageError(f"--workers: expected a whole number >= 1, got {args.workers}")
+    if args.address and args.backend != "ray":
+        raise UsageError("--address: only with --backend ray")
+    if args.address:
+        check_address(args.address)
     scenarios = split_list(args.scenarios)
     shipped = rules.shipped_scenarios()
     for s in scenarios:
@@ -98,7 +102,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--battles-for: {', '.join(sorted(unknown))} not in --agents")
     config = LadderConfig(out=args.out, agents=labels, scenarios=scenarios,
                           battles=args.battles, battles_for=caps, fixed_party=args.party,
-                          fixed_monsters=args.monsters, workers=args.workers)
+                          fixed_monsters=args.monsters, workers=args.workers,
+                          backend=args.backend, address=args.address)
     total = sum(len(specs) for _, specs in plan(config))
     start = time.perf_counter()
     with tqdm(total=total, unit="battle", desc="ladder") as bar:
@@ -126,9 +131,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="fewer battles for expensive agents: AGENT=N,...")
     p.add_argument("--party", default="berserker", help="the fixed party agent")
     p.add_argument("--monsters", default="berserker", help="the fixed monsters agent")
-    p.add_argument("--workers", type=int, default=1, help="local worker processes")
-    p.add_argument("--out", type=output_folder,
-                   default=None, help="output folder (required for a ladder)")
+    p.add_argument("--workers", type=int, default=1,
+                   help="local worker processes (with --backend ray: Ray CPUs to start)")
+    p.add_argument("--backend", choices=("local", "ray"), default="local",
+                   help="local processes (default) or Ray tasks, batches of battles each")
+    p.add_argument("--address", default=None,
+                   help="Ray cluster address (with --backend ray; default: start one)")
+    p.add_argument("--out", type=output_folder, default=None,
+                   help="output folder (required for a ladder)")
     p.add_argument("--time", default=None, metavar="AGENT",
                    help="instead: CPU time per decision of AGENT as the party vs --party "
                    "(first 60 decisions of seeds 0 and 1 per scenario)")

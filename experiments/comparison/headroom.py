@@ -222,11 +222,23 @@ def summarise(rows: list[Row], battles: list[int]) -> Summary:
                    error, tuple(r for r in rows if r.significant))
 
 
+def battle_task(job: tuple[str, int, str, int, int, int]) -> list[Row]:
+    """Every row of one battle (a worker's task): ``(scenario, index, base, screen,
+    confirm, seed)``."""
+    return list(battle_rows(*job))
+
+
 def run(scenario: str, battles: list[int], base: str, screen: int, confirm: int,
-        out: Path | None, seed: int = 0, progress: bool = False) -> Summary:
+        out: Path | None, seed: int = 0, progress: bool = False, backend: str = "local",
+        workers: int | None = None, address: str | None = None) -> Summary:
     """Measure every battle in ``battles``; rows are written to ``out`` (CSV) as they
     come. With ``progress``, a bar on stderr counts the rollouts against
-    :func:`planned_rollouts` (so its ETA shows from the start)."""
+    :func:`planned_rollouts` (so its ETA shows from the start). With ``workers`` > 1 or
+    ``backend="ray"`` the battles are played in parallel, one task each (the bar then
+    counts battles); the rows and the summary are the same, written in battle order."""
+    if backend == "ray" or (workers or 1) > 1:
+        return _run_parallel(scenario, battles, base, screen, confirm, out, seed, progress,
+                             backend, workers, address)
     rows: list[Row] = []
     total = (planned_rollouts(scenario, battles, base, screen, confirm, progress=True)
              if progress else None)
@@ -244,4 +256,34 @@ def run(scenario: str, battles: list[int], base: str, screen: int, confirm: int,
                 if writer is not None:
                     writer.writerow(asdict(row))
                     handle.flush()
+    return summarise(rows, battles)
+
+
+def _run_parallel(scenario: str, battles: list[int], base: str, screen: int, confirm: int,
+                  out: Path | None, seed: int, progress: bool, backend: str,
+                  workers: int | None, address: str | None) -> Summary:
+    from experiments.comparison.runner import map_tasks
+
+    jobs = [(scenario, index, base, screen, confirm, seed) for index in battles]
+    finished: dict[int, list[Row]] = {}
+    written = 0
+    rows: list[Row] = []
+    with (out.open("w", newline="") if out is not None else contextlib.nullcontext()
+          ) as handle, tqdm(total=len(jobs), desc=f"headroom {scenario}", unit="battle",
+                            disable=not progress, dynamic_ncols=True) as bar:
+        writer = csv.DictWriter(handle, fieldnames=COLUMNS) if handle is not None else None
+        if writer is not None:
+            writer.writeheader()
+        for number, battle in map_tasks(battle_task, jobs, backend=backend,
+                                        workers=workers, address=address):
+            finished[number] = battle
+            bar.update(1)
+            while written in finished:   # rows in battle order, as soon as they can be
+                for row in finished.pop(written):
+                    rows.append(row)
+                    if writer is not None:
+                        writer.writerow(asdict(row))
+                if handle is not None:
+                    handle.flush()
+                written += 1
     return summarise(rows, battles)

@@ -20,11 +20,18 @@ from __future__ import annotations
 import csv
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from experiments.comparison.runner import AgentSpec, BattleSpec, run_battles
+from experiments.comparison.runner import (
+    AgentSpec,
+    BattleSpec,
+    RunnerError,
+    run_battles,
+    start_ray,
+)
 from experiments.comparison.stats import wilson_interval
 from experiments.comparison.tournament import BATTLES_FILE, load_records
 
@@ -45,6 +52,8 @@ class LadderConfig:
     fixed_party: str = "berserker"
     fixed_monsters: str = "berserker"
     workers: int = 1
+    backend: str = "local"          # or "ray": batches of battles as Ray tasks
+    address: str | None = None      # a Ray cluster to join (default: start one)
 
 
 @dataclass
@@ -111,6 +120,27 @@ def records_by_id(out: Path, repair: bool = False) -> dict[str, dict]:
     return done
 
 
+@contextmanager
+def ray_session(config: LadderConfig) -> Iterator[None]:
+    """One Ray session for the whole ladder (joined or started once, not once a cell)."""
+    if config.backend != "ray":
+        yield
+        return
+    try:
+        import ray
+    except ImportError:
+        raise RunnerError("--backend ray: ray is not installed (pip install 'fray[ray]')"
+                          ) from None
+    started = start_ray(config.address, config.workers, log_to_driver=False)
+    try:
+        yield
+    finally:
+        if started:
+            import ray
+
+            ray.shutdown()
+
+
 def run_ladder(config: LadderConfig,
                progress: Callable[[int], None] | None = None) -> list[Cell]:
     """Play (or resume) every cell; write the tables; return the cells."""
@@ -122,11 +152,12 @@ def run_ladder(config: LadderConfig,
     planned = plan(config)
     if progress is not None:  # a resumed run's finished battles, every cell's, count at once
         progress(sum(s.id in done for _, specs in planned for s in specs))
-    with log.open("a") as sink:
+    with log.open("a") as sink, ray_session(config):
         for cell, specs in planned:
             todo = [s for s in specs if s.id not in done]
             start = time.perf_counter()
-            for result in run_battles(todo, workers=config.workers):
+            for result in run_battles(todo, backend=config.backend, workers=config.workers,
+                                      address=config.address):
                 record = dict(result.record, seconds=round(time.perf_counter() - start, 3))
                 sink.write(json.dumps(record, sort_keys=True) + "\n")
                 sink.flush()

@@ -13,9 +13,12 @@ local workers and Ray tasks give byte-identical results for the same seeds.
   in this process). A worker that dies breaks the pool; the unfinished battles are
   resubmitted to a new pool, so none is lost. An interrupt kills the workers at once
   (:mod:`experiments.workers`); the results yielded before it are kept.
-- ``backend="ray"``: one Ray task per battle (``max_retries``: Ray re-runs the task of a
-  worker that died). Uses the running Ray session, or starts one (``address`` for an
-  existing cluster) and shuts it down after.
+- ``backend="ray"``: one Ray task per batch of battles (:func:`ray_batches`;
+  ``max_retries``: Ray re-runs the task of a worker that died). Uses the running Ray
+  session, or starts one (``address`` for an existing cluster) and shuts it down after.
+
+:func:`map_tasks` does the same for batches of any work (``fray balance``'s batches of
+battles): one task per batch, not per battle.
 
 An agent spec is a registered name with optional keyword arguments for its factory:
 ``berserker``, ``mcts(iterations=20)``, ``mcts(iterations=20,rollout=berserker)`` (in a
@@ -28,24 +31,27 @@ import os
 import shutil
 import socket
 import tempfile
-from collections.abc import Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, wait
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import rules
 from agents.spec import parse_spec, spec_label
 from agents.spec import split_specs as split_list
 from experiments.heap import freeze_shared
 from experiments.replay import play
-from experiments.workers import process_pool
+from experiments.workers import ignore_interrupts, process_pool, stop_pool
 from rules import events as ev
 
 RAY_MAX_RETRIES = 3
 LOCAL_MAX_POOL_RESTARTS = 5
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 class RunnerError(rules.FrayError):
@@ -279,20 +285,136 @@ def start_ray(address: str | None, num_cpus: int | None, **options: Any) -> bool
     return True
 
 
+#: battles a Ray task plays at most (a native battle takes milliseconds: one task per
+#: battle would spend more on scheduling than on playing)
+RAY_BATCH = 32
+
+
+def play_many(specs: Sequence[BattleSpec]) -> list[BattleResult]:
+    """:func:`play_one` for each spec, in order (one Ray task's batch)."""
+    return [play_one(spec) for spec in specs]
+
+
+def ray_batches(specs: Sequence[BattleSpec], workers: int | None) -> list[list[BattleSpec]]:
+    """The specs cut into batches: at most RAY_BATCH battles, and some 4 batches a worker
+    at least, so the workers stay busy to the end."""
+    size = max(1, min(RAY_BATCH, len(specs) // (4 * (workers or default_workers()))))
+    return [list(specs[i:i + size]) for i in range(0, len(specs), size)]
+
+
 def _run_ray(specs: list[BattleSpec], workers: int | None,
              address: str | None) -> Iterator[BattleResult]:
-    try:
-        import ray
-    except ImportError:
-        raise RunnerError("--backend ray: ray is not installed (pip install "
-                          "'fray[ray]')") from None
-    started = start_ray(address, workers, log_to_driver=False)
-    try:
-        task = ray.remote(max_retries=RAY_MAX_RETRIES)(play_one)
-        refs = [task.remote(spec) for spec in specs]
-        while refs:
-            done, refs = ray.wait(refs, num_returns=1)
-            yield ray.get(done[0])
-    finally:
-        if started:
+    with TaskPool("ray", workers, address) as pool:
+        for _, results in pool.map(play_many, ray_batches(specs, workers)):
+            yield from results
+
+
+# ---------------------------------------------------------------- batches of any work
+
+
+class TaskPool:
+    """Where :func:`map_tasks` runs its tasks, kept for many calls (a balance search maps
+    hundreds of small rounds of batches): local worker processes started once (rebuilt
+    when a dying worker breaks the pool), or a Ray session joined or started once. Use as
+    a context manager; ``function`` must be importable by name (a module-level function).
+    """
+
+    def __init__(self, backend: str = "local", workers: int | None = None,
+                 address: str | None = None) -> None:
+        if backend not in ("local", "ray"):
+            raise RunnerError(f"--backend: expected 'local' or 'ray', got {backend!r}")
+        self.backend = backend
+        self.workers = workers or (default_workers() if backend == "local" else None)
+        self.address = address
+        self._pool: ProcessPoolExecutor | None = None
+        self._ray_started = False
+        self._remote: dict[Any, Any] = {}
+
+    def __enter__(self) -> TaskPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+        if self._ray_started:
+            import ray
+
             ray.shutdown()
+            self._ray_started = False
+
+    def map(self, function: Callable[[T], R], tasks: Sequence[T]) -> Iterator[tuple[int, R]]:
+        """``function(task)`` for each task: (index in ``tasks``, result) as each ends."""
+        if not tasks:
+            return
+        if self.backend == "ray":
+            yield from self._map_ray(function, tasks)
+        elif (self.workers or 1) <= 1:
+            for index, task in enumerate(tasks):
+                yield index, function(task)
+        else:
+            yield from self._map_local(function, tasks)
+
+    def _map_local(self, function: Callable[[T], R],
+                   tasks: Sequence[T]) -> Iterator[tuple[int, R]]:
+        pending = dict(enumerate(tasks))
+        restarts = 0
+        while pending:
+            if self._pool is None:
+                self._pool = ProcessPoolExecutor(max_workers=self.workers,
+                                                 initializer=ignore_interrupts)
+            futures = {self._pool.submit(function, task): index
+                       for index, task in pending.items()}
+            try:
+                while futures:
+                    done, _ = wait(futures, return_when=FIRST_COMPLETED)
+                    for future in done:
+                        index = futures.pop(future)
+                        result = future.result()
+                        del pending[index]
+                        yield index, result
+            except BrokenProcessPool:
+                self._pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = None
+                restarts += 1
+                if restarts > LOCAL_MAX_POOL_RESTARTS:
+                    raise RunnerError(f"a worker died {restarts} times; {len(pending)} "
+                                      f"tasks not done") from None
+            except BaseException:
+                # an interrupt, or a caller that stops reading: kill the workers at once
+                stop_pool(self._pool)
+                self._pool = None
+                raise
+
+    def _map_ray(self, function: Callable[[T], R],
+                 tasks: Sequence[T]) -> Iterator[tuple[int, R]]:
+        try:
+            import ray
+        except ImportError:
+            raise RunnerError("--backend ray: ray is not installed (pip install "
+                              "'fray[ray]')") from None
+        if not ray.is_initialized():
+            self._ray_started = start_ray(self.address, self.workers, log_to_driver=False)
+        if function not in self._remote:
+            self._remote[function] = ray.remote(max_retries=RAY_MAX_RETRIES)(function)
+        remote = self._remote[function]
+        refs = {remote.remote(task): index for index, task in enumerate(tasks)}
+        waiting = list(refs)
+        while waiting:
+            done, waiting = ray.wait(waiting, num_returns=1)
+            yield refs[done[0]], ray.get(done[0])
+
+
+def map_tasks(function: Callable[[T], R], tasks: Sequence[T], *, backend: str = "local",
+              workers: int | None = None, address: str | None = None,
+              ) -> Iterator[tuple[int, R]]:
+    """``function(task)`` for every task, yielded as (index in ``tasks``, result) as each
+    finishes (any order), on a :class:`TaskPool` made for the call: a task is a batch of
+    work (many battles, a fuzz slice), not one battle, so a native battle's milliseconds
+    do not drown in scheduling. ``backend="ray"`` re-runs (``max_retries``) the task of a
+    worker that died; a local pool broken by a dying worker is rebuilt."""
+    with TaskPool(backend, workers, address) as pool:
+        yield from pool.map(function, tasks)

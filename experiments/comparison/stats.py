@@ -2,6 +2,7 @@
 
 - :func:`wilson_interval`: a binomial proportion's Wilson score interval (scipy.stats).
 - :func:`mean_interval`: a mean with its Student-t interval.
+- :func:`median_interval`: a median with its order-statistic (binomial) interval.
 - :func:`two_proportion_test`: do two win rates differ (pooled z-test, two-sided p)?
 - :func:`plackett_luce_ratings`: openskill's Plackett-Luce ratings of a battle sequence,
   with percentile intervals from a bootstrap over battles.
@@ -10,6 +11,8 @@
   agent's payoff against it. A redundant copy of an agent shares its equilibrium mass
   and leaves every Nash-averaged skill unchanged (exactly so when the equilibrium is
   unique, as for generic matrices; exact ties can make it non-unique).
+- :func:`bernoulli_sprt`: Wald's sequential probability ratio test of p0 against p1 on
+  a sequence of (possibly fractional) Bernoulli outcomes.
 - :class:`Sprt`: a generalised sequential probability ratio test on pairs of battles with
   swapped sides (the pentanomial model of chess engines' test frameworks, fishtest), with
   the normal approximation of the log-likelihood ratio.
@@ -28,10 +31,19 @@ from scipy import stats as sps
 Interval = tuple[float, float]
 
 
-def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> Interval:
-    """Wilson score interval of ``successes / trials``; (0, 1) when there are no trials."""
+def wilson_interval(successes: float, trials: int, confidence: float = 0.95) -> Interval:
+    """Wilson score interval of ``successes / trials``; (0, 1) when there are no trials.
+    ``successes`` may count halves (a draw as half a win): the same score formula."""
     if trials == 0:
         return (0.0, 1.0)
+    if successes != int(successes):
+        z = float(sps.norm.ppf((1 + confidence) / 2))
+        rate = successes / trials
+        centre = (rate + z * z / (2 * trials)) / (1 + z * z / trials)
+        half = z / (1 + z * z / trials) * math.sqrt(
+            rate * (1 - rate) / trials + z * z / (4 * trials * trials))
+        return (max(0.0, centre - half), min(1.0, centre + half))
+    successes = int(successes)
     ci = sps.binomtest(successes, trials).proportion_ci(confidence_level=confidence,
                                                         method="wilson")
     return (float(ci.low), float(ci.high))
@@ -47,6 +59,23 @@ def mean_interval(values: Sequence[float], confidence: float = 0.95) -> tuple[fl
         return (mean, (mean, mean))
     half = float(sps.sem(data) * sps.t.ppf((1 + confidence) / 2, data.size - 1))
     return (mean, (mean - half, mean + half))
+
+
+def median_interval(values: Sequence[float],
+                    confidence: float = 0.95) -> tuple[float, Interval]:
+    """The median and its distribution-free interval: the order statistics whose ranks
+    the binomial(n, 1/2) quantiles give (nan and (nan, nan) for no values)."""
+    data = np.sort(np.asarray(values, dtype=float))
+    n = data.size
+    if n == 0:
+        return (math.nan, (math.nan, math.nan))
+    median = float(np.median(data))
+    tail = (1 - confidence) / 2
+    low_rank = int(sps.binom.ppf(tail, n, 0.5))            # 0-based: the (k+1)-th smallest
+    high_rank = int(sps.binom.ppf(1 - tail, n, 0.5))
+    low = float(data[max(0, min(n - 1, low_rank - 1 if low_rank > 0 else 0))])
+    high = float(data[max(0, min(n - 1, high_rank))])
+    return (median, (min(low, median), max(high, median)))
 
 
 def two_proportion_test(successes_a: int, trials_a: int, successes_b: int,
@@ -289,3 +318,22 @@ class Sprt:
         half = sps.norm.ppf((1 + confidence) / 2) * math.sqrt(variance / max(total, 1))
         return (score_to_elo(mean),
                 (score_to_elo(mean - half), score_to_elo(mean + half)))
+
+
+def bernoulli_sprt(values: Sequence[float], p0: float, p1: float, alpha: float = 0.05,
+                   beta: float = 0.05) -> tuple[str, int]:
+    """Wald's SPRT of H0: p = ``p0`` against H1: p = ``p1`` over ``values`` in order (each
+    in 0..1; a half counts half, as a draw's score): (``"H1"``, ``"H0"`` or
+    ``"continue"``, the observations it took to decide, or all of them)."""
+    if not (0 < p0 < 1 and 0 < p1 < 1) or p0 == p1:
+        raise ValueError(f"bernoulli_sprt: expected distinct p0, p1 in (0, 1), got {p0}, {p1}")
+    lower, upper = math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+    win, loss = math.log(p1 / p0), math.log((1 - p1) / (1 - p0))
+    llr = 0.0
+    for count, value in enumerate(values, start=1):
+        llr += value * win + (1 - value) * loss
+        if llr >= upper:
+            return ("H1", count)
+        if llr <= lower:
+            return ("H0", count)
+    return ("continue", len(values))

@@ -27,7 +27,6 @@ from tqdm import tqdm
 import rules
 from agents.spec import split_specs
 from experiments.comparison.stats import sign_test, two_proportion_test, wilson_interval
-from experiments.workers import process_pool
 
 
 @dataclass
@@ -101,26 +100,27 @@ def _chunks(seeds: Sequence[int], size: int) -> Iterator[Sequence[int]]:
 
 
 def evaluate(scenario: str, team: str, agent: str, opponent: str, battles: int,
-             seed: int = 0, workers: int = 1, progress: bool = False) -> Tally:
-    """``agent`` commanding ``team`` against ``opponent`` for every other team."""
+             seed: int = 0, workers: int = 1, progress: bool = False,
+             backend: str = "local", address: str | None = None) -> Tally:
+    """``agent`` commanding ``team`` against ``opponent`` for every other team: chunks of
+    25 battles on local worker processes or as Ray tasks (``backend="ray"``, joining
+    ``address`` or starting Ray), tallied in seed order whatever order they finish in."""
+    from experiments.comparison.runner import map_tasks
+
     seeds = list(range(seed, seed + battles))
     jobs = [(scenario, team, agent, opponent, chunk) for chunk in _chunks(seeds, 25)]
-    tally = Tally()
+    finished: dict[int, list[str | None]] = {}
     bar = tqdm(total=battles, desc=f"{agent} vs {opponent}", disable=not progress,
                leave=False)
-    if workers <= 1:
-        results: Iterator[list[str | None]] = map(_play_chunk, jobs)
-        for winners in results:
-            for winner in winners:
-                tally.add(winner, team)
-            bar.update(len(winners))
-    else:
-        with process_pool(workers) as pool:
-            for winners in pool.map(_play_chunk, jobs):
-                for winner in winners:
-                    tally.add(winner, team)
-                bar.update(len(winners))
+    for index, winners in map_tasks(_play_chunk, jobs, backend=backend, workers=workers,
+                                    address=address):
+        finished[index] = winners
+        bar.update(len(winners))
     bar.close()
+    tally = Tally()
+    for index in range(len(jobs)):
+        for winner in finished[index]:
+            tally.add(winner, team)
     return tally
 
 
@@ -150,6 +150,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--battles", type=int, default=500)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--backend", choices=("local", "ray"), default="local",
+                        help="local processes (default) or Ray tasks of 25 battles")
+    parser.add_argument("--address", default=None,
+                        help="Ray cluster address (with --backend ray; default: start one)")
     parser.add_argument("--out", type=Path, help="CSV file (appended)")
     parser.add_argument("--battle-log", type=Path,
                         help="JSON lines file (appended): every battle's seed and winner")
@@ -159,7 +163,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     for opponent in split_specs(args.opponents):
         for agent in names:
             tally = evaluate(args.scenario, args.team, agent, opponent, args.battles,
-                             args.seed, args.workers, progress=True)
+                             args.seed, args.workers, progress=True, backend=args.backend,
+                             address=args.address)
             tallies[agent, opponent] = tally
             print(f"{args.scenario} {agent} vs {opponent}: {tally.text()}", flush=True)
             if args.battle_log is not None:

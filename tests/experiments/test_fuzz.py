@@ -345,3 +345,20 @@ def test_the_mask_sweep_catches_a_mask_with_one_index_moved(
     monkeypatch.setattr(check.codec, "mask", lambda battle: moved)
     with pytest.raises(InvariantViolation, match="mask"):
         check.check(b)
+
+
+def test_a_killed_campaign_resumes_to_the_same_battles(tmp_path: Path) -> None:
+    """A campaign killed after 4 battles (a half-written fifth line) and resumed with
+    --resume logs the same battles as one never killed; other settings are refused."""
+    from experiments import cli
+
+    args = ["fuzz", "--seconds", "600", "--battles", "10", "--generated", "--seed", "6"]
+    whole, killed = tmp_path / "whole", tmp_path / "killed"
+    assert cli.main([*args, "--workers", "2", "--out", str(whole)]) == 0
+    lines = (whole / "battles.jsonl").read_text().splitlines(keepends=True)
+    killed.mkdir()
+    (killed / "battles.jsonl").write_text("".join(lines[:4]) + lines[4][:20])
+    (killed / "campaign.json").write_text((whole / "campaign.json").read_text())
+    assert cli.main([*args[:-1], "7", "--resume", "--out", str(killed)]) == 2
+    assert cli.main([*args, "--resume", "--out", str(killed)]) == 0
+    assert (killed / "battles.jsonl").read_text().splitlines(keepends=True) == lines

@@ -108,3 +108,14 @@ def test_native_rollouts_give_the_python_engines_rows(monkeypatch: pytest.Monkey
         found[name] = list(headroom.battle_rows("duel", 1, "tactician", screen=2, confirm=2,
                                                 seed=4))
     assert found["native"] == found["python"] and len(found["native"]) > 5
+
+
+def test_parallel_headroom_writes_the_same_rows_in_battle_order(tmp_path: Path) -> None:
+    """Two workers (a battle each) give the one-process run's CSV and summary."""
+    one, two = tmp_path / "one.csv", tmp_path / "two.csv"
+    alone = headroom.run("duel", [0, 1, 2], "berserker", screen=1, confirm=2, out=one)
+    parallel = headroom.run("duel", [0, 1, 2], "berserker", screen=1, confirm=2, out=two,
+                            workers=2)
+    assert two.read_text() == one.read_text() and parallel == alone
+    assert [int(r["battle"]) for r in csv.DictReader(two.open())] == sorted(
+        int(r["battle"]) for r in csv.DictReader(one.open()))

@@ -102,3 +102,69 @@ def test_a_dead_ray_worker_has_its_battle_retried(tmp_path: Path, ray_session: P
     assert ray_session.exists(), "no worker died"
     local = run_tournament(config, tmp_path / "local", workers=1, progress=False)
     assert on_ray == local and len(on_ray) == 4
+
+
+BALANCE = ["balance", "duel", "--knob", "creatures.orc.skills.axe=30..80:10",
+           "--target", "party_win=0.40..0.60", "--monsters", "tactician", "--budget", "600",
+           "--seed", "5", "--quiet"]
+
+
+def test_balance_on_ray_equals_local_and_survives_a_dying_worker(
+        tmp_path: Path, ray_session: Path) -> None:
+    """The party agent has no native twin, so its battles run in Python and its first act
+    in a fresh Ray worker kills that worker: the batch is retried, the result unchanged."""
+    dying_agent_hook(tmp_path / "local-flag")()   # registered here too, already past dying
+    (tmp_path / "local-flag").write_text("died")
+    ray_session.unlink(missing_ok=True)           # the next act on a Ray worker dies
+    party = ["--party", "test_dies_once"]
+    assert cli.main([*BALANCE, *party, "--out", str(tmp_path / "ray"),
+                     "--backend", "ray"]) == 0
+    assert ray_session.exists(), "no worker died"
+    assert cli.main([*BALANCE, *party, "--out", str(tmp_path / "local"),
+                     "--workers", "1"]) == 0
+    assert (tmp_path / "ray" / "balance.json").read_text() == \
+        (tmp_path / "local" / "balance.json").read_text()
+
+
+def test_ladder_on_ray_equals_local(tmp_path: Path, ray_session: Path) -> None:
+    args = ["ladder", "--agents", "random,berserker", "--scenarios", "duel",
+            "--battles", "6"]
+    assert cli.main([*args, "--out", str(tmp_path / "ray"), "--backend", "ray"]) == 0
+    assert cli.main([*args, "--out", str(tmp_path / "local")]) == 0
+
+    def outcomes(folder: Path) -> list[tuple[str, object, int]]:
+        import json
+
+        records = [json.loads(line) for line in (folder / "battles.jsonl").open()]
+        return sorted((r["id"], r["winner"], r["rounds"]) for r in records)
+
+    assert outcomes(tmp_path / "ray") == outcomes(tmp_path / "local")
+    assert len(outcomes(tmp_path / "ray")) == 2 * 2 * 6
+
+
+def test_the_training_evaluation_on_ray_equals_local(ray_session: Path) -> None:
+    from experiments.train.evaluation import evaluate
+
+    on_ray = evaluate("duel", "monsters", "berserker", "tactician", 60, seed=3,
+                      backend="ray")
+    local = evaluate("duel", "monsters", "berserker", "tactician", 60, seed=3, workers=1)
+    assert on_ray.winners == local.winners and len(local.winners) == 60
+
+
+def test_a_fuzz_campaign_on_ray_equals_the_one_process_campaign(
+        tmp_path: Path, ray_session: Path) -> None:
+    args = ["fuzz", "--seconds", "600", "--battles", "12", "--generated", "--seed", "4"]
+    assert cli.main([*args, "--out", str(tmp_path / "ray"), "--backend", "ray"]) == 0
+    assert cli.main([*args, "--out", str(tmp_path / "local")]) == 0
+    ray_log = (tmp_path / "ray" / "battles.jsonl").read_text().splitlines()
+    assert ray_log == (tmp_path / "local" / "battles.jsonl").read_text().splitlines()
+    assert len(ray_log) == 12
+
+
+def test_headroom_on_ray_equals_one_process(ray_session: Path) -> None:
+    from experiments.comparison import headroom
+
+    on_ray = headroom.run("duel", [0, 1], "berserker", screen=1, confirm=2, out=None,
+                          backend="ray")
+    alone = headroom.run("duel", [0, 1], "berserker", screen=1, confirm=2, out=None)
+    assert on_ray == alone and alone.battles == 2

@@ -1,0 +1,163 @@
+"""Evaluating settings: batches of battles on common seeds, checkpointed to the run folder.
+
+Batch ``k`` of the ``search`` stream plays the same seeds whatever the setting (common
+random numbers): two settings differ by their rules, not by their dice, so a knob that
+changes nothing gives exactly the same battles and a small effect shows in fewer battles.
+The ``final`` stream's seeds are fresh (never played by the search), for an estimate the
+search did not select on.
+
+Every batch played is appended to ``DIR/batches.jsonl`` (flushed as it finishes). A run
+is deterministic given its arguments, so ``--resume`` reruns it from the start and reads
+the batches already played from that file instead of playing them: the same result as
+a run never killed, whatever was in flight when it died.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+import rules
+from experiments.balance.battles import BatchTask, Tally, play_batch, setting_files
+from experiments.balance.knobs import Setting, setting_id, write_setting
+from experiments.comparison.runner import AgentSpec, TaskPool
+from experiments.comparison.tournament import battle_seed
+
+BATCHES_FILE = "batches.jsonl"
+SETTINGS_DIR = "settings"
+
+#: a request: (setting, stream, batch index)
+Request = tuple[Setting, str, int]
+
+
+class BalanceError(rules.FrayError):
+    """A run that cannot go on: a folder of another run, a setting the rules reject."""
+
+
+@dataclass
+class Evaluator:
+    """Plays (or reads back) batches of battles for settings; counts the battles."""
+
+    out: Path
+    base: Path
+    scenario: Path
+    party: AgentSpec
+    monsters: AgentSpec
+    seed: int
+    batch_size: int
+    backend: str = "local"
+    workers: int | None = None
+    address: str | None = None
+    progress: bool = True
+    budget: int = 0
+
+    def __post_init__(self) -> None:
+        self.out.mkdir(parents=True, exist_ok=True)
+        self._done: dict[tuple[str, str, int], Tally] = _read_batches(self.out / BATCHES_FILE)
+        self._files: dict[str, tuple[tuple[str, str], ...]] = {}
+        self.used = 0
+        self._pool = TaskPool(self.backend, self.workers, self.address)
+        self._bar = tqdm(total=self.budget or None, desc="balance", unit="battle",
+                         disable=not self.progress, dynamic_ncols=True, smoothing=0.1)
+
+    def close(self) -> None:
+        self._bar.total = max(self.used, self._bar.n)  # batches reused cost no battles
+        self._bar.refresh()
+        self._bar.close()
+        self._pool.close()
+
+    def seeds(self, stream: str, batch: int) -> tuple[int, ...]:
+        """The battle seeds of batch ``batch`` of ``stream`` (the same for every setting)."""
+        start = batch * self.batch_size
+        return tuple(battle_seed(self.seed, f"balance:{stream}", self.party.label,
+                                 self.monsters.label, start + i)
+                     for i in range(self.batch_size))
+
+    def files(self, setting: Setting) -> tuple[tuple[str, str], ...]:
+        """The setting's content and scenario texts (written to ``DIR/settings/ID/`` and
+        checked once)."""
+        key = setting_id(setting)
+        if key not in self._files:
+            self._files[key] = setting_files(*write_setting(
+                setting, self.base, self.scenario, self.out / SETTINGS_DIR / key))
+        return self._files[key]
+
+    def evaluate(self, requests: Sequence[Request]) -> list[Tally]:
+        """The tally of each requested batch (played, or read from the checkpoint)."""
+        keys = [(setting_id(s), stream, batch) for s, stream, batch in requests]
+        tasks: dict[tuple[str, str, int], BatchTask] = {}
+        for (setting, stream, batch), key in zip(requests, keys, strict=True):
+            if key not in self._done and key not in tasks:
+                tasks[key] = BatchTask(self.files(setting), self.party, self.monsters,
+                                       self.seeds(stream, batch))
+        recovered = len(keys) - len(tasks)
+        self._count(recovered * self.batch_size)
+        order = list(tasks)
+        if order:
+            with (self.out / BATCHES_FILE).open("a", encoding="utf-8") as handle:
+                for index, tally in self._pool.map(play_batch, [tasks[k] for k in order]):
+                    key = order[index]
+                    self._done[key] = tally
+                    handle.write(json.dumps({"setting": key[0], "stream": key[1],
+                                             "batch": key[2], "size": self.batch_size,
+                                             **tally.to_dict()}) + "\n")
+                    handle.flush()
+                    self._count(tally.battles)
+        return [self._done[key] for key in keys]
+
+    def pooled(self, setting: Setting, stream: str, batches: int) -> Tally:
+        """Batches 0..batches-1 of ``stream`` for ``setting``, together."""
+        total = Tally()
+        for tally in self.evaluate([(setting, stream, b) for b in range(batches)]):
+            total = total.add(tally)
+        return total
+
+    def _count(self, battles: int) -> None:
+        self.used += battles
+        self._bar.update(battles)
+
+
+def _read_batches(path: Path) -> dict[tuple[str, str, int], Tally]:
+    """The checkpointed batches (a half-written last line is dropped)."""
+    done: dict[tuple[str, str, int], Tally] = {}
+    if not path.exists():
+        return done
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    for number, line in enumerate(lines, start=1):
+        try:
+            if not line.endswith("\n"):
+                raise ValueError("unterminated line")
+            data = json.loads(line)
+            done[(data["setting"], data["stream"], int(data["batch"]))] = Tally.from_dict(data)
+        except (ValueError, KeyError, TypeError):
+            if number == len(lines):
+                break  # the line a killed run was writing
+            raise BalanceError(f"{path}: line {number}: expected a batch record, got "
+                               f"{line[:60]!r}") from None
+    if lines and not lines[-1].endswith("\n"):
+        path.write_text("".join(lines[:-1]), encoding="utf-8")
+    return done
+
+
+def check_run_folder(out: Path, arguments: Mapping[str, Any], resume: bool) -> None:
+    """``DIR/run.json`` holds the run's arguments: a new run refuses a folder that holds
+    batches; ``--resume`` refuses one played with other arguments."""
+    path = out / "run.json"
+    has_batches = (out / BATCHES_FILE).exists() and (out / BATCHES_FILE).stat().st_size > 0
+    if has_batches and not resume:
+        raise BalanceError(f"{out}: already holds a balance run ({BATCHES_FILE}); pass "
+                           f"--resume to continue it, or choose a new --out")
+    if has_batches and path.exists():
+        stored = json.loads(path.read_text(encoding="utf-8"))
+        for key, value in arguments.items():
+            if stored.get(key) != value:
+                raise BalanceError(f"{path}: {key}: this folder was run with "
+                                   f"{stored.get(key)!r}, got {value!r}; resume with the "
+                                   f"same arguments or choose a new --out")
+    out.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(dict(arguments), indent=1) + "\n", encoding="utf-8")
