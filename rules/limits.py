@@ -23,14 +23,18 @@ MAX_UNITS = 1_024
 #: A characteristic (STR, CON, ...), a skill percentage, hit or power points, a count of
 #: items, armour points: every small integer of the content and of a combatant.
 MAX_STAT = 10_000
-#: Dice in one term (the N of NdS), faces of one die, and the outcomes of a whole
-#: expression (the sum of N x S over its terms: what ``fray odds`` convolves, and the
-#: largest total it can roll). The shipped content's largest is 1d100.
+#: A characteristic (STR, SIZ, ...): STR+SIZ sets the damage bonus, +1d6 each 16 past
+#: 56 (H6), so this bounds those dice too (about 120 at the bound).
+MAX_CHARACTERISTIC = 1_000
+#: Dice in one term (the N of NdS), faces of one die, and the faces of a whole
+#: expression (the sum of N x S over its terms: the largest total it can roll; ``fray
+#: odds`` convolves them, in time growing with its square: about 2 s at this bound).
+#: The shipped content's largest is 1d100.
 MAX_DICE_COUNT = 100
-MAX_DICE_SIDES = 1_000
-MAX_DICE_OUTCOMES = 2_000
-#: The flat part of a dice expression (the +K of NdS+K).
-MAX_DICE_CONSTANT = MAX_STAT
+MAX_DICE_SIDES = 500
+MAX_DICE_OUTCOMES = 500
+#: The flat part of a dice expression (the +K of NdS+K; a race's characteristic roll too).
+MAX_DICE_CONSTANT = MAX_CHARACTERISTIC
 #: Nesting of JSON/TOML data and of agent specs.
 MAX_NESTING = 64
 #: A number of the content that is not an integer (a weight, a factor): its magnitude.

@@ -28,7 +28,7 @@ from rules.content.loader import check_equipment, decode_text, parse_toml
 from rules.content.schema import Content, EquipmentEntry
 from rules.errors import ScenarioError
 from rules.grid import GridMap, parse_map
-from rules.limits import MAX_ROUNDS, MAX_STAT, MAX_UNITS, within
+from rules.limits import MAX_CHARACTERISTIC, MAX_ROUNDS, MAX_STAT, MAX_UNITS, within
 
 Square = tuple[int, int]
 
@@ -213,7 +213,8 @@ def _unit(raw: Any, index: int, src: str, content: Content, grid: GridMap) -> Un
         for k, v in chars:
             _need(k in names, src, f"{fld}.characteristics.{k}",
                   f"one of {', '.join(names)}", k)
-            _need(v >= 1, src, f"{fld}.characteristics.{k}", "a value of at least 1", v)
+            _need(1 <= v <= MAX_CHARACTERISTIC, src, f"{fld}.characteristics.{k}",
+                  f"an integer from 1 to {MAX_CHARACTERISTIC}", v)
         kw["characteristics"] = chars
     if "skills" in raw:
         skills = _int_table(raw["skills"], src, f"{fld}.skills")

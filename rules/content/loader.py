@@ -23,7 +23,13 @@ from rules.combatant import HANDS
 from rules.content import schema as s
 from rules.dice import BOUNDED, Dice, DiceBoundsError
 from rules.errors import ContentError
-from rules.limits import MAX_CONTENT_NUMBER, MAX_NESTING, MAX_STAT, nesting_depth
+from rules.limits import (
+    MAX_CHARACTERISTIC,
+    MAX_CONTENT_NUMBER,
+    MAX_NESTING,
+    MAX_STAT,
+    nesting_depth,
+)
 
 T = TypeVar("T")
 
@@ -453,8 +459,9 @@ def _check_creatures(content: s.Content) -> None:
             raise ContentError(f, f"{cid}.race", "a race defined in races.toml", cr.race)
         _exact_keys(cr.characteristics, r.characteristics.names, f, f"{cid}.characteristics")
         for name, value in cr.characteristics.items():
-            if value < 0:
-                raise ContentError(f, f"{cid}.characteristics.{name}", "an integer >= 0", value)
+            if not 0 <= value <= MAX_CHARACTERISTIC:
+                raise ContentError(f, f"{cid}.characteristics.{name}",
+                                   f"an integer from 0 to {MAX_CHARACTERISTIC}", value)
         for skill, value in cr.skills.items():
             _need_skill(r, skill, f, f"{cid}.skills.{skill}")
             if value < 0:
