@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -86,6 +87,13 @@ def space_from_json(data: Any, where: str) -> Any:
 
     if not isinstance(data, dict):
         raise LearnedModelError(f"{where}: expected a space object, found {data!r:.60}")
+    # bounds that do not fit the dtype: an error, not a warning printed on stderr
+    with warnings.catch_warnings(), np.errstate(all="raise"):
+        warnings.simplefilter("error")
+        return _space(data, where, spaces)
+
+
+def _space(data: dict[str, Any], where: str, spaces: Any) -> Any:
     try:
         if "dict" in data:
             return spaces.Dict({key: space_from_json(part, f"{where}.{key}")
@@ -117,8 +125,9 @@ def space_from_json(data: Any, where: str) -> Any:
                 raise LearnedModelError(f"{where}: multi_discrete: expected integers from 1 to "
                                         f"{MAX_SPACE_SIZE}, found {counts!r:.60}")
             return spaces.MultiDiscrete([int(v) for v in counts])
-    except (KeyError, TypeError, ValueError) as exc:
-        raise LearnedModelError(f"{where}: malformed space ({exc})") from None
+    except (KeyError, TypeError, ValueError, FloatingPointError, Warning) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise LearnedModelError(f"{where}: malformed space ({first})") from None
     raise LearnedModelError(f"{where}: expected one of dict, box, discrete, multi_discrete; "
                             f"found keys {sorted(data)}")
 
@@ -375,8 +384,8 @@ def _check_layout(path: Path, layout: dict[str, Any]) -> None:
         if layout.get(key) != value:
             found = layout.get(key)
             if isinstance(value, list) and isinstance(found, list):
-                extra = [n for n in found if n not in value][:3]
-                missing = [n for n in value if n not in found][:3]
+                extra = [str(n) for n in found if n not in value][:3]
+                missing = [str(n) for n in value if n not in found][:3]
                 detail = (f"{len(found)} names, this fray {len(value)}"
                           f"{'; model only: ' + ', '.join(extra) if extra else ''}"
                           f"{'; this fray only: ' + ', '.join(missing) if missing else ''}")

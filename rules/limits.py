@@ -39,8 +39,9 @@ MAX_DICE_CONSTANT = MAX_CHARACTERISTIC
 MAX_NESTING = 64
 #: A number of the content that is not an integer (a weight, a factor): its magnitude.
 MAX_CONTENT_NUMBER = float(MAX_STAT)
-#: Search iterations of one decision (mcts) and its time budget in seconds.
-MAX_SEARCH_ITERATIONS = 10_000_000
+#: Search iterations of one decision (mcts; the docs' largest is 2,000) and its time
+#: budget in seconds.
+MAX_SEARCH_ITERATIONS = 1_000_000
 MAX_SEARCH_SECONDS = 3_600.0
 #: Battles stepped by one vector env (each holds its observation arrays: a 40x40 map's
 #: are about 100 KB; training uses 8 to 64).

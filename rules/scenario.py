@@ -167,8 +167,8 @@ def _equipment(value: Any, src: str, fld: str, content: Content) -> tuple[Equipm
         extra = set(e).difference(_ENTRY_KEYS)
         _need(not extra, src, f, f"keys {', '.join(_ENTRY_KEYS)}", ", ".join(sorted(extra)))
         _need("item" in e, src, f"{f}.item", "an item id", "<missing>")
-        _need(content.kind_of(e["item"]) is not None, src, f"{f}.item",
-              "a weapon, armour or item id from rules/data", e["item"])
+        _need(isinstance(e["item"], str) and content.kind_of(e["item"]) is not None, src,
+              f"{f}.item", "a weapon, armour or item id from rules/data", e["item"])
         state = e.get("state", "carried")
         _need(state in _STATES, src, f"{f}.state", f"one of {', '.join(_STATES)}", state)
         count = e.get("count", 1)
@@ -224,14 +224,15 @@ def _unit(raw: Any, index: int, src: str, content: Content, grid: GridMap) -> Un
             _need(v >= 0, src, f"{fld}.skills.{k}", "a value of at least 0", v)
         kw["skills"] = skills
     if "race" in raw:
-        _need(raw["race"] in content.races, src, f"{fld}.race",
+        _need(isinstance(raw["race"], str) and raw["race"] in content.races, src, f"{fld}.race",
               f"a race from races.toml ({', '.join(sorted(content.races))})", raw["race"])
         kw["race"] = raw["race"]
     if "equipment" in raw:
         kw["equipment"] = _equipment(raw["equipment"], src, f"{fld}.equipment", content)
     if "armour" in raw:
         a = raw["armour"]
-        ok = a == "none" or (a in content.armour and content.armour[a].slot == "body")
+        ok = isinstance(a, str) and (a == "none" or (a in content.armour
+                                                     and content.armour[a].slot == "body"))
         _need(ok, src, f"{fld}.armour", "a body armour id from armour.toml or \"none\"", a)
         kw["armour"] = a
     if "armour_training" in raw:
@@ -251,7 +252,8 @@ def _unit(raw: Any, index: int, src: str, content: Content, grid: GridMap) -> Un
         kw["riding"] = _str(raw, "riding", src, f"{fld}.riding")
     if "spells" in raw:
         sp = raw["spells"]
-        _need(isinstance(sp, list) and all(s in content.spells for s in sp), src,
+        _need(isinstance(sp, list) and all(isinstance(s, str) and s in content.spells
+                                           for s in sp), src,
               f"{fld}.spells", "an array of spell ids from spells.toml", sp)
         kw["spells"] = tuple(sp)
     kw |= _state(raw, src, fld, content, creature, kw)

@@ -165,6 +165,12 @@ SCENARIOS: dict[str, tuple[Case, str]] = {
         _watch(r'creature = "orc"',
                f'creature = "orc"\nequipment = [{{ item = "torch", count = {BIG} }}]'),
         "count"),
+    "race a table": (_watch(r'creature = "orc"', 'creature = "orc"\nrace = {}'), "race"),
+    "armour a table": (_watch(r'creature = "orc"', 'creature = "orc"\narmour = {}'), "armour"),
+    "spells of tables": (_watch(r'creature = "orc"', 'creature = "orc"\nspells = [{}]'),
+                         "spells"),
+    "equipment item a table": (_watch(r'creature = "orc"',
+                                      'creature = "orc"\nequipment = [{ item = {} }]'), "item"),
     "start_round 2**63": (_watch("max_rounds = 30", f"max_rounds = 30\nstart_round = {2**63}"),
                           "start_round"),
 }
