@@ -219,7 +219,17 @@ def _safetensors(data: dict, weights: Path) -> None:
     weights.write_bytes(struct.pack("<Q", len(header)) + header + b"\0\0\0\0")
 
 
+def _layout_numbers(data: dict, weights: Path) -> None:
+    data["layout"]["planes"][0] = 5
+
+
+def _overflowing_bounds(data: dict, weights: Path) -> None:
+    data["observation_space"]["dict"]["planes"]["high"] = 1e300  # past float32
+
+
 OTHERS: dict[str, tuple[Case, str]] = {
+    "model layout names not text": (_model(_layout_numbers), "layout.planes"),
+    "model box bounds past float32": (_model(_overflowing_bounds), "observation_space"),
     "sweep --set torch_radius=10**20": (_sweep, "torch_radius"),
     "fuzz --seconds nan": (_fuzz_seconds("nan"), "--seconds"),
     "fuzz --seconds inf": (_fuzz_seconds("inf"), "--seconds"),
