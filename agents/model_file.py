@@ -15,8 +15,12 @@ both together):
 :func:`load_model_file` builds the network from the JSON with fray's own classes and
 loads the weights into it; nothing in the files is executed. A field that is missing or
 malformed, weights that do not fit the network (names or shapes), or a layout this fray
-does not have is a one-line :class:`LearnedModelError`. docs/models.md describes the
-format and the ``trust_pickle`` option for stable-baselines3 zips.
+does not have is a one-line :class:`LearnedModelError`. The file is data: the agents it
+names (``options``, ``advisor``) must load no file and ask for no trust
+(:func:`agents.spec.check_file_spec`), and the network and spaces it describes are
+bounded (``rules/limits.py``) before anything is built. docs/models.md describes the
+format and the ``trust_pickle`` option for stable-baselines3 zips, which only the user
+gives.
 """
 
 from __future__ import annotations
