@@ -184,11 +184,22 @@ def _depth(text: str) -> int:
 LOADS_FILES = ("learned",)
 
 
+def _shipped_model(name: str) -> bool:
+    """Whether ``name`` is ``learned:NAME`` of a model shipped with fray (agents/models)."""
+    prefix, _, argument = name.partition(":")
+    if prefix != "learned" or not argument:
+        return False
+    from agents.learned import shipped_models
+
+    return argument in shipped_models()
+
+
 def check_file_spec(text: Any) -> None:
     """Raise ValueError unless ``text`` is an agent spec that a file (a model's
-    ``options`` or ``advisor``) may name: a registered agent that loads no file, with no
-    ``trust_pickle`` and only such agents in its options, at any depth. What a file names
-    is made with no trust: only the user's own command line or call grants it."""
+    ``options`` or ``advisor``) may name: a registered agent that loads no file (or a
+    model shipped with fray, ``learned:duel``), with no ``trust_pickle`` and only such
+    agents in its options, at any depth. What a file names is made with no trust: only the
+    user's own command line or call grants it."""
     import agents
 
     stack = [text]
@@ -196,18 +207,19 @@ def check_file_spec(text: Any) -> None:
         spec = stack.pop()
         name, options = parse_spec(spec)
         prefix = name.partition(":")[0]
-        if ":" in name or prefix in LOADS_FILES:
-            raise ValueError(f"expected an agent spec that loads no file (a file may not name "
-                             f"{', '.join(f'{n}:PATH' for n in LOADS_FILES)}), got {text!r}")
-        if name not in agents.names():
+        if (":" in name or prefix in LOADS_FILES) and not _shipped_model(name):
+            raise ValueError(f"expected an agent spec that loads no file (a file may name "
+                             f"only the shipped {', '.join(f'{n}:NAME' for n in LOADS_FILES)}"
+                             f"), got {text!r}")
+        if ":" not in name and name not in agents.names():
             raise ValueError(f"expected a registered agent ({', '.join(agents.names())}), "
                              f"got {text!r}")
         for key, value in options:
             if key == "trust_pickle":
                 raise ValueError(f"expected no trust_pickle (trust comes only from the user), "
                                  f"got {text!r}")
-            if isinstance(value, str):  # an agent option (every text option is one)
-                stack.append(value)
+            if isinstance(value, str) and value.strip().lower() != "none":
+                stack.append(value)  # an agent option (every text option is one)
 
 
 def scalar(text: str) -> Any:

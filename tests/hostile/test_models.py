@@ -16,6 +16,7 @@ import pytest
 
 import agents
 from agents.learned import MODELS_DIR, LearnedModelError, load_model
+from agents.spec import check_file_spec
 from experiments.cli import main
 from tests.learned.test_model_file import _poisoned_zip
 
@@ -46,6 +47,9 @@ EDITS: dict[str, tuple[Edit, str]] = {
                                        "(trust_pickle=true)))"), "options[0]"),
     "options: trust_pickle on a scripted agent": (_options("random(trust_pickle=true)"),
                                                   "options[0]"),
+    "options: a shipped model, trusted": (_options("learned:duel(trust_pickle=true)"),
+                                          "options[0]"),
+    "options: a path beside a shipped name": (_options("learned:./duel"), "options[0]"),
     "advisor: the zip, trusted": (_advisor, "advisor"),
     "features_extractor.options": (_extractor_options, "policy.features_extractor.options[0]"),
 }
@@ -104,6 +108,15 @@ def test_a_tournament_with_a_crafted_model_runs_nothing(
     assert code == 2
     assert "options[0]" in _one_line(capsys.readouterr().err)
     assert not sentinel.exists()
+
+
+def test_a_model_may_name_scripted_agents_and_shipped_models() -> None:
+    """What a file may name: registered agents that load no file, nested or not, and the
+    models shipped with fray (``learned:duel``, data from fray itself)."""
+    for spec in ("tactician(step_back=true)", "mcts(rollout=berserker,prior=none)",
+                 "per_unit(hero=defender)", "learned:duel", "learned:skirmish",
+                 "mcts(rollout=learned:duel)"):
+        check_file_spec(spec)
 
 
 def test_trust_given_by_the_user_still_loads_the_zip(evil_zip: tuple[Path, Path]) -> None:
