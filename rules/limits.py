@@ -58,15 +58,15 @@ MAX_SPACE_SIZE = 1_000_000
 def nesting_depth(value: Any, limit: int = MAX_NESTING) -> int:
     """How deeply lists and dicts nest in ``value`` (a scalar: 0), counted without
     recursion and stopping once past ``limit`` (so a hostile value costs little)."""
-    deepest, stack = 0, [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
+    deepest, pending = 0, [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
         if isinstance(item, dict | list | tuple):
             deepest = max(deepest, depth)
             if deepest > limit:
                 return deepest
             children = item.values() if isinstance(item, dict) else item
-            stack.extend((child, depth + 1) for child in children)
+            pending.extend((child, depth + 1) for child in children)
     return deepest
 
 
