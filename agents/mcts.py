@@ -73,6 +73,7 @@ from rules import Action, ActionKind, Battle, Combatant, DecisionKind, native_ag
 from rules import engine as rules_engine
 from rules.actions import TURN_DESTINATION_KINDS
 from rules.grid import chebyshev
+from rules.limits import MAX_SEARCH_ITERATIONS, MAX_SEARCH_SECONDS
 from rules.reach import threatened_squares
 
 K = ActionKind
@@ -175,9 +176,9 @@ class MCTS(SeededAgent):
     #: the options of ``mcts(...)`` (agents/spec.py reads them)
     OPTIONS: tuple[Option, ...] = (
         Option("iterations", int, f"Search iterations per decision (default "
-               f"{DEFAULT_ITERATIONS}).", minimum=1),
+               f"{DEFAULT_ITERATIONS}).", minimum=1, maximum=MAX_SEARCH_ITERATIONS),
         Option("seconds", float, "A time budget per decision, instead of iterations.",
-               above=0),
+               above=0, maximum=MAX_SEARCH_SECONDS),
         Option("rollout", "agent", "The agent that plays both teams in rollouts."),
         Option("rollout_depth", int, "Decisions per rollout before the leaf value.",
                minimum=0),

@@ -15,14 +15,19 @@ both together):
 :func:`load_model_file` builds the network from the JSON with fray's own classes and
 loads the weights into it; nothing in the files is executed. A field that is missing or
 malformed, weights that do not fit the network (names or shapes), or a layout this fray
-does not have is a one-line :class:`LearnedModelError`. docs/models.md describes the
-format and the ``trust_pickle`` option for stable-baselines3 zips.
+does not have is a one-line :class:`LearnedModelError`. The file is data: the agents it
+names (``options``, ``advisor``) must load no file and ask for no trust
+(:func:`agents.spec.check_file_spec`), and the network and spaces it describes are
+bounded (``rules/limits.py``) before anything is built. docs/models.md describes the
+format and the ``trust_pickle`` option for stable-baselines3 zips, which only the user
+gives.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,10 +35,19 @@ from typing import Any
 import numpy as np
 
 import rules
+from rules.limits import (
+    MAX_NESTING,
+    MAX_NETWORK_WIDTH,
+    MAX_SPACE_SIZE,
+    nesting_depth,
+    within,
+)
 
 FORMAT = "fray-model"
 FORMAT_VERSION = 1
 KINDS = ("fray", "fray-spatial", "mlp")
+#: the element types a model's spaces may have
+DTYPES = ("float32", "float64", "int8", "int16", "int32", "int64", "uint8")
 ACTIVATIONS = ("tanh", "relu")
 
 
@@ -77,22 +91,47 @@ def space_from_json(data: Any, where: str) -> Any:
 
     if not isinstance(data, dict):
         raise LearnedModelError(f"{where}: expected a space object, found {data!r:.60}")
+    # bounds that do not fit the dtype: an error, not a warning printed on stderr
+    with warnings.catch_warnings(), np.errstate(all="raise"):
+        warnings.simplefilter("error")
+        return _space(data, where, spaces)
+
+
+def _space(data: dict[str, Any], where: str, spaces: Any) -> Any:
     try:
         if "dict" in data:
             return spaces.Dict({key: space_from_json(part, f"{where}.{key}")
                                 for key, part in dict(data["dict"]).items()})
         if "box" in data:
+            shape = data["box"]
+            if not (isinstance(shape, list) and all(within(v, MAX_SPACE_SIZE, 0) for v in shape)
+                    and int(np.prod(shape, dtype=object)) <= MAX_SPACE_SIZE):
+                raise LearnedModelError(f"{where}: malformed space (box: expected a shape of "
+                                        f"at most {MAX_SPACE_SIZE} numbers, found "
+                                        f"{shape!r:.60})")
+            if data["dtype"] not in DTYPES:
+                raise LearnedModelError(f"{where}: dtype: expected one of {', '.join(DTYPES)}, "
+                                        f"found {data['dtype']!r:.60}")
             dtype = np.dtype(data["dtype"])
             bounds = [np.full(tuple(int(v) for v in data["box"]), data[side], dtype=dtype)
                       if isinstance(data[side], int | float) else np.asarray(data[side], dtype)
                       for side in ("low", "high")]
             return spaces.Box(bounds[0], bounds[1], dtype=dtype)
         if "discrete" in data:
+            if not within(data["discrete"], MAX_SPACE_SIZE, 1):
+                raise LearnedModelError(f"{where}: discrete: expected an integer from 1 to "
+                                        f"{MAX_SPACE_SIZE}, found {data['discrete']!r:.60}")
             return spaces.Discrete(int(data["discrete"]))
         if "multi_discrete" in data:
-            return spaces.MultiDiscrete([int(v) for v in data["multi_discrete"]])
-    except (KeyError, TypeError, ValueError) as exc:
-        raise LearnedModelError(f"{where}: malformed space ({exc})") from None
+            counts = data["multi_discrete"]
+            if not (isinstance(counts, list) and len(counts) <= MAX_SPACE_SIZE
+                    and all(within(v, MAX_SPACE_SIZE, 1) for v in counts)):
+                raise LearnedModelError(f"{where}: multi_discrete: expected integers from 1 to "
+                                        f"{MAX_SPACE_SIZE}, found {counts!r:.60}")
+            return spaces.MultiDiscrete([int(v) for v in counts])
+    except (KeyError, TypeError, ValueError, FloatingPointError, Warning) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise LearnedModelError(f"{where}: malformed space ({first})") from None
     raise LearnedModelError(f"{where}: expected one of dict, box, discrete, multi_discrete; "
                             f"found keys {sorted(data)}")
 
@@ -163,6 +202,7 @@ def build_policy(settings: dict[str, Any], observation_space: Any, action_space:
         if not isinstance(extractor, dict):
             raise LearnedModelError(f"{where}: policy.features_extractor: expected an "
                                     f"object, found {extractor!r:.60}")
+        _check_windows(extractor.get("square_windows", []), int(action_space.n), where)
         kwargs["features_extractor_kwargs"] = extractor
     try:
         return policy_class(observation_space, action_space, lambda _: 0.0, **kwargs)
@@ -170,6 +210,21 @@ def build_policy(settings: dict[str, Any], observation_space: Any, action_space:
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise LearnedModelError(f"{where}: cannot build a {kind} policy from its settings "
                                 f"({first})") from None
+
+
+def _check_windows(windows: Any, actions: int, where: str) -> None:
+    """A spatial policy's square windows, ``(offset, rx, ry)`` each, cover at most the
+    action space's indices (so a file cannot ask for a huge head)."""
+    field = f"{where}: policy.features_extractor.square_windows"
+    if not (isinstance(windows, list) and all(
+            isinstance(window, list) and len(window) == 3
+            and all(within(v, actions, 0) for v in window) for window in windows)):
+        raise LearnedModelError(f"{field}: expected [offset, rx, ry] lists of integers from "
+                                f"0 to {actions}, found {windows!r:.60}")
+    squares = sum((2 * rx + 1) * (2 * ry + 1) for _, rx, ry in windows)
+    if squares > actions:
+        raise LearnedModelError(f"{field}: expected windows of at most the {actions} "
+                                f"actions in all, found {squares}")
 
 
 # ------------------------------------------------------------------ files
@@ -237,12 +292,18 @@ class SavedPolicy:
 
 
 def _read_description(path: Path) -> dict[str, Any]:
+    nested = f"JSON nested at most {MAX_NESTING} deep"
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
         raise LearnedModelError(f"{path}: cannot read ({exc})") from None
     except json.JSONDecodeError as exc:
         raise LearnedModelError(f"{path}: not JSON ({exc})") from None
+    except RecursionError:
+        raise LearnedModelError(f"{path}: expected {nested}, got deeper than Python can "
+                                f"read") from None
+    if nesting_depth(data) > MAX_NESTING:
+        raise LearnedModelError(f"{path}: expected {nested}, got deeper")
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         found = data.get("format") if isinstance(data, dict) else type(data).__name__
         raise LearnedModelError(f"{path}: format: expected {FORMAT!r}, found {found!r}")
@@ -256,12 +317,68 @@ def _read_description(path: Path) -> dict[str, Any]:
         if not isinstance(data.get(key), kind):
             raise LearnedModelError(f"{path}: {key}: expected a {kind.__name__}, found "
                                     f"{data.get(key)!r:.60}")
-    options = data.get("options")
-    if options is not None and not (isinstance(options, list)
-                                    and all(isinstance(o, str) for o in options)):
-        raise LearnedModelError(f"{path}: options: expected a list of agent specs or null, "
-                                f"found {options!r:.60}")
+    _check_agent_specs(path, data)
+    _check_policy_settings(path, data["policy"])
     return data
+
+
+def _check_agent_specs(path: Path, data: dict[str, Any]) -> None:
+    """The agents a model names (a selector's ``options``, a residual model's
+    ``advisor``, and their copies in ``policy.features_extractor``) are data: registered
+    agents that load no file and ask for no trust (``agents.spec.check_file_spec``)."""
+    from agents.options import HOLDS
+    from agents.spec import check_file_spec
+
+    extractor = data["policy"].get("features_extractor")
+    places = [("", data)] + ([("policy.features_extractor.", extractor)]
+                             if isinstance(extractor, dict) else [])
+    for prefix, where in places:
+        options, advisor = where.get("options"), where.get("advisor")
+        if options is not None and not (isinstance(options, list) and options
+                                        and all(isinstance(o, str) for o in options)):
+            raise LearnedModelError(f"{path}: {prefix}options: expected a list of agent "
+                                    f"specs or null, found {options!r:.60}")
+        if advisor is not None and not isinstance(advisor, str):
+            raise LearnedModelError(f"{path}: {prefix}advisor: expected an agent spec or "
+                                    f"null, found {advisor!r:.60}")
+        named = [(f"{prefix}options[{index}]", spec)
+                 for index, spec in enumerate(options or [])]
+        for field, spec in [*named, (f"{prefix}advisor", advisor)]:
+            if spec is None:
+                continue
+            try:
+                check_file_spec(spec)
+            except ValueError as exc:
+                raise LearnedModelError(f"{path}: {field}: {exc}") from None
+        hold = where.get("option_hold", "decision")
+        if hold is not None and hold not in HOLDS:
+            raise LearnedModelError(f"{path}: {prefix}option_hold: expected one of "
+                                    f"{', '.join(HOLDS)}, found {hold!r:.60}")
+
+
+#: the extractor settings that are a layer's width (rules.limits.MAX_NETWORK_WIDTH)
+WIDTHS = ("cnn_channels", "unit_dim", "features_dim", "first_channels", "head_channels",
+          "context_channels", "pointer_heads")
+
+
+def _check_policy_settings(path: Path, settings: dict[str, Any]) -> None:
+    """The network a model describes is bounded (rules/limits.py) before it is built:
+    each layer at most MAX_NETWORK_WIDTH wide, at most 16 layers."""
+    arch = settings.get("net_arch")
+    stacks = ([arch.get("pi"), arch.get("vf")] if isinstance(arch, dict) else [arch])
+    if not all(isinstance(stack, list) and len(stack) <= 16
+               and all(within(width, MAX_NETWORK_WIDTH, 1) for width in stack)
+               for stack in stacks):
+        raise LearnedModelError(f"{path}: policy.net_arch: expected a list (or pi/vf lists) "
+                                f"of at most 16 layer widths from 1 to {MAX_NETWORK_WIDTH}, "
+                                f"found {arch!r:.60}")
+    extractor = settings.get("features_extractor")
+    for key in WIDTHS:
+        if isinstance(extractor, dict) and key in extractor and not within(
+                extractor[key], MAX_NETWORK_WIDTH, 1):
+            raise LearnedModelError(f"{path}: policy.features_extractor.{key}: expected an "
+                                    f"integer from 1 to {MAX_NETWORK_WIDTH}, found "
+                                    f"{extractor[key]!r:.60}")
 
 
 def _check_layout(path: Path, layout: dict[str, Any]) -> None:
@@ -271,8 +388,8 @@ def _check_layout(path: Path, layout: dict[str, Any]) -> None:
         if layout.get(key) != value:
             found = layout.get(key)
             if isinstance(value, list) and isinstance(found, list):
-                extra = [n for n in found if n not in value][:3]
-                missing = [n for n in value if n not in found][:3]
+                extra = [str(n) for n in found if n not in value][:3]
+                missing = [str(n) for n in value if n not in found][:3]
                 detail = (f"{len(found)} names, this fray {len(value)}"
                           f"{'; model only: ' + ', '.join(extra) if extra else ''}"
                           f"{'; this fray only: ' + ', '.join(missing) if missing else ''}")
@@ -297,6 +414,9 @@ def _read_weights(path: Path, data: dict[str, Any]) -> dict[str, Any]:
     if hashlib.sha256(raw).hexdigest() != data["weights_sha256"]:
         raise LearnedModelError(f"{path}: weights_sha256: {weights.name} is not the file "
                                 f"this description was written with")
+    if len(raw) > 9 and raw[8:9] == b"{" and int.from_bytes(raw[:8], "little") < len(raw):
+        raise LearnedModelError(f"{weights}: expected weights written by torch.save (fray's "
+                                f"format, docs/models.md), found a safetensors file")
     try:
         state = torch.load(weights, map_location="cpu", weights_only=True)
     except (pickle.UnpicklingError, RuntimeError, EOFError, ValueError, TypeError) as exc:

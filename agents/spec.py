@@ -24,6 +24,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rules.limits import MAX_NESTING
+
 _SPEC = re.compile(r"^([A-Za-z0-9_:./-]+)(?:\((.*)\))?$")
 #: the value kinds an option can have, as the error message words them
 KINDS = {int: "an integer", float: "a number", bool: "true or false", "agent": "an agent spec"}
@@ -48,13 +50,14 @@ class Option:
         """What a value must be, in words: ``an integer >= 1``."""
         words = [KINDS[self.kind]]
         if self.minimum is not None and self.maximum is not None:
-            words = [f"{words[0]} from {self.minimum:g} to {self.maximum:g}"]
+            words = [f"{words[0]} from {_number(self.minimum)} to {_number(self.maximum)}"]
         elif self.minimum is not None:
-            words.append(f">= {self.minimum:g}")
-        elif self.maximum is not None:
-            words.append(f"<= {self.maximum:g}")
+            words.append(f">= {_number(self.minimum)}")
         if self.above is not None:
-            words.append(f"> {self.above:g}")
+            words.append(f"> {_number(self.above)}")
+        if self.maximum is not None and self.minimum is None:
+            words.append(f"{'and ' if self.above is not None else ''}<= "
+                         f"{_number(self.maximum)}")
         return " ".join(words) + (" or none" if self.none else "")
 
     def convert(self, value: Any, key: str | None = None) -> Any:
@@ -84,6 +87,11 @@ class Option:
             raise ValueError(f"{key or self.name} expects {self.expected()}{hint}, "
                              f"got {value!r}")
         return float(value) if self.kind is float else value
+
+
+def _number(value: float) -> str:
+    """A bound in words: ``10000000``, ``0.5``."""
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
 def _known_agent(text: str) -> bool:
@@ -137,7 +145,13 @@ TableSource = OptionTable | Callable[[], OptionTable] | None
 def parse_spec(text: str) -> tuple[str, tuple[tuple[str, Any], ...]]:
     """``"mcts(iterations=20)"`` -> ``("mcts", (("iterations", 20),))``.
 
-    Raises ValueError naming the spec and what was expected."""
+    Raises ValueError naming the spec and what was expected (specs nest at most
+    ``rules.limits.MAX_NESTING`` deep)."""
+    if not isinstance(text, str):
+        raise ValueError(f"agent {text!r}: expected an agent spec, NAME or NAME(key=value,...)")
+    if _depth(text) > MAX_NESTING:
+        raise ValueError(f"agent {text[:40]!r}...: expected specs nested at most "
+                         f"{MAX_NESTING} deep, got {_depth(text)}")
     if text.count("(") != text.count(")"):
         raise ValueError(f"agent {text!r}: unbalanced parentheses; expected NAME or "
                          "NAME(key=value,...)")
@@ -154,6 +168,58 @@ def parse_spec(text: str) -> tuple[str, tuple[tuple[str, Any], ...]]:
             raise ValueError(f"agent {text!r}: option {key.strip()} is given twice")
         kwargs.append((key.strip(), scalar(value.strip())))
     return name, tuple(kwargs)
+
+
+def _depth(text: str) -> int:
+    """How deeply parentheses nest in ``text``."""
+    depth = deepest = 0
+    for char in text:
+        if char in "()":
+            depth += 1 if char == "(" else -1
+            deepest = max(deepest, depth)
+    return deepest
+
+
+#: registered agents a file may not name: they load files (``learned:PATH``)
+LOADS_FILES = ("learned",)
+
+
+def _shipped_model(name: str) -> bool:
+    """Whether ``name`` is ``learned:NAME`` of a model shipped with fray (agents/models)."""
+    prefix, _, argument = name.partition(":")
+    if prefix != "learned" or not argument:
+        return False
+    from agents.learned import shipped_models
+
+    return argument in shipped_models()
+
+
+def check_file_spec(text: Any) -> None:
+    """Raise ValueError unless ``text`` is an agent spec that a file (a model's
+    ``options`` or ``advisor``) may name: a registered agent that loads no file (or a
+    model shipped with fray, ``learned:duel``), with no ``trust_pickle`` and only such
+    agents in its options, at any depth. What a file names is made with no trust: only the
+    user's own command line or call grants it."""
+    import agents
+
+    stack = [text]
+    while stack:
+        spec = stack.pop()
+        name, options = parse_spec(spec)
+        prefix = name.partition(":")[0]
+        if (":" in name or prefix in LOADS_FILES) and not _shipped_model(name):
+            raise ValueError(f"expected an agent spec that loads no file (a file may name "
+                             f"only the shipped {', '.join(f'{n}:NAME' for n in LOADS_FILES)}"
+                             f"), got {text!r}")
+        if ":" not in name and name not in agents.names():
+            raise ValueError(f"expected a registered agent ({', '.join(agents.names())}), "
+                             f"got {text!r}")
+        for key, value in options:
+            if key == "trust_pickle":
+                raise ValueError(f"expected no trust_pickle (trust comes only from the user), "
+                                 f"got {text!r}")
+            if isinstance(value, str) and value.strip().lower() != "none":
+                stack.append(value)  # an agent option (every text option is one)
 
 
 def scalar(text: str) -> Any:

@@ -232,11 +232,13 @@ def as_index(action: Any) -> int | None:
 
 def space_index(action: Any, space: spaces.Discrete) -> int:
     """``action``'s index in ``space`` (a ``Discrete(n)``); an action outside the space
-    (``10**6``, ``-1``, ``2.5``, ``"a"``) is a ValueError naming it and the space, as
+    (``10**6``, ``-1``, ``2.5``, ``"a"``, ``True``) is a ValueError naming it and the space, as
     Gymnasium's spaces define. An index inside the space but not legal now is the
     caller's to handle (the ``illegal_action`` option)."""
     if type(action) is int or isinstance(action, np.integer):  # the common case, checked here
         index: int | None = int(action)
+    elif isinstance(action, bool):  # a Discrete space contains True, yet no bool is an index
+        index = None
     else:
         index = int(np.asarray(action)) if space.contains(action) else as_index(action)
     if index is None or not 0 <= index < int(space.n):  # (a 1-element array passes)

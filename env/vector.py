@@ -41,8 +41,16 @@ from gymnasium.vector.utils import batch_space
 
 import rules
 from env import native
-from env.core import OpponentSource, ScenarioSetup, check_opponent, default_scenario, make_opponent
+from env.core import (
+    OpponentSource,
+    ScenarioSetup,
+    as_index,
+    check_opponent,
+    default_scenario,
+    make_opponent,
+)
 from rules import Battle, native_agents, native_driver, native_records
+from rules.limits import MAX_NUM_ENVS, within
 
 _MAX_RESET_ATTEMPTS = 64
 
@@ -70,8 +78,9 @@ class SkirmishVectorEnv(VectorEnv):
             raise RuntimeError("the batched vector env needs the native engine, which is not "
                                "built here; use gymnasium.make_vec(..., vectorization_mode="
                                "'sync') for Python envs")
-        if int(num_envs) < 1:
-            raise ValueError(f"num_envs must be at least 1, got {num_envs!r}")
+        if not within(as_index(num_envs), MAX_NUM_ENVS, 1):
+            raise ValueError(f"num_envs: expected an integer from 1 to {MAX_NUM_ENVS} "
+                             f"(rules/limits.py), got {num_envs!r}")
         if opponent is None:
             raise TypeError("SkirmishVectorEnv needs an opponent: an agent factory(seed) with a "
                             "native twin (gymnasium.make_vec('fray/Skirmish-v0') defaults to "

@@ -34,6 +34,7 @@ import rules
 from rules import native_agents, native_driver
 from rules.content import content_for
 from rules.events import event_from_dict, event_to_dict
+from rules.limits import MAX_NESTING, MAX_SEED, nesting_depth, within
 
 FORMAT = "fray-replay"
 VERSION = 1
@@ -82,13 +83,62 @@ def _folder_hash(folder: Path) -> str:
 def read_json(path: Path, what: str, error: type[rules.FrayError], missing: str) -> Any:
     """The JSON in ``path``; a missing file raises ``error(missing)``, unreadable text
     ``error`` naming the file and ``what`` kind of file was expected."""
+    nested = f"{path}: expected a JSON {what} file nested at most {MAX_NESTING} deep"
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise error(missing) from None
+    except OSError as exc:  # a folder, no permission, ...
+        raise error(f"{path}: expected a JSON {what} file, got "
+                    f"{exc.strerror or type(exc).__name__}") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise error(f"{path}: expected a JSON {what} file, got unreadable text "
                     f"({exc})") from None
+    except RecursionError:
+        raise error(f"{nested}, got deeper than Python can read") from None
+    if nesting_depth(data) > MAX_NESTING:
+        raise error(f"{nested}, got deeper")
+    return data
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _check_fields(data: dict[str, Any], source: str) -> None:
+    """Each field of a replay file has its type (and a seed its range), else one line
+    naming the field, what was expected and what was found."""
+    def need(ok: bool, field: str, expected: str) -> None:
+        if not ok:
+            found = _short(data.get(field, "<missing>"))
+            raise ReplayError(f"{source}: {field}: expected {expected}, got {found}")
+
+    def strings(value: Any) -> bool:
+        return isinstance(value, str)
+
+    scenario = data.get("scenario")
+    need(isinstance(scenario, dict) and all(strings(scenario.get(key))
+                                            for key in ("name", "text", "source")),
+         "scenario", "a table of name, text and source strings")
+    seed = data.get("seed", "<missing>")
+    need(seed is None or within(seed, MAX_SEED, 0), "seed",
+         f"an integer from 0 to {MAX_SEED} or null")
+    need(data.get("content_dir") is None or strings(data.get("content_dir")), "content_dir",
+         "a folder name or null")
+    need(strings(data.get("content_hash", "")), "content_hash", "a string")
+    agents = data.get("agents")
+    need(isinstance(agents, dict) and all(strings(v) for v in agents.values()), "agents",
+         "a table of team = agent name")
+    actions = data.get("actions")
+    need(isinstance(actions, list) and all(isinstance(a, dict) for a in actions), "actions",
+         "an array of actions {kind, target, square, item}")
+    reasons = data.get("reasons")
+    need(reasons is None or (isinstance(reasons, list)
+                             and all(r is None or strings(r) for r in reasons)),
+         "reasons", "an array of strings or nulls, one per action")
+    need(isinstance(data.get("events", []), list), "events", "an array of events")
+    need(isinstance(data.get("result", {}), dict), "result", "a table")
 
 
 @dataclass
@@ -147,19 +197,23 @@ class Replay:
         if data.get("version") != VERSION:
             raise ReplayError(f"{source}: version: expected {VERSION}, "
                               f"got {data.get('version')!r}")
-        try:
-            sc = data["scenario"]
-            replay = cls(sc["name"], sc["text"], sc["source"], data["seed"],
-                         dict(data["agents"]), data.get("content_dir"),
-                         data.get("content_hash", ""), list(data["actions"]),
-                         list(data.get("reasons") or [None] * len(data["actions"])),
-                         list(data.get("events", [])), dict(data.get("result", {})),
-                         data.get("failure"))
-        except (KeyError, TypeError) as exc:
-            raise ReplayError(f"{source}: missing or malformed field {exc}") from None
+        _check_fields(data, source)
+        sc = data["scenario"]
+        replay = cls(sc["name"], sc["text"], sc["source"], data["seed"],
+                     dict(data["agents"]), data.get("content_dir"),
+                     data.get("content_hash", ""), list(data["actions"]),
+                     list(data.get("reasons") or [None] * len(data["actions"])),
+                     list(data.get("events", [])), dict(data.get("result", {})),
+                     data.get("failure"))
         if len(replay.reasons) != len(replay.actions):
             raise ReplayError(f"{source}: reasons: expected {len(replay.actions)} entries "
                               f"(one per action), got {len(replay.reasons)}")
+        for index, event in enumerate(replay.events):
+            try:
+                str(event_from_dict(event))
+            except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+                raise ReplayError(f"{source}: events[{index}]: expected an event "
+                                  f"{{type, ...its fields}}, got {_short(event)}") from None
         return replay
 
     def save(self, path: str | Path) -> Path:

@@ -14,8 +14,20 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from rules.limits import MAX_DICE_CONSTANT, MAX_DICE_COUNT, MAX_DICE_OUTCOMES, MAX_DICE_SIDES
+
 if TYPE_CHECKING:
     from rules.content.schema import SuccessRules
+
+#: what a dice expression may be, in words (rules/limits.py)
+BOUNDED = (f"dice like '1d8+1' with at most {MAX_DICE_COUNT} dice of at most "
+           f"{MAX_DICE_SIDES} sides a term, {MAX_DICE_OUTCOMES} faces in all and a constant "
+           f"from -{MAX_DICE_CONSTANT} to {MAX_DICE_CONSTANT}")
+
+
+class DiceBoundsError(ValueError):
+    """A well-formed dice expression past the bounds of rules/limits.py."""
+
 
 _TERM = re.compile(r"([+-]?)(?:(\d*)d(\d+)|(\d+))")
 
@@ -57,6 +69,10 @@ class Dice:
             else:
                 constant += sign * int(m.group(4))
             pos = m.end()
+        faces = sum(count * sides for _, count, sides in terms)
+        if (any(count > MAX_DICE_COUNT or sides > MAX_DICE_SIDES for _, count, sides in terms)
+                or faces > MAX_DICE_OUTCOMES or abs(constant) > MAX_DICE_CONSTANT):
+            raise DiceBoundsError(f"expected {BOUNDED}, got {text!r}")
         return cls(tuple(terms), constant)
 
     def roll(self, rng: np.random.Generator) -> int:

@@ -14,6 +14,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
 from rules.errors import ScenarioError
+from rules.limits import MAX_MAP_SIDE, MAX_MAP_SQUARES
 
 Square = tuple[int, int]
 
@@ -266,6 +267,10 @@ def parse_map(text: str, *, source: str, drop_depth_ft: int = 10) -> GridMap:
     if not lines:
         raise ScenarioError(source, "map", "at least one row of map glyphs", "<an empty map>")
     width = len(lines[0])
+    if (len(lines) > MAX_MAP_SIDE or width > MAX_MAP_SIDE
+            or len(lines) * width > MAX_MAP_SQUARES):
+        raise ScenarioError(source, "map", f"at most {MAX_MAP_SIDE} rows and columns and "
+                            f"{MAX_MAP_SQUARES} squares", f"<{width}x{len(lines)}>")
     for y, line in enumerate(lines):
         if len(line) != width:
             raise ScenarioError(

@@ -28,6 +28,7 @@ from rules.content.loader import check_equipment, decode_text, parse_toml
 from rules.content.schema import Content, EquipmentEntry
 from rules.errors import ScenarioError
 from rules.grid import GridMap, parse_map
+from rules.limits import MAX_CHARACTERISTIC, MAX_ROUNDS, MAX_STAT, MAX_UNITS, within
 
 Square = tuple[int, int]
 
@@ -123,9 +124,14 @@ def _need(cond: bool, src: str, fld: str, expected: str, found: Any) -> None:
         raise ScenarioError(src, fld, expected, found)
 
 
-def _int(data: dict[str, Any], key: str, src: str, fld: str) -> int:
+def _int(data: dict[str, Any], key: str, src: str, fld: str, maximum: int = MAX_STAT,
+         minimum: int | None = None) -> int:
+    """An integer field from ``minimum`` (default ``-maximum``) to ``maximum``
+    (rules/limits.py: 32-bit safe in the engine)."""
     v = data[key]
+    low = -maximum if minimum is None else minimum
     _need(isinstance(v, int) and not isinstance(v, bool), src, fld, "an integer", v)
+    _need(within(v, maximum, low), src, fld, f"an integer from {low} to {maximum}", v)
     return v
 
 
@@ -145,6 +151,8 @@ def _int_table(value: Any, src: str, fld: str) -> tuple[tuple[str, int], ...]:
     _need(isinstance(value, dict), src, fld, "a table of name = integer", value)
     for k, x in value.items():
         _need(isinstance(x, int) and not isinstance(x, bool), src, f"{fld}.{k}", "an integer", x)
+        _need(within(x, MAX_STAT), src, f"{fld}.{k}",
+              f"an integer from {-MAX_STAT} to {MAX_STAT}", x)
     return tuple(value.items())
 
 
@@ -159,13 +167,13 @@ def _equipment(value: Any, src: str, fld: str, content: Content) -> tuple[Equipm
         extra = set(e).difference(_ENTRY_KEYS)
         _need(not extra, src, f, f"keys {', '.join(_ENTRY_KEYS)}", ", ".join(sorted(extra)))
         _need("item" in e, src, f"{f}.item", "an item id", "<missing>")
-        _need(content.kind_of(e["item"]) is not None, src, f"{f}.item",
-              "a weapon, armour or item id from rules/data", e["item"])
+        _need(isinstance(e["item"], str) and content.kind_of(e["item"]) is not None, src,
+              f"{f}.item", "a weapon, armour or item id from rules/data", e["item"])
         state = e.get("state", "carried")
         _need(state in _STATES, src, f"{f}.state", f"one of {', '.join(_STATES)}", state)
         count = e.get("count", 1)
-        _need(isinstance(count, int) and not isinstance(count, bool) and count >= 1, src,
-              f"{f}.count", "a positive integer", count)
+        _need(within(count, MAX_STAT, 1), src, f"{f}.count",
+              f"an integer from 1 to {MAX_STAT}", count)
         flags = {}
         for flag in ("nocked", "loaded", "lit"):
             if flag in e:
@@ -205,7 +213,8 @@ def _unit(raw: Any, index: int, src: str, content: Content, grid: GridMap) -> Un
         for k, v in chars:
             _need(k in names, src, f"{fld}.characteristics.{k}",
                   f"one of {', '.join(names)}", k)
-            _need(v >= 1, src, f"{fld}.characteristics.{k}", "a value of at least 1", v)
+            _need(1 <= v <= MAX_CHARACTERISTIC, src, f"{fld}.characteristics.{k}",
+                  f"an integer from 1 to {MAX_CHARACTERISTIC}", v)
         kw["characteristics"] = chars
     if "skills" in raw:
         skills = _int_table(raw["skills"], src, f"{fld}.skills")
@@ -215,14 +224,15 @@ def _unit(raw: Any, index: int, src: str, content: Content, grid: GridMap) -> Un
             _need(v >= 0, src, f"{fld}.skills.{k}", "a value of at least 0", v)
         kw["skills"] = skills
     if "race" in raw:
-        _need(raw["race"] in content.races, src, f"{fld}.race",
+        _need(isinstance(raw["race"], str) and raw["race"] in content.races, src, f"{fld}.race",
               f"a race from races.toml ({', '.join(sorted(content.races))})", raw["race"])
         kw["race"] = raw["race"]
     if "equipment" in raw:
         kw["equipment"] = _equipment(raw["equipment"], src, f"{fld}.equipment", content)
     if "armour" in raw:
         a = raw["armour"]
-        ok = a == "none" or (a in content.armour and content.armour[a].slot == "body")
+        ok = isinstance(a, str) and (a == "none" or (a in content.armour
+                                                     and content.armour[a].slot == "body"))
         _need(ok, src, f"{fld}.armour", "a body armour id from armour.toml or \"none\"", a)
         kw["armour"] = a
     if "armour_training" in raw:
@@ -242,7 +252,8 @@ def _unit(raw: Any, index: int, src: str, content: Content, grid: GridMap) -> Un
         kw["riding"] = _str(raw, "riding", src, f"{fld}.riding")
     if "spells" in raw:
         sp = raw["spells"]
-        _need(isinstance(sp, list) and all(s in content.spells for s in sp), src,
+        _need(isinstance(sp, list) and all(isinstance(s, str) and s in content.spells
+                                           for s in sp), src,
               f"{fld}.spells", "an array of spell ids from spells.toml", sp)
         kw["spells"] = tuple(sp)
     kw |= _state(raw, src, fld, content, creature, kw)
@@ -306,10 +317,9 @@ def parse_scenario(text: str | bytes, *, source: str, content: Content) -> Scena
     for key in ("name", "max_rounds", "map", "units"):
         _need(key in data, source, key, "a value", "<missing>")
     name = _str(data, "name", source, "name")
-    max_rounds = _int(data, "max_rounds", source, "max_rounds")
-    _need(max_rounds >= 1, source, "max_rounds", "a positive integer", max_rounds)
-    start_round = _int(data, "start_round", source, "start_round") if "start_round" in data \
-        else 1
+    max_rounds = _int(data, "max_rounds", source, "max_rounds", MAX_ROUNDS, 1)
+    start_round = _int(data, "start_round", source, "start_round", MAX_ROUNDS) \
+        if "start_round" in data else 1
     _need(1 <= start_round <= max_rounds, source, "start_round",
           f"an integer from 1 to max_rounds ({max_rounds})", start_round)
     _need(isinstance(data["map"], str), source, "map", "a multi-line string", data["map"])
@@ -318,6 +328,8 @@ def parse_scenario(text: str | bytes, *, source: str, content: Content) -> Scena
     raw_units = data["units"]
     _need(isinstance(raw_units, list) and raw_units, source, "units",
           "a non-empty array of [[units]] tables", raw_units)
+    _need(len(raw_units) <= MAX_UNITS, source, "units", f"at most {MAX_UNITS} units",
+          f"<{len(raw_units)} units>")
     units = tuple(_unit(u, i, source, content, grid) for i, u in enumerate(raw_units))
     seen_ids: set[str] = set()
     for i, u in enumerate(units):

@@ -17,7 +17,7 @@ from __future__ import annotations
 #: every subcommand: name -> (module defining add_parser, summary shown by ``fray --help``)
 COMMANDS: dict[str, tuple[str, str]] = {
     "balance": ("experiments.commands.balance",
-                "find the knob setting that puts a metric in a target band"),
+                "find the setting that puts a metric in a band"),
     "bench": ("experiments.commands.bench",
               "print speed figures and the speed targets (PASS or MISS)"),
     "compare": ("experiments.commands.compare",
@@ -34,7 +34,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "inspect": ("experiments.commands.inspect",
                 "derived values of every combatant of a scenario"),
     "knobs": ("experiments.commands.knobs",
-              "every numeric knob nudged one step: its effect on win rate and rounds"),
+              "nudge every numeric knob one step; sorted effects"),
     "ladder": ("experiments.commands.ladder", "skill ladder: win rates vs fixed opponents"),
     "odds": ("experiments.commands.odds",
              "exact attack odds table for one attacker and target"),

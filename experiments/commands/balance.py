@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    s = sub.add_parser("balance", help="find the setting that puts a metric in a band",
+    s = sub.add_parser("balance",
                        description="Search knobs of the content and the scenario for a "
                        "setting whose metric (party_win, monsters_win, rounds, draws) lies "
                        "in a band, with in-engine battles on common seeds, independent "

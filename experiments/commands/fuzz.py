@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -49,9 +50,13 @@ def run(args: argparse.Namespace) -> int:
     from experiments.cli import UsageError
     from experiments.fuzzing.fuzz import Failure
     from experiments.fuzzing.fuzz_campaign import Summary, campaign, default_agents
+    from rules.content import content_for
 
-    if args.seconds <= 0:
-        raise UsageError(f"--seconds: expected a positive number, got {args.seconds}")
+    if not (math.isfinite(args.seconds) and args.seconds > 0):
+        raise UsageError(f"--seconds: expected a positive number of seconds, got {args.seconds}")
+    if not (math.isfinite(args.shrink_seconds) and args.shrink_seconds >= 0):
+        raise UsageError(f"--shrink-seconds: expected a number of seconds >= 0, got "
+                         f"{args.shrink_seconds}")
     if args.seed < 0:
         raise UsageError(f"--seed: expected a whole number >= 0, got {args.seed}")
     if args.battles is not None and args.battles < 1:
@@ -69,6 +74,7 @@ def run(args: argparse.Namespace) -> int:
     if args.content_dir is not None and not Path(args.content_dir).is_dir():
         raise UsageError(f"--content-dir: expected a folder of content TOML, got "
                          f"{args.content_dir!r}")
+    content_for(args.content_dir)  # a bad content file is one line, before the progress bar
     checks = _differential_checks(args)
     if args.native_loop:
         _need_native("--native-loop", "play inside")

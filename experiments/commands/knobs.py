@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    s = sub.add_parser("knobs", help="nudge every numeric knob one step; sorted effects",
+    s = sub.add_parser("knobs",
                        description="Nudge every numeric value of the ruleset and of the "
                        "scenario's creatures one step each way and measure its effect on "
                        "the party's win rate and the battle's length, on common seeds.",

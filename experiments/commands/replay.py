@@ -33,6 +33,11 @@ def load(path: str) -> Replay:
             raise ReplayError(f"{path}: actions[{index}]: expected an action "
                               f"{{kind, target, square, item}}, got {data!r} ({exc})") from None
     failure = replay.failure
+    if failure is None:  # its scenario and content are checked before anything is shown
+        try:
+            replay.new_battle()
+        except rules.ContentError as exc:
+            raise ReplayError(f"{path}: {exc}") from None
     if failure is not None and not (isinstance(failure, dict) and {"kind", "name", "step"}
                                     <= set(failure)):
         raise ReplayError(f"{path}: failure: expected a table with kind, name, step "

@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    s = sub.add_parser("scenarios", help="list the shipped scenarios and their balance",
+    s = sub.add_parser("scenarios",
                        epilog=EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter)
     s.add_argument("--measure", action="store_true",
                    help="replay the tactician-v-tactician measurement and store it")

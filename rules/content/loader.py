@@ -21,8 +21,15 @@ from typing import Any, Literal, TypeVar, get_args, get_origin
 
 from rules.combatant import HANDS
 from rules.content import schema as s
-from rules.dice import Dice
+from rules.dice import BOUNDED, Dice, DiceBoundsError
 from rules.errors import ContentError
+from rules.limits import (
+    MAX_CHARACTERISTIC,
+    MAX_CONTENT_NUMBER,
+    MAX_NESTING,
+    MAX_STAT,
+    nesting_depth,
+)
 
 T = TypeVar("T")
 
@@ -189,6 +196,8 @@ def convert(
             raise error(file, path, expected, _shown(value))
         try:
             return Dice.parse(value)
+        except DiceBoundsError:
+            raise error(file, path, BOUNDED, value) from None
         except ValueError:
             raise error(file, path, expected, value) from None
     if dataclasses.is_dataclass(tp) and isinstance(tp, type):
@@ -225,12 +234,17 @@ def convert(
     if tp is int:
         if isinstance(value, bool) or not isinstance(value, int):
             raise error(file, path, "an integer", _shown(value))
+        if not -MAX_STAT <= value <= MAX_STAT:  # rules/limits.py: 32-bit safe in the engine
+            raise error(file, path, f"an integer from {-MAX_STAT} to {MAX_STAT}", value)
         return value
     if tp is float:
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise error(file, path, "a number", _shown(value))
         if not math.isfinite(value):
             raise error(file, path, "a finite number", value)
+        if abs(value) > MAX_CONTENT_NUMBER:
+            raise error(file, path, f"a number from {-MAX_CONTENT_NUMBER:g} to "
+                        f"{MAX_CONTENT_NUMBER:g}", value)
         return float(value)
     if tp is str:
         if not isinstance(value, str):
@@ -248,6 +262,9 @@ def read_toml(path: Path, error: type[ContentError] = ContentError) -> dict[str,
         raw = path.read_bytes()
     except FileNotFoundError:
         raise error(path.name, "file", f"a file in {path.parent}", MISSING) from None
+    except OSError as exc:  # a folder of that name, no permission, ...
+        raise error(path.name, "file", f"a readable file in {path.parent}",
+                    f"<{exc.strerror or type(exc).__name__}>") from None
     return parse_toml(raw, path.name, error)
 
 
@@ -275,10 +292,16 @@ def parse_toml(
 ) -> dict[str, Any]:
     """Parse TOML text; a syntax error becomes ``FILE: toml: expected valid TOML, ...``."""
     text = decode_text(raw, file, error)
+    nested = f"valid TOML with arrays and tables nested at most {MAX_NESTING} deep"
     try:
-        return tomllib.loads(text)
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise error(file, "toml", "valid TOML", f"<{exc}>") from None
+    except RecursionError:
+        raise error(file, "toml", nested, "<nested deeper than Python can read>") from None
+    if nesting_depth(data) > MAX_NESTING:
+        raise error(file, "toml", nested, "<nested deeper>")
+    return data
 
 
 def _table_of(cls: type[T], data: Mapping[str, object], file: str) -> dict[str, T]:
@@ -436,8 +459,9 @@ def _check_creatures(content: s.Content) -> None:
             raise ContentError(f, f"{cid}.race", "a race defined in races.toml", cr.race)
         _exact_keys(cr.characteristics, r.characteristics.names, f, f"{cid}.characteristics")
         for name, value in cr.characteristics.items():
-            if value < 0:
-                raise ContentError(f, f"{cid}.characteristics.{name}", "an integer >= 0", value)
+            if not 0 <= value <= MAX_CHARACTERISTIC:
+                raise ContentError(f, f"{cid}.characteristics.{name}",
+                                   f"an integer from 0 to {MAX_CHARACTERISTIC}", value)
         for skill, value in cr.skills.items():
             _need_skill(r, skill, f, f"{cid}.skills.{skill}")
             if value < 0:

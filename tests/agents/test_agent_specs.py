@@ -19,18 +19,22 @@ REGISTERED = ("registered: berserker, defender, learned, mcts, pack, per_unit, r
 
 BAD_SPECS = [
     ("mcts(iterations=abc)",
-     f"agent 'mcts(iterations=abc)': iterations expects an integer >= 1, got 'abc'; "
+     f"agent 'mcts(iterations=abc)': iterations expects an integer from 1 to 1000000, got 'abc'; "
      f"{MCTS_OPTIONS}"),
     ("mcts(foo=1)", f"agent 'mcts(foo=1)': no option 'foo'; {MCTS_OPTIONS}"),
     ("mcts(iterations=4",
      "agent 'mcts(iterations=4': unbalanced parentheses; expected NAME or NAME(key=value,...)"),
     ("mcts(iterations=2.5)",
-     f"agent 'mcts(iterations=2.5)': iterations expects an integer >= 1, got 2.5; "
+     f"agent 'mcts(iterations=2.5)': iterations expects an integer from 1 to 1000000, got 2.5; "
      f"{MCTS_OPTIONS}"),
     ("mcts(iterations=0)",
-     f"agent 'mcts(iterations=0)': iterations expects an integer >= 1, got 0; {MCTS_OPTIONS}"),
+     f"agent 'mcts(iterations=0)': iterations expects an integer from 1 to 1000000, got 0; "
+     f"{MCTS_OPTIONS}"),
+    ("mcts(iterations=1000000000000)",
+     f"agent 'mcts(iterations=1000000000000)': iterations expects an integer from 1 to "
+     f"1000000, got 1000000000000; {MCTS_OPTIONS}"),
     ("mcts(seconds=0)",
-     f"agent 'mcts(seconds=0)': seconds expects a number > 0, got 0; {MCTS_OPTIONS}"),
+     f"agent 'mcts(seconds=0)': seconds expects a number > 0 and <= 3600, got 0; {MCTS_OPTIONS}"),
     ("mcts(rollout_depth=-1)",
      f"agent 'mcts(rollout_depth=-1)': rollout_depth expects an integer >= 0, got -1; "
      f"{MCTS_OPTIONS}"),
@@ -89,7 +93,7 @@ def test_keyword_arguments_are_checked_like_a_spec() -> None:
     with pytest.raises(ValueError) as caught:
         agents.make("mcts", iterations=2.5)
     assert str(caught.value) == (f"agent 'mcts(iterations=2.5)': iterations expects an "
-                                 f"integer >= 1, got 2.5; {MCTS_OPTIONS}")
+                                 f"integer from 1 to 1000000, got 2.5; {MCTS_OPTIONS}")
 
 
 def test_good_specs_are_converted_to_each_options_kind() -> None:

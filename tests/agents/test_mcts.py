@@ -76,7 +76,7 @@ def test_candidates_keep_every_reaction_and_a_few_moves() -> None:
 def test_hp_balance_is_one_half_at_the_start_and_bad_budgets_are_refused() -> None:
     b = Battle.from_scenario("duel", seed=1)
     assert hp_balance(b, "party") == pytest.approx(0.5)
-    with pytest.raises(ValueError, match="iterations expects an integer >= 1"):
+    with pytest.raises(ValueError, match="iterations expects an integer from 1 to 1000000"):
         agents.make("mcts(iterations=0)")
     with pytest.raises(ValueError, match="give iterations or seconds, not both"):
         MCTS(iterations=8, seconds=1.0)

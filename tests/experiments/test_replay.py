@@ -48,7 +48,7 @@ def test_an_action_that_is_not_legal_is_a_mismatch(
     (None, "no such replay file"),
     ("not json", "expected a JSON replay file"),
     ('{"format": "other"}', "format: expected 'fray-replay'"),
-    ('{"format": "fray-replay", "version": 1}', "missing or malformed field"),
+    ('{"format": "fray-replay", "version": 1}', "scenario: expected a table of name, text"),
 ])
 def test_bad_files_are_one_line(content: str | None, message: str, tmp_path: Path,
                                 capsys: pytest.CaptureFixture[str]) -> None:

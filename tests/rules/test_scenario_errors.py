@@ -171,7 +171,7 @@ EXACT = {
     ),
     "equipment count zero": (
         hero('equipment = [{ item = "arrow", count = 0 }]'),
-        "bad.toml: units[0] (hero).equipment[0].count: expected a positive integer, got 0",
+        "bad.toml: units[0] (hero).equipment[0].count: expected an integer from 1 to 10000, got 0",
     ),
     "unknown armour override": (
         hero('armour = "mithril"'),
@@ -214,7 +214,7 @@ EXACT = {
     ),
     "max_rounds not positive": (
         BASE.replace("max_rounds = 10", "max_rounds = 0"),
-        "bad.toml: max_rounds: expected a positive integer, got 0",
+        "bad.toml: max_rounds: expected an integer from 1 to 10000, got 0",
     ),
     "empty map": (
         BASE.replace(MAP, 'map = """\n\n"""\n'),
