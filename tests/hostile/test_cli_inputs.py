@@ -75,7 +75,7 @@ REPLAYS: dict[str, tuple[Case, str]] = {
     "scenario text a number": (_replay(lambda d: d["scenario"].__setitem__("text", 5)),
                                "scenario"),
     "JSON nested 100k deep": (_deep_replay, "nested"),
-    "a folder as the file": (_folder_replay, "replay"),
+    "a folder as the file": (_folder_replay, "found a folder"),
     "agents 5": (_replay(_set("agents", 5)), "agents"),
     "agents a list": (_replay(_set("agents", ["random"])), "agents"),
     "actions 'abc'": (_replay(_set("actions", "abc")), "actions"),
