@@ -14,7 +14,7 @@ pytest.importorskip("torch")
 
 import agents
 import rules
-from agents.az import AZ, AZError
+from agents.az import AZ, AZError, shipped_networks
 from agents.model_file import LearnedModelError
 from agents.policy_value import (
     NetworkShape,
@@ -47,6 +47,14 @@ def test_az_is_registered_and_its_options_are_checked(duel_network: Path) -> Non
         agents.make("az(path=3)")
     assert {o.name for o in agents.option_table("az")} == {"path", "iterations",
                                                            "exploration"}
+
+
+def test_the_shipped_networks_play_their_scenarios() -> None:
+    assert set(shipped_networks()) >= {"duel", "skirmish"}
+    for scenario in ("duel", "skirmish"):
+        battle = rules.Battle.from_scenario(scenario, seed=2)
+        agent = agents.make("az(iterations=4)", seed=0)
+        assert agent.act(battle) in battle.legal_actions()
 
 
 def test_a_scenario_without_a_network_is_a_one_line_error(duel_network: Path) -> None:
