@@ -49,6 +49,7 @@ def run(args: argparse.Namespace) -> int:
     _positive("--envs", args.envs)
     _positive("--eval-battles", args.eval_battles)
     _positive("--eval-every", args.eval_every, 0)
+    _positive("--final-eval-battles", args.final_eval_battles, 0)
     _positive("--checkpoint-every", args.checkpoint_every, 0)
     _positive("--seed", args.seed, 0)
     _positive("--imitate-battles", args.imitate_battles)
@@ -148,7 +149,8 @@ def run(args: argparse.Namespace) -> int:
                          imitate_keep=args.imitate_keep,
                          imitate_keep_steps=args.imitate_keep_steps, init=args.init,
                          advice=args.advice, options=options,
-                         option_prior=args.option_prior, option_hold=args.option_hold)
+                         option_prior=args.option_prior, option_hold=args.option_hold,
+                         final_eval_battles=args.final_eval_battles)
     try:
         final = train(config, resume=args.resume)
     except InitMismatchError as exc:
@@ -212,6 +214,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                              "batched native vector env")
     parser.add_argument("--eval-every", type=int, default=0,
                         help="evaluate every K steps (0 = never)")
+    parser.add_argument("--final-eval-battles", type=int, default=200,
+                        help="battles a party of the evaluation the run ends with: the "
+                             "model and the tactician on the same seeds against the "
+                             "trained and the held-out parties (final_eval.csv, "
+                             "learning_curves.png; 0: none)")
     parser.add_argument("--eval-battles", type=int, default=100,
                         help="battles per opponent per evaluation")
     parser.add_argument("--checkpoint-every", type=int, default=10_000,
