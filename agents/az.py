@@ -213,9 +213,11 @@ class AZ(SeededAgent):
                 value_of = _outcome(battle)
                 break
             mask = _mask(battle)
-            index = self._select(node, np.flatnonzero(mask))
-            path.append((node, index))
             actor = decision_of(battle).actor
+            # open loop: under other dice another team may decide at this node
+            sign = 1.0 if battle.combatants[actor].team == node.team else -1.0
+            index = self._select(node, np.flatnonzero(mask), sign)
+            path.append((node, index))
             battle.apply(self._decode(setup, battle, actor, index))
             child = node.children.get(index)
             if child is None:
@@ -235,8 +237,10 @@ class AZ(SeededAgent):
             each.child_visits[index] = each.child_visits.get(index, 0) + 1
             each.child_values[index] = each.child_values.get(index, 0.0) + value
 
-    def _select(self, node: Node, legal: np.ndarray) -> int:
-        """PUCT over the indices legal in this determinization (priors renormalised)."""
+    def _select(self, node: Node, legal: np.ndarray, sign: float = 1.0) -> int:
+        """PUCT over the indices legal in this determinization (priors renormalised),
+        for the decider here: ``sign`` -1 when it is not of the node's team (the node's
+        statistics are from its team's side)."""
         priors = np.array([node.priors.get(int(i), 0.0) for i in legal])
         total = priors.sum()
         priors = priors / total if total > 0 else np.full(len(legal), 1.0 / len(legal))
@@ -246,7 +250,7 @@ class AZ(SeededAgent):
             i = int(index)
             n = node.child_visits.get(i, 0)
             q = node.child_values[i] / n if n else node.value
-            score = q + scale * prior / (1 + n)
+            score = sign * q + scale * prior / (1 + n)
             if score > best_score:
                 best, best_score = i, score
         return best
