@@ -29,6 +29,7 @@ options. Checkpoints are :func:`agents.policy_value.save_network` files
 from __future__ import annotations
 
 import csv
+import json
 import time
 from collections import deque
 from dataclasses import asdict, dataclass, field
@@ -176,7 +177,7 @@ def train_batched(config: BatchedConfig, limit_seconds: float | None = None
     torch.manual_seed(config.seed)
     out = Path(config.out)
     out.mkdir(parents=True, exist_ok=True)
-    (out / "config.json").write_text(__import__("json").dumps(asdict(config), indent=1))
+    (out / "config.json").write_text(json.dumps(asdict(config), indent=1) + "\n")
     vector = make_vector(config)
     actions = int(vector.single_action_space.n)
     if config.init:
