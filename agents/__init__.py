@@ -3,7 +3,8 @@
 Registered: ``random`` (uniform over the legal actions), ``berserker`` (a melee rusher),
 the scripted tactics ``tactician``, ``skirmisher``, ``defender`` and ``pack`` (each
 described in its module docstring; every decision sets ``agent.reason``) and ``mcts``
-(search on the forward model, :mod:`agents.mcts`). Others register themselves with
+(search on the forward model, :mod:`agents.mcts`) and ``az`` (search guided by a
+policy/value network, :mod:`agents.az`). Others register themselves with
 :func:`register`; a name ``"prefix:argument"`` (e.g. ``"learned:PATH"``) goes to the
 factory registered as ``prefix`` with the argument.
 
@@ -128,6 +129,22 @@ def _learned_options() -> tuple[Option, ...]:
 
 
 register("learned", _learned, options=_learned_options)
+
+
+def _az(seed: int | None = None, **kwargs: Any) -> Agent:
+    """``az``: search guided by a policy/value network; torch is imported on first use."""
+    from agents.az import AZ
+
+    return AZ(seed=seed, **kwargs)
+
+
+def _az_options() -> tuple[Option, ...]:
+    from agents.az import AZ
+
+    return AZ.OPTIONS
+
+
+register("az", _az, options=_az_options)
 
 __all__ = ["Agent", "Berserker", "Defender", "Pack", "PerUnit", "RandomAgent", "SeededAgent",
            "Skirmisher", "Tactician", "make", "names", "register"]

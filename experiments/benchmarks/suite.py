@@ -137,6 +137,9 @@ def targets(figs: dict[str, Figure], units: dict[str, int]) -> list[Target]:
         _check(LEARNER, "MaskablePPO batched vector env / InvalidActionEnvDiscrete", _ratio(
             figs, "ppo.vector", "ppo.invalid_action_env"), "x", ">= 0.9",
             lambda value: value >= 0.9),
+        _check(LEARNER, "batched PPO selector / fray train's MaskablePPO selector", _ratio(
+            figs, "learner.batched.selector", "learner.sb3.selector"), "x", ">= 5",
+            lambda value: value >= 5),
         _check(BIG, "first decision 300x300: time", _median(figs, "map300.first_decision_s"),
                "s", "< 2", lambda value: value < 2),
         _check(BIG, "first decision 300x300: memory", _median(

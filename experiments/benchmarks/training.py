@@ -74,6 +74,36 @@ def figures(quick: bool) -> Iterator[Figure]:
             for _ in range(repeats)])
     else:
         yield unavailable(vector_key, vector_label, "/s", NOT_BUILT)
+    yield from learner_figures(quick)
     yield Figure(base_key, base_label, "/s", [
         _timesteps_per_s(lambda: InvalidActionEnvDiscrete(dim=80, n_invalid_actions=60),
                          "MlpPolicy", n_steps, epochs, rollouts) for _ in range(repeats)])
+
+
+#: the learner rows' workload: the shipped selector's recipe on skirmish (its four
+#: options, the tactician and berserker parties)
+LEARNER_SCENARIO = "skirmish"
+
+
+def learner_figures(quick: bool) -> Iterator[Figure]:
+    """Samples/s of ``fray train``'s MaskablePPO selector (16 envs x 128 steps, the
+    shipped recipe) and of the batched PPO selector (64 envs x 32 steps) on the same
+    scenario and opponents, torch on one thread, in this run (the ratio is the target)."""
+    from env import native
+
+    sb3_key, batched_key = "learner.sb3.selector", "learner.batched.selector"
+    sb3_label = "fray train MaskablePPO selector (16 x 128): samples/s"
+    batched_label = "batched PPO selector (64 x 32): samples/s"
+    if not native.available():
+        yield unavailable(sb3_key, sb3_label, "/s", NOT_BUILT)
+        yield unavailable(batched_key, batched_label, "/s", NOT_BUILT)
+        return
+    from experiments.train.learner_speed import SELECTOR, batched_speed, sb3_speed
+
+    repeats, samples = (1, 2048) if quick else (3, 4096)
+    yield Figure(sb3_key, sb3_label, "/s", [
+        sb3_speed(LEARNER_SCENARIO, samples, 16, 128, 1, SELECTOR).samples_per_s
+        for _ in range(repeats)])
+    yield Figure(batched_key, batched_label, "/s", [
+        batched_speed(LEARNER_SCENARIO, samples, 64, 32, 1, SELECTOR).samples_per_s
+        for _ in range(repeats)])

@@ -17,6 +17,8 @@ EXAMPLE = """example:
       --out runs/sk        # behaviour cloning of the tactician, then PPO (learned:skirmish)
   agents.make("learned:runs/duel/checkpoints/step_0000200000.json") plays the result
   (fray's model format, docs/models.md; the .zip beside it is the trainer's state)
+  fray train skirmish --backend batched --envs 64 --n-steps 32 --opponent tactician,berserker \
+      --options "tactician,tactician(step_back=true),defender,skirmisher" --out runs/fast
   fray train duel --backend rllib --steps 4000 --out runs/duel-rllib [--address ray://HOST:10001]
 """
 
@@ -49,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
     _positive("--envs", args.envs)
     _positive("--eval-battles", args.eval_battles)
     _positive("--eval-every", args.eval_every, 0)
+    _positive("--final-eval-battles", args.final_eval_battles, 0)
     _positive("--checkpoint-every", args.checkpoint_every, 0)
     _positive("--seed", args.seed, 0)
     _positive("--imitate-battles", args.imitate_battles)
@@ -93,6 +96,8 @@ def run(args: argparse.Namespace) -> int:
               f"it is RLlib's pickled state (Algorithm.from_checkpoint restores it); "
               f"learned: does not play it (docs/models.md)")
         return 0
+    if args.backend == "batched":
+        return _run_batched(args, opponents, imitate)
     from experiments.train.sb3 import InitMismatchError, TrainConfig, latest_checkpoint, train
 
     if args.resume and latest_checkpoint(args.out) is None:
@@ -146,12 +151,48 @@ def run(args: argparse.Namespace) -> int:
                          imitate_keep=args.imitate_keep,
                          imitate_keep_steps=args.imitate_keep_steps, init=args.init,
                          advice=args.advice, options=options,
-                         option_prior=args.option_prior, option_hold=args.option_hold)
+                         option_prior=args.option_prior, option_hold=args.option_hold,
+                         final_eval_battles=args.final_eval_battles)
     try:
         final = train(config, resume=args.resume)
     except InitMismatchError as exc:
         raise UsageError(str(exc)) from None
     print(f"model: {final}\nplay it with agents.make('learned:{final}')")
+    return 0
+
+
+def _run_batched(args: argparse.Namespace, opponents: list[str], imitate: list[str]) -> int:
+    """``--backend batched``: :mod:`experiments.train.batched_ppo`."""
+    from experiments.cli import UsageError
+    from experiments.train.batched_ppo import BatchedConfig, train_batched
+    from experiments.train.opponents import SELF
+
+    sb3_only = [flag for flag, given in (
+        ("--imitate", bool(imitate)), ("--advice", args.advice is not None),
+        ("--resume", args.resume), ("--subprocesses", args.subprocesses),
+        ("--eval-every", bool(args.eval_every)), ("--policy", args.policy != "fray"),
+        ("--option-hold", args.option_hold != "decision")) if given]
+    if sb3_only:
+        raise UsageError(f"--backend batched: {', '.join(sb3_only)} "
+                         f"{'is' if len(sb3_only) == 1 else 'are'} sb3-only")
+    if SELF in opponents:
+        raise UsageError("--backend batched: every --opponent needs a native form ('self' "
+                         "is sb3's league)")
+    options = _agent_names("--options", args.options) if args.options else []
+    if args.init is not None and not Path(args.init).is_file():
+        raise UsageError(f"--init: no network file {args.init}")
+    config = BatchedConfig(
+        scenario=args.scenario, out=args.out, team=args.team, opponents=opponents,
+        options=options, steps=args.steps, envs=args.envs, n_steps=args.n_steps,
+        epochs=args.n_epochs, learning_rate=args.learning_rate, clip_range=args.clip_range,
+        ent_coef=args.ent_coef, damage_reward=args.damage_reward, seed=args.seed,
+        checkpoint_every=args.checkpoint_every, init=args.init)
+    try:
+        final, figures = train_batched(config)
+    except (ValueError, TypeError) as exc:
+        raise UsageError(f"--backend batched: {exc}") from None
+    print(f"network: {final} ({figures['steps']:,} steps, {figures['steps_per_s']:,.0f} "
+          f"steps/s)\nplay it with agents.make('az(path={final},iterations=0)')")
     return 0
 
 
@@ -174,6 +215,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                              "batched native vector env")
     parser.add_argument("--eval-every", type=int, default=0,
                         help="evaluate every K steps (0 = never)")
+    parser.add_argument("--final-eval-battles", type=int, default=200,
+                        help="battles a party of the evaluation the run ends with: the "
+                             "model and the tactician on the same seeds against the "
+                             "trained and the held-out parties (final_eval.csv, "
+                             "learning_curves.png; 0: none)")
     parser.add_argument("--eval-battles", type=int, default=100,
                         help="battles per opponent per evaluation")
     parser.add_argument("--checkpoint-every", type=int, default=10_000,
@@ -232,7 +278,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         help="cloning minibatches kept before each PPO update (0 = none)")
     parser.add_argument("--imitate-keep-steps", type=int, default=0,
                         help="PPO steps over which --imitate-keep decays to zero")
-    parser.add_argument("--backend", choices=("sb3", "rllib"), default="sb3")
+    parser.add_argument("--backend", choices=("sb3", "rllib", "batched"), default="sb3",
+                        help="sb3 (MaskablePPO), rllib (Ray), or batched: the plain-torch "
+                             "batched PPO on the native vector env (about 6x sb3's samples/s "
+                             "for a selector; docs/training.md)")
     parser.add_argument("--address", default=None,
                         help="rllib: address of a running Ray cluster (default: local)")
     parser.set_defaults(func=run)

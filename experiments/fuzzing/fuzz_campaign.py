@@ -45,7 +45,7 @@ from experiments.fuzzing.shrink import shrink
 from rules.content import content_for
 
 #: agents left out of the default pool: too slow per decision, or need a model file
-SLOW_OR_LEARNED = ("mcts", "learned")
+SLOW_OR_LEARNED = ("mcts", "learned", "az")
 #: share of teams played by ``random`` (scripted agents think far longer per decision)
 RANDOM_SHARE = 0.5
 #: the record a differential campaign writes in its output folder

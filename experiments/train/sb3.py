@@ -87,6 +87,9 @@ class TrainConfig:
     options: list[str] = field(default_factory=list)
     option_prior: float = 3.0
     option_hold: str = "decision"
+    #: battles a party of the final evaluation (experiments/train/final_evaluation.py;
+    #: ``fray train`` defaults to 200, 0: none)
+    final_eval_battles: int = 0
     progress: bool = True
 
     @property
@@ -399,9 +402,29 @@ def train(config: TrainConfig, resume: bool = False) -> Path:
     start = latest_checkpoint(out) if resume else None
     with stop_on_terminate() as stop:
         try:
-            return _learn(config, vec, start, tensorboard, stop)
+            final = _learn(config, vec, start, tensorboard, stop)
         finally:
             vec.close()
+        if config.final_eval_battles and stop.signal is None:
+            report(config, final)
+    return final
+
+
+def report(config: TrainConfig, final: Path) -> None:
+    """The final evaluation (``final_eval.csv``) and ``learning_curves.png`` of a run."""
+    from experiments.train.final_evaluation import final_evaluation, learning_curves
+
+    rows = final_evaluation(config.scenario, config.team, f"learned:{final}",
+                            config.opponents, config.final_eval_battles, config.out,
+                            progress=config.progress)
+    for row in rows:
+        tqdm.write(f"final: vs {row['party']}{'' if row['seen'] else ' (held out)'}: "
+                   f"{row['model_rate']:.3f} [{row['model_low']:.3f}, {row['model_high']:.3f}]"
+                   f", {row['baseline']} {row['baseline_rate']:.3f}; paired "
+                   f"{row['only_model']} to {row['only_baseline']}, sign test p = "
+                   f"{row['sign_test_p']:.3g}")
+    steps = int(final.stem.split("_")[-1])
+    learning_curves(config.out, rows, steps)
 
 
 def _learn(config: TrainConfig, vec: Any, start: Path | None, tensorboard: str | None,

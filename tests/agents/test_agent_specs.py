@@ -14,7 +14,7 @@ from experiments import cli
 
 MCTS_OPTIONS = ("mcts options: confidence, exploration, iterations, plan, prior, "
                 "prior_bonus, rollout, rollout_depth, seconds, step_back, tree")
-REGISTERED = ("registered: berserker, defender, learned, mcts, pack, per_unit, random, "
+REGISTERED = ("registered: az, berserker, defender, learned, mcts, pack, per_unit, random, "
               "skirmisher, tactician")
 
 BAD_SPECS = [

@@ -24,7 +24,8 @@ EXPECTED = [
     "reach.cold_us", "reach.cached_us", "reach.scipy_us",
     *(f"{what}.{s}" for what in ("clone", "json", "memory.battle", "memory.env")
       for s in ("skirmish", "horde")),
-    "ppo.skirmish", "ppo.invalid_action_env", "ppo.vector",
+    "ppo.skirmish", "ppo.invalid_action_env", "ppo.vector", "learner.sb3.selector",
+    "learner.batched.selector",
     "map300.first_decision_s", "map300.first_decision_mib", "crowd.p50_ms", "crowd.p99_ms",
     "crowd.p99_cpu_ms",
 ]
@@ -34,7 +35,8 @@ ENGINE_FIGURES = [f"engines.{what}.{side}" for what in (
     "map300.first_decision_s", "tactician.skirmish", "mcts.skirmish", "fuzz")
     for side in ("native", "python", "ratio")]
 #: the env figures that need the native engine (the batched vector env)
-NATIVE_ENV = ["vector.batched.64", "ppo.vector"]
+NATIVE_ENV = ["vector.batched.64", "ppo.vector", "learner.sb3.selector",
+              "learner.batched.selector"]
 DIFFERENTIAL = ["engines.differential.decisions", "engines.differential.differences"]
 NATIVE_GOALS = {  # label -> goal of the native engine targets
     "random skirmish, agents in Python: native / python": ">= 10",
@@ -47,7 +49,7 @@ NATIVE_GOALS = {  # label -> goal of the native engine targets
     "fray fuzz decisions/s: native / python": ">= 20",
     "differential fuzzing: decisions with 0 differences": ">= 1,000,000",
 }
-TARGETS = 15 + len(NATIVE_GOALS)
+TARGETS = 16 + len(NATIVE_GOALS)
 
 
 def test_bench_quick_prints_every_figure_and_target(
@@ -131,7 +133,8 @@ def test_targets_judge_medians_and_ratios() -> None:
     figs = {f.key: f for f in (
         fig("gym.skirmish.berserker", 300, 900, 600), fig("aec.connect_four", 150, 250),
         fig("vector.batched.64", 5000), fig("ppo.vector", 80), fig("ppo.invalid_action_env", 100),
-        fig("clone.skirmish", 99, 101, 120), fig("vector.1", 10), fig("vector.2", 17))}
+        fig("clone.skirmish", 99, 101, 120), fig("vector.1", 10), fig("vector.2", 17),
+        fig("learner.sb3.selector", 300, 310), fig("learner.batched.selector", 1500, 1600))}
     judged = {t.label: t for t in suite.targets(figs, {"duel": 2, "horde": 18})}
     env = judged["gym env skirmish (berserker) / connect_four_v3"]
     assert env.value == pytest.approx(3.0) and env.verdict == "PASS"
@@ -139,6 +142,8 @@ def test_targets_judge_medians_and_ratios() -> None:
     assert batched.value == pytest.approx(25.0) and batched.verdict == "MISS"
     assert judged["MaskablePPO batched vector env / InvalidActionEnvDiscrete"].verdict == "MISS"
     assert judged["clone() skirmish"].verdict == "MISS"  # median 101 µs
+    learner = judged["batched PPO selector / fray train's MaskablePPO selector"]
+    assert learner.value == pytest.approx(1550 / 305) and learner.verdict == "PASS"
     assert judged["AsyncVectorEnv 2 workers / 1 worker"].verdict == "PASS"  # 1.7x
     assert judged["reach cached query"].verdict == "n/a"  # not measured
     assert "units grow 9x" in " ".join(judged)

@@ -17,6 +17,7 @@ import agents
 import rules
 from agents.learned import load_model
 from experiments.cli import main
+from experiments.train.final_evaluation import FINAL_SEED
 from experiments.train.sb3 import TrainConfig, adam_options, latest_checkpoint, policy_spec, train
 from rules import engine as rules_engine
 
@@ -108,9 +109,22 @@ def test_the_cli_trains_and_rejects_bad_arguments(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "run"
     assert main(["train", "duel", "--steps", "64", "--out", str(out),
-                 "--opponent", "random", "--checkpoint-every", "0", "--policy", "mlp"]) == 0
+                 "--opponent", "random", "--checkpoint-every", "0", "--policy", "mlp",
+                 "--final-eval-battles", "3"]) == 0
     # one rollout of 512 steps: the smallest PPO update the defaults allow
     assert _steps(latest_checkpoint(out).with_suffix(".json")) == 512
+    # the final evaluation: the trained party and the three held-out ones, the model and
+    # the tactician on the same seeds, and the curves beside the checkpoints
+    with (out / "final_eval.csv").open() as handle:
+        rows = list(csv.DictReader(handle))
+    assert [(row["party"], row["seen"]) for row in rows] == [
+        ("random", "True"), ("skirmisher", "False"), ("defender", "False"), ("pack", "False")]
+    for row in rows:
+        assert int(row["battles"]) == 3 and int(row["seed_first"]) == FINAL_SEED
+        assert int(row["only_model"]) <= int(row["model_wins"]) <= 3
+        assert float(row["model_low"]) <= float(row["model_rate"]) <= float(row["model_high"])
+        assert 0 < float(row["sign_test_p"]) <= 1
+    assert (out / "learning_curves.png").read_bytes().startswith(b"\x89PNG")
     capsys.readouterr()
     for argv, message in (
             (["--opponent", "nobody"], "unknown agent 'nobody'"),
