@@ -16,6 +16,8 @@ from __future__ import annotations
 
 #: every subcommand: name -> (module defining add_parser, summary shown by ``fray --help``)
 COMMANDS: dict[str, tuple[str, str]] = {
+    "az-train": ("experiments.commands.az_train",
+                 "expert iteration: train the az agent's network on its own search"),
     "balance": ("experiments.commands.balance",
                 "find the setting that puts a metric in a band"),
     "bench": ("experiments.commands.bench",

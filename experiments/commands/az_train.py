@@ -69,8 +69,7 @@ def run(args: argparse.Namespace) -> int:
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
-        "az-train", help="expert iteration: train the az agent's network on its own search",
-        description=__doc__, epilog=EXAMPLE,
+        "az-train", description=__doc__, epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("scenario", help="a shipped scenario name or a TOML path")
     parser.add_argument("--out", required=True, help="output folder")
