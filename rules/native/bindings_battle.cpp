@@ -39,7 +39,12 @@ int int_of(nb::handle value, std::string_view where) {
   if (!PyLong_Check(value.ptr()) || PyBool_Check(value.ptr())) {
     throw nb::type_error(message(where, "an integer", value).c_str());
   }
-  return nb::cast<int>(value);
+  int overflow = 0;
+  const long long number = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+  if (overflow != 0 || number < INT32_MIN || number > INT32_MAX) {
+    throw nb::value_error(message(where, "a 32-bit integer", value).c_str());
+  }
+  return static_cast<int>(number);
 }
 
 bool bool_of(nb::handle value, std::string_view where) {
@@ -133,6 +138,7 @@ void build(NativeBattle& self, nb::handle roster, nb::handle records, nb::dict p
   state.end_turn_requested =
       bool_of(item_of(parts, "end_turn_requested", "parts"), "end_turn_requested");
   state.decision = decision_from(item_of(parts, "decision", "parts"), state.roster);
+  check_from_outside(state);
 }
 
 // Roller.state(): the generator's state and the forced faces still queued.

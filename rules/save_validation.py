@@ -1,0 +1,565 @@
+"""A saved battle checked completely before either engine sees it (issue 46).
+
+``Battle.from_json`` calls :func:`check_save` on the decoded JSON, once the scenario and
+the content it names are loaded, and before anything is restored: both engines are
+restored from the Python state it fills (``rules.native_driver``), so they share this one
+verdict. A save is accepted only when it is a state the rules could have built:
+
+- the schema: exactly the keys ``Battle.to_dict`` writes, each of its JSON type (a bool
+  is no integer, a float, NaN or None is no integer, strings are valid UTF-8);
+- ranges: :mod:`rules.limits` (``MAX_STAT`` for every characteristic, skill, hit and
+  power points, count, AP; ``MAX_ROUNDS``; the seed), enums (status, item state, frame
+  phases and stages, attack modes, success levels 0..4, fatigue levels 0..2);
+- cross-references: known combatant ids, content ids and item uids, uids unique over
+  every inventory and the ground, the initiative order exactly the combatants, riding,
+  ridden_by and grappled_by naming another combatant consistently;
+- the rules' invariants of a state: one body per square (a rider shares its mount's;
+  a move under way may pass an ally, H13, H22), HP at most the maximum and in action only
+  above the out-of-action threshold (H5), standing on the map off walls and closed
+  doors, power points within 0..max, frames the rules could have built (a move frame's
+  index within its path, an attack's levels for its stage), and the decision the stack
+  or the turn order asks for, with the result (``is_over``, ``winner``) matching.
+
+A bad save raises one :class:`rules.errors.SaveError`:
+``FILE: FIELD: expected EXPECTED, got FOUND`` (``combatants[2].hp: expected an integer
+in -10000..7, got 9``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import fields
+from typing import TYPE_CHECKING, Any, get_type_hints
+
+from rules import limits
+from rules.actions import ATTACK_MODES, WALKING_KINDS, ActionKind, DecisionKind
+from rules.budget import BUDGETED
+from rules.combatant import FATIGUE_NAMES, Combatant, ItemInstance
+from rules.dice import SuccessLevel
+from rules.errors import SaveError
+from rules.events import EVENT_TYPES
+from rules.frames import ACT_PHASES, ATTACK_STAGES, RIDE_PHASES
+
+if TYPE_CHECKING:
+    from rules.content import Content
+    from rules.grid import GridMap
+    from rules.scenario import Scenario
+
+Square = tuple[int, int]
+
+#: The keys ``Battle.to_dict`` writes (``events`` included).
+SAVE_KEYS = ("version", "scenario", "content_dir", "seed", "dice", "round", "turn_index",
+             "initiative_order", "combatants", "ground", "doors_open", "stack", "events",
+             "is_over", "winner", "decision")
+COMBATANT_KEYS = tuple(name for name in Combatant.__dataclass_fields__ if name != "content")
+ITEM_KEYS = tuple(ItemInstance.__dataclass_fields__)
+STATUSES = ("active", "out", "dead")
+ITEM_STATES = ("ready", "carried", "sheathed", "hidden", "ground")
+CONCENTRATIONS = ("aim", "cast")
+ACTION_VALUES = tuple(kind.value for kind in ActionKind)
+WALKING_VALUES = tuple(kind.value for kind in WALKING_KINDS)
+LEVELS = range(min(SuccessLevel), max(SuccessLevel) + 1)
+HIT_LEVELS = range(SuccessLevel.SUCCESS, max(SuccessLevel) + 1)
+#: The largest integer the native engine holds in 32 bits (any number of an event).
+INT32 = 2**31 - 1
+#: How a success level, a stat or a round is described in messages.
+_STAT = (0, limits.MAX_STAT)
+_ROUNDS = (0, limits.MAX_ROUNDS)
+
+
+class _Check:
+    """The checks of one save, failing with the file's name and the field's path."""
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+
+    def fail(self, path: str, expected: str, found: Any) -> SaveError:
+        return SaveError(self.file, path, expected, found)
+
+    def mapping(self, value: Any, path: str, keys: Iterable[str]) -> dict[str, Any]:
+        wanted = tuple(keys)
+        if not isinstance(value, dict):
+            raise self.fail(path, f"an object with the keys {', '.join(wanted)}", value)
+        missing = [key for key in wanted if key not in value]
+        if missing:
+            raise self.fail(f"{path}.{missing[0]}" if path else missing[0], "a value",
+                            "<missing>")
+        extra = [key for key in value if key not in wanted]
+        if extra:
+            raise self.fail(path or "save", f"only the keys {', '.join(wanted)}",
+                            f"<the key {extra[0]!r}>")
+        return value
+
+    def integer(self, value: Any, path: str, low: int, high: int) -> int:
+        if type(value) is not int or not low <= value <= high:
+            raise self.fail(path, f"an integer in {low}..{high}", value)
+        return value
+
+    def boolean(self, value: Any, path: str) -> bool:
+        if type(value) is not bool:
+            raise self.fail(path, "true or false", value)
+        return value
+
+    def text(self, value: Any, path: str) -> str:
+        if type(value) is not str:
+            raise self.fail(path, "a string", value)
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise self.fail(path, "a string of valid UTF-8", value) from None
+        return value
+
+    def choice(self, value: Any, path: str, options: Iterable[str]) -> str:
+        allowed = tuple(options)
+        if type(value) is not str or value not in allowed:
+            shown = ", ".join(allowed) if len(allowed) <= 12 else f"one of {len(allowed)} ids"
+            raise self.fail(path, f"one of {shown}", value)
+        return value
+
+    def optional_choice(self, value: Any, path: str, options: Iterable[str]) -> str | None:
+        return None if value is None else self.choice(value, path, options)
+
+    def listed(self, value: Any, path: str, most: int) -> list[Any]:
+        if type(value) is not list or len(value) > most:
+            raise self.fail(path, f"a list of at most {most}", value)
+        return value
+
+    def square(self, value: Any, path: str, grid: GridMap) -> Square:
+        if type(value) is not list or len(value) != 2:
+            raise self.fail(path, "a square [x, y]", value)
+        x = self.integer(value[0], f"{path}[0]", 0, grid.width - 1)
+        y = self.integer(value[1], f"{path}[1]", 0, grid.height - 1)
+        return (x, y)
+
+    def ids(self, value: Any, path: str, known: Iterable[str]) -> list[str]:
+        ids = tuple(known)
+        return [self.choice(cid, f"{path}[{i}]", ids)
+                for i, cid in enumerate(self.listed(value, path, limits.MAX_UNITS))]
+
+
+def check_save(data: Any, scenario: Scenario, content: Content, file: str = "battle JSON",
+               grid: GridMap | None = None) -> None:
+    """Raise :class:`SaveError` unless ``data`` (``Battle.to_dict`` data of ``scenario`` on
+    ``content``) is a state the rules could have built (see the module docstring).
+    ``grid``: the scenario's map with the save's doors (checked here when not given)."""
+    from rules.saves import doors_as  # it imports the rules' modules
+
+    check = _Check(file)
+    check.mapping(data, "", SAVE_KEYS)
+    check.integer(data["seed"], "seed", 0, limits.MAX_SEED)
+    if data["content_dir"] is not None:
+        check.text(data["content_dir"], "content_dir")
+    _check_dice(check, data["dice"])
+    doors = scenario.grid.doors
+    opened = []
+    for i, door in enumerate(check.listed(data["doors_open"], "doors_open", len(doors))):
+        square = check.square(door, f"doors_open[{i}]", scenario.grid)
+        if square not in doors or square in opened:
+            raise check.fail(f"doors_open[{i}]", "a door of the map, once", door)
+        opened.append(square)
+    if grid is None:
+        grid = doors_as(scenario.grid, opened)
+    check.integer(data["round"], "round", 1, min(scenario.max_rounds, limits.MAX_ROUNDS))
+    combatants = check.listed(data["combatants"], "combatants", limits.MAX_UNITS)
+    ids: dict[str, int] = {}
+    for i, entry in enumerate(combatants):
+        check.mapping(entry, f"combatants[{i}]", COMBATANT_KEYS)
+        cid = check.text(entry["id"], f"combatants[{i}].id")
+        if not cid or cid in ids:
+            raise check.fail(f"combatants[{i}].id", "a new combatant id", cid)
+        ids[cid] = i
+    uids: set[str] = set()
+    for i, entry in enumerate(combatants):
+        _check_combatant(check, entry, f"combatants[{i}]", content, grid, ids, uids)
+    for i, item in enumerate(check.listed(data["ground"], "ground", limits.MAX_STAT)):
+        _check_item(check, item, f"ground[{i}]", content, grid, uids, on_ground=True)
+    _check_relations(check, combatants, ids)
+    order = check.ids(data["initiative_order"], "initiative_order", ids)
+    if sorted(order) != sorted(ids):
+        raise check.fail("initiative_order", "every combatant id once", order)
+    is_over = check.boolean(data["is_over"], "is_over")
+    check.integer(data["turn_index"], "turn_index", 0, len(order) - (0 if is_over else 1))
+    stack = check.listed(data["stack"], "stack", limits.MAX_UNITS * 4)
+    for i, frame in enumerate(stack):
+        _check_frame(check, frame, f"stack[{i}]", content, grid, ids, uids)
+    _check_bodies(check, combatants, stack)
+    _check_result(check, data, combatants, scenario)
+    _check_events(check, data["events"])
+
+
+def _check_dice(check: _Check, dice: Any) -> None:
+    check.mapping(dice, "dice", ("bit_generator", "forced"))
+    state = check.mapping(dice["bit_generator"], "dice.bit_generator",
+                          ("bit_generator", "has_uint32", "state", "uinteger"))
+    check.choice(state["bit_generator"], "dice.bit_generator.bit_generator", ("PCG64",))
+    check.integer(state["has_uint32"], "dice.bit_generator.has_uint32", 0, 1)
+    check.integer(state["uinteger"], "dice.bit_generator.uinteger", 0, 2**32 - 1)
+    inner = check.mapping(state["state"], "dice.bit_generator.state", ("inc", "state"))
+    check.integer(inner["inc"], "dice.bit_generator.state.inc", 0, 2**128 - 1)
+    check.integer(inner["state"], "dice.bit_generator.state.state", 0, 2**128 - 1)
+    # forced faces are a test hook (rules.roller); a save from outside queues none, so no
+    # face can fail to fit its die half-way through an apply
+    check.listed(dice["forced"], "dice.forced", 0)
+
+
+def _check_item(check: _Check, item: Any, path: str, content: Content, grid: GridMap,
+                uids: set[str], *, on_ground: bool) -> None:
+    check.mapping(item, path, ITEM_KEYS)
+    uid = check.text(item["uid"], f"{path}.uid")
+    if not uid or uid in uids:
+        raise check.fail(f"{path}.uid", "an item uid not used by any other item", uid)
+    uids.add(uid)
+    if content.kind_of(check.text(item["item"], f"{path}.item")) is None:
+        raise check.fail(f"{path}.item", "a weapon, armour or item id of the content",
+                         item["item"])
+    state = check.choice(item["state"], f"{path}.state", ITEM_STATES)
+    if (state == "ground") != on_ground:
+        raise check.fail(f"{path}.state", "ground" if on_ground else "not ground", state)
+    check.integer(item["count"], f"{path}.count", 1, limits.MAX_STAT)
+    if item["ap"] is not None:
+        check.integer(item["ap"], f"{path}.ap", *_STAT)
+    for flag in ("lit", "nocked", "loaded"):
+        check.boolean(item[flag], f"{path}.{flag}")
+    if on_ground:
+        check.square(item["square"], f"{path}.square", grid)
+    elif item["square"] is not None:
+        raise check.fail(f"{path}.square", "null for a carried item", item["square"])
+
+
+def _check_combatant(check: _Check, entry: dict[str, Any], path: str, content: Content,
+                     grid: GridMap, ids: Mapping[str, int], uids: set[str]) -> None:
+    ruleset = content.ruleset
+    check.text(entry["team"], f"{path}.team")
+    if not entry["team"]:
+        raise check.fail(f"{path}.team", "a team name", entry["team"])
+    check.text(entry["name"], f"{path}.name")
+    check.choice(entry["creature"], f"{path}.creature", content.creatures)
+    check.choice(entry["race"], f"{path}.race", content.races)
+    names = ruleset.characteristics.names
+    check.mapping(entry["characteristics"], f"{path}.characteristics", names)
+    for name in names:
+        check.integer(entry["characteristics"][name], f"{path}.characteristics.{name}", *_STAT)
+    skills = entry["base_skills"]
+    if not isinstance(skills, dict):
+        raise check.fail(f"{path}.base_skills", "an object of skill percentages", skills)
+    for name, value in skills.items():
+        check.choice(name, f"{path}.base_skills", ruleset.skills)
+        check.integer(value, f"{path}.base_skills.{name}", *_STAT)
+    check.optional_choice(entry["armour"], f"{path}.armour", content.armour)
+    check.choice(entry["armour_training"], f"{path}.armour_training", ruleset.burden)
+    position = check.square(entry["position"], f"{path}.position", grid)
+    if grid.blocks_movement(position):
+        raise check.fail(f"{path}.position", "a floor square (not a wall or closed door)",
+                         entry["position"])
+    max_hp = check.integer(entry["max_hp"], f"{path}.max_hp", 1, limits.MAX_STAT)
+    hp = check.integer(entry["hp"], f"{path}.hp", -limits.MAX_STAT, max_hp)
+    max_pp = check.integer(entry["max_power_points"], f"{path}.max_power_points", *_STAT)
+    check.integer(entry["power_points"], f"{path}.power_points", 0, max_pp)
+    spells = check.listed(entry["spells"], f"{path}.spells", len(content.spells))
+    for i, spell in enumerate(spells):
+        check.choice(spell, f"{path}.spells[{i}]", content.spells)
+    for flag in ("is_mount", "snake", "prone", "bleeding", "components_ready",
+                 "moved_this_round", "shifted_this_round", "free_attack_used",
+                 "dodge_waived", "concentration_broken"):
+        check.boolean(entry[flag], f"{path}.{flag}")
+    for i, item in enumerate(check.listed(entry["inventory"], f"{path}.inventory",
+                                          limits.MAX_STAT)):
+        _check_item(check, item, f"{path}.inventory[{i}]", content, grid, uids,
+                    on_ground=False)
+    status = check.choice(entry["status"], f"{path}.status", STATUSES)
+    threshold = ruleset.hit_points.out_of_action_at
+    if status == "active" and hp <= threshold:
+        raise check.fail(f"{path}.hp", f"above {threshold} while in action (H5)", hp)
+    if status == "out" and not entry["prone"]:
+        raise check.fail(f"{path}.prone", "true while out of action (H5)", False)
+    check.integer(entry["fatigue_level"], f"{path}.fatigue_level", 0, len(FATIGUE_NAMES) - 1)
+    for i, buff in enumerate(check.listed(entry["buffs"], f"{path}.buffs", limits.MAX_STAT)):
+        if type(buff) is not list or len(buff) != 2:
+            raise check.fail(f"{path}.buffs[{i}]", "[points, last round]", buff)
+        check.integer(buff[0], f"{path}.buffs[{i}][0]", -limits.MAX_STAT, limits.MAX_STAT)
+        check.integer(buff[1], f"{path}.buffs[{i}][1]", *_ROUNDS)
+    for link in ("grappled_by", "riding", "ridden_by"):
+        other = check.optional_choice(entry[link], f"{path}.{link}", ids)
+        if other == entry["id"]:
+            raise check.fail(f"{path}.{link}", "another combatant's id", other)
+    casting = entry["casting"]
+    if casting is not None:
+        check.mapping(casting, f"{path}.casting", ("spell", "target", "done", "round"))
+        check.choice(casting["spell"], f"{path}.casting.spell", content.spells)
+        check.optional_choice(casting["target"], f"{path}.casting.target", ids)
+        check.integer(casting["done"], f"{path}.casting.done", *_ROUNDS)
+        check.integer(casting["round"], f"{path}.casting.round", *_ROUNDS)
+    check.integer(entry["initiative"], f"{path}.initiative", -limits.MAX_STAT, limits.MAX_STAT)
+    used = check.listed(entry["actions_used"], f"{path}.actions_used", 2)
+    for i, category in enumerate(used):
+        check.choice(category, f"{path}.actions_used[{i}]", BUDGETED)
+    if used not in ([], ["move"], ["attack"], ["full"], ["move", "move"],
+                    ["move", "attack"], ["attack", "move"]):
+        raise check.fail(f"{path}.actions_used", "a round's budget (S2)", used)
+    check.integer(entry["diagonal_parity"], f"{path}.diagonal_parity", 0, 1)
+    check.integer(entry["parries_used"], f"{path}.parries_used", *_STAT)
+    check.integer(entry["extra_parries"], f"{path}.extra_parries", *_STAT)
+    free = check.listed(entry["free_used"], f"{path}.free_used", len(ACTION_VALUES))
+    for i, kind in enumerate(free):
+        check.choice(kind, f"{path}.free_used[{i}]", ACTION_VALUES)
+    if len(set(free)) != len(free):
+        raise check.fail(f"{path}.free_used", "each free action once a turn (H25)", free)
+    check.optional_choice(entry["concentration"], f"{path}.concentration", CONCENTRATIONS)
+
+
+def _check_relations(check: _Check, combatants: list[dict[str, Any]],
+                     ids: Mapping[str, int]) -> None:
+    """H22: a rider and its mount name each other and share a square."""
+    for i, entry in enumerate(combatants):
+        mount_id = entry["riding"]
+        if mount_id is not None:
+            mount = combatants[ids[mount_id]]
+            if mount["ridden_by"] != entry["id"] or mount["position"] != entry["position"]:
+                raise check.fail(f"combatants[{i}].riding",
+                                 f"a mount ridden by {entry['id']} on its square (H22)",
+                                 mount_id)
+        rider_id = entry["ridden_by"]
+        if rider_id is not None and combatants[ids[rider_id]]["riding"] != entry["id"]:
+            raise check.fail(f"combatants[{i}].ridden_by",
+                             f"a rider riding {entry['id']} (H22)", rider_id)
+
+
+def _check_action(check: _Check, action: Any, path: str, grid: GridMap) -> None:
+    check.mapping(action, path, ("kind", "target", "square", "item"))
+    check.choice(action["kind"], f"{path}.kind", ACTION_VALUES)
+    for name in ("target", "item"):
+        if action[name] is not None:
+            check.text(action[name], f"{path}.{name}")
+    if action["square"] is not None:
+        check.square(action["square"], f"{path}.square", grid)
+
+
+def _check_frame(check: _Check, frame: Any, path: str, content: Content, grid: GridMap,
+                 ids: Mapping[str, int], uids: set[str]) -> None:
+    if not isinstance(frame, dict):
+        raise check.fail(path, "a frame object", frame)
+    kind = check.choice(frame.get("type"), f"{path}.type",
+                        ("move", "act", "ride", "offer", "attack"))
+    keys = {
+        "move": ("actor", "kind", "path", "index", "checked", "parity", "provokes",
+                 "provoked", "offers", "mount"),
+        "act": ("actor", "action", "phase", "offers"),
+        "ride": ("actor", "action", "phase", "offers", "incomplete"),
+        "offer": ("enemy", "actor"),
+        "attack": ("attacker", "target", "weapon", "weapon_id", "mode", "points", "stage",
+                   "missile", "skill", "level", "parry_level", "parry_item", "dodge_level"),
+    }[kind]
+    check.mapping(frame, path, ("type", *keys))
+    for name in ("actor", "enemy", "attacker", "target"):
+        if name in keys:
+            check.choice(frame[name], f"{path}.{name}", ids)
+    for name in ("offers", "provoked"):
+        if name in keys:
+            check.ids(frame[name], f"{path}.{name}", ids)
+    if kind == "move":
+        check.choice(frame["kind"], f"{path}.kind", WALKING_VALUES)
+        squares = check.listed(frame["path"], f"{path}.path", grid.width * grid.height)
+        if not squares:
+            raise check.fail(f"{path}.path", "a path of at least one square", squares)
+        for i, square in enumerate(squares):
+            check.square(square, f"{path}.path[{i}]", grid)
+        check.integer(frame["index"], f"{path}.index", 0, len(squares) - 1)
+        check.integer(frame["checked"], f"{path}.checked", -1, len(squares) - 1)
+        check.integer(frame["parity"], f"{path}.parity", 0, 1)
+        check.boolean(frame["provokes"], f"{path}.provokes")
+        check.optional_choice(frame["mount"], f"{path}.mount", ids)
+    elif kind in ("act", "ride"):
+        _check_action(check, frame["action"], f"{path}.action", grid)
+        check.choice(frame["phase"], f"{path}.phase",
+                     ACT_PHASES if kind == "act" else RIDE_PHASES)
+        if kind == "ride":
+            check.boolean(frame["incomplete"], f"{path}.incomplete")
+    elif kind == "attack":
+        _check_attack(check, frame, path, content, uids)
+
+
+def _check_attack(check: _Check, frame: dict[str, Any], path: str, content: Content,
+                  uids: set[str]) -> None:
+    """An attack frame as ``rules.frames.AttackFrame`` builds it: its levels set stage by
+    stage (S4 a hit to reach the parry, S8 the parry before the dodge)."""
+    for name in ("weapon", "parry_item"):
+        check.optional_choice(frame[name], f"{path}.{name}", uids)
+    if frame["weapon_id"] is not None and content.kind_of(
+            check.text(frame["weapon_id"], f"{path}.weapon_id")) is None:
+        raise check.fail(f"{path}.weapon_id", "an equipment id of the content",
+                         frame["weapon_id"])
+    mode = check.choice(frame["mode"], f"{path}.mode", ATTACK_MODES)
+    check.integer(frame["points"], f"{path}.points", -limits.MAX_STAT, limits.MAX_STAT)
+    stage = check.choice(frame["stage"], f"{path}.stage", ATTACK_STAGES)
+    if check.boolean(frame["missile"], f"{path}.missile") != ATTACK_MODES[mode].missile:
+        raise check.fail(f"{path}.missile", f"{ATTACK_MODES[mode].missile} for mode {mode}",
+                         frame["missile"])
+    check.optional_choice(frame["skill"], f"{path}.skill", content.ruleset.skills)
+    reached = ATTACK_STAGES.index(stage)
+    for name, rolled_before, levels in (("level", 1, HIT_LEVELS),
+                                        ("parry_level", 2, LEVELS),
+                                        ("dodge_level", 3, LEVELS)):
+        value = frame[name]
+        if value is None:
+            if name == "level" and reached >= rolled_before:
+                raise check.fail(f"{path}.level", f"the hit's level (2..4) at stage {stage}",
+                                 value)
+            continue
+        if reached < rolled_before:
+            raise check.fail(f"{path}.{name}", f"null at stage {stage}", value)
+        check.integer(value, f"{path}.{name}", levels.start, levels.stop - 1)
+    if frame["parry_item"] is not None and frame["parry_level"] is None:
+        raise check.fail(f"{path}.parry_item", "null without a parry roll",
+                         frame["parry_item"])
+
+
+def _check_bodies(check: _Check, combatants: list[dict[str, Any]],
+                  stack: list[dict[str, Any]]) -> None:
+    """H13/H22: no two bodies in action share a square, except a rider on its own mount;
+    the bodies of a move under way may stand on an ally's square they are passing (as
+    ``experiments.fuzzing.invariants.check_bodies`` checks during play)."""
+    by_id = {entry["id"]: entry for entry in combatants}
+    passing: set[str] = set()
+    for frame in stack:
+        if frame["type"] == "move":
+            passing.add(frame["actor"])
+            for mount in (by_id[frame["actor"]]["riding"], frame["mount"]):
+                if mount is not None:
+                    passing.add(mount)
+    held: dict[Square, str] = {}
+    for i, entry in enumerate(combatants):
+        if entry["status"] != "active" or entry["id"] in passing:
+            continue
+        if entry["riding"] is not None:
+            mount = by_id[entry["riding"]]
+            if mount["status"] == "active":
+                continue
+        square = (entry["position"][0], entry["position"][1])
+        if square in held:
+            raise check.fail(f"combatants[{i}].position",
+                             f"a square no other body in action holds (H13; {held[square]} "
+                             "stands there)", entry["position"])
+        held[square] = entry["id"]
+
+
+def _check_result(check: _Check, data: dict[str, Any], combatants: list[dict[str, Any]],
+                  scenario: Scenario) -> None:
+    """H25 and the decision loop: over means no decision, no stack and a winner that is
+    the one team left standing (or a draw); a running battle waits for the decision its
+    top frame asks for, or for the turn owner's turn."""
+    by_id = {entry["id"]: entry for entry in combatants}
+    teams = sorted({entry["team"] for entry in combatants})
+    standing = sorted({entry["team"] for entry in combatants if entry["status"] == "active"})
+    winner = check.optional_choice(data["winner"], "winner", teams)
+    decision = data["decision"]
+    stack = data["stack"]
+    if data["is_over"]:
+        if decision is not None:
+            raise check.fail("decision", "null once the battle is over", decision)
+        if stack:
+            raise check.fail("stack", "empty once the battle is over", f"<{len(stack)} frames>")
+        if winner is not None and standing != [winner]:
+            raise check.fail("winner", f"the one team with anyone in action (H25), "
+                             f"standing: {standing}", winner)
+        if winner is None and len(standing) > 1 and data["round"] < scenario.max_rounds:
+            raise check.fail("winner", "a team while only one stands, or a draw at the "
+                             "round limit (H25)", winner)
+        return
+    if winner is not None:
+        raise check.fail("winner", "null while the battle runs", winner)
+    check.mapping(decision, "decision", ("kind", "actor", "source"))
+    kind = check.choice(decision["kind"], "decision.kind", [k.value for k in DecisionKind])
+    actor = check.choice(decision["actor"], "decision.actor", by_id)
+    source = check.optional_choice(decision["source"], "decision.source", by_id)
+    if by_id[actor]["status"] != "active":
+        raise check.fail("decision.actor", "a combatant in action (H5)", actor)
+    expected = _expected_decision(data, stack)
+    if expected is None:
+        raise check.fail(f"stack[{len(stack) - 1}]", "a frame waiting for a decision (an "
+                         "offer, or an attack at its parry or dodge stage)",
+                         f"<a {stack[-1]['type']} frame>")
+    if (kind, actor, source) != expected:
+        want = f"{expected[0]} by {expected[1]}" + (
+            f" (source {expected[2]})" if expected[2] else "")
+        raise check.fail("decision", f"{want}, the decision this state waits for",
+                         f"<{kind} by {actor} (source {source})>")
+    if kind == "turn" and by_id[actor]["ridden_by"] is not None:
+        raise check.fail("decision.actor", "a combatant that may take a turn (a ridden "
+                         "mount takes none, H22)", actor)
+
+
+def _expected_decision(data: dict[str, Any], stack: list[dict[str, Any]]
+                       ) -> tuple[str, str, str | None] | None:
+    """The decision a running battle with this stack and turn waits for (None: its top
+    frame never waits for one)."""
+    if not stack:
+        return ("turn", data["initiative_order"][data["turn_index"]], None)
+    top = stack[-1]
+    if top["type"] == "offer":
+        return ("free_attack", top["enemy"], top["actor"])
+    if top["type"] == "attack" and top["stage"] in ("parry", "dodge"):
+        return (top["stage"], top["target"], top["attacker"])
+    return None
+
+
+def _check_events(check: _Check, events: Any) -> None:
+    """The log: known event types with exactly their fields, each of its type."""
+    for i, event in enumerate(check.listed(events, "events", 10**8)):
+        if not isinstance(event, dict):
+            raise check.fail(f"events[{i}]", "an event object", event)
+        name = check.choice(event.get("type"), f"events[{i}].type", EVENT_TYPES)
+        hints = _event_hints(name)
+        check.mapping(event, f"events[{i}]", ("type", *hints))
+        for key, hint in hints.items():
+            _check_value(check, event[key], f"events[{i}].{key}", hint)
+
+
+_HINTS: dict[str, dict[str, str]] = {}
+
+
+def _event_hints(name: str) -> dict[str, str]:
+    """An event type's fields and their annotations, as text (``int``, ``str | None``)."""
+    hints = _HINTS.get(name)
+    if hints is None:
+        cls = EVENT_TYPES[name]
+        resolved = get_type_hints(cls)
+        hints = {f.name: _hint_text(resolved[f.name]) for f in fields(cls)}
+        _HINTS[name] = hints
+    return hints
+
+
+def _hint_text(hint: Any) -> str:
+    return hint.__name__ if isinstance(hint, type) else str(hint).replace("typing.", "")
+
+
+def _check_value(check: _Check, value: Any, path: str, hint: str) -> None:
+    """A value of an event field of annotation ``hint`` (str, int, bool, squares, tuples
+    of those, optional)."""
+    if value is None and ("None" in hint):
+        return
+    if hint in ("str", "str | None"):
+        check.text(value, path)
+    elif hint == "int":
+        check.integer(value, path, -INT32 - 1, INT32)
+    elif hint == "bool":
+        check.boolean(value, path)
+    elif hint.startswith("tuple[tuple[int, int], ...]"):
+        for i, square in enumerate(check.listed(value, path, 10**6)):
+            _check_pair(check, square, f"{path}[{i}]")
+    elif hint.startswith("tuple[int, int]"):
+        _check_pair(check, value, path)
+    elif hint == "tuple[int, ...]":
+        for i, number in enumerate(check.listed(value, path, 10**6)):
+            check.integer(number, f"{path}[{i}]", -INT32 - 1, INT32)
+    elif hint == "tuple[str, ...]":
+        for i, text in enumerate(check.listed(value, path, 10**6)):
+            check.text(text, f"{path}[{i}]")
+    else:
+        raise check.fail(path, f"a value of type {hint}", value)
+
+
+def _check_pair(check: _Check, value: Any, path: str) -> None:
+    if type(value) is not list or len(value) != 2:
+        raise check.fail(path, "a square [x, y]", value)
+    for i in (0, 1):
+        check.integer(value[i], f"{path}[{i}]", -INT32 - 1, INT32)
