@@ -155,11 +155,17 @@ nb::dict dice_dict(const state::Roller& roller) {
 // changed it), keeping the event log: parts["events"] holds only the events to append.
 void rebuild(NativeBattle& self, nb::handle roster, nb::dict parts) {
   state::BattleState& state = self.state;
-  state.initiative_order.clear();
-  state.ground.clear();
-  state.doors.clear();
-  state.stack.clear();
-  build(self, roster, self.records_object, parts);
+  state::BattleState kept = state.copy();  // a refused part leaves the state as it was
+  try {
+    state.initiative_order.clear();
+    state.ground.clear();
+    state.doors.clear();
+    state.stack.clear();
+    build(self, roster, self.records_object, parts);
+  } catch (...) {
+    state = std::move(kept);
+    throw;
+  }
 }
 
 // The pending decision as the Python Decision (the records' cached one); None once over.
@@ -282,8 +288,11 @@ void bind_battle(nb::module_& module) {
                            nb::type_slots(GC_SLOTS))
       .def("__init__",
            [](NativeBattle* self, nb::handle roster, nb::handle records, nb::dict parts) {
-             new (self) NativeBattle();
-             build(*self, roster, records, parts);
+             // built aside first: a refused part (a ValueError) leaves no half-built
+             // object whose references nanobind would never release
+             NativeBattle built;
+             build(built, roster, records, parts);
+             new (self) NativeBattle(std::move(built));
            },
            nb::arg("roster"), nb::arg("records"), nb::arg("parts"),
            "From a Roster of the battle's combatants, a Records, and the other parts "
