@@ -16,9 +16,10 @@ verdict. A save is accepted only when it is a state the rules could have built:
 - the rules' invariants of a state: one body per square (a rider shares its mount's;
   a move under way may pass an ally, H13, H22), HP at most the maximum and in action only
   above the out-of-action threshold (H5), standing on the map off walls and closed
-  doors, power points within 0..max, frames the rules could have built (a move frame's
-  index within its path, an attack's levels for its stage), and the decision the stack
-  or the turn order asks for, with the result (``is_over``, ``winner``) matching.
+  doors, ready items within two hands (H21), a round's budget spent as S2 allows, power
+  points within 0..max, frames the rules could have built (a move frame's index within
+  its path, an attack's levels for its stage), and the decision the stack or the turn
+  order asks for, with the result (``is_over``, ``winner``) matching.
 
 A bad save raises one :class:`rules.errors.SaveError`:
 ``FILE: FIELD: expected EXPECTED, got FOUND`` (``combatants[2].hp: expected an integer
@@ -27,18 +28,16 @@ in -10000..7, got 9``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import fields
-from typing import TYPE_CHECKING, Any, get_type_hints
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from rules import limits
 from rules.actions import ATTACK_MODES, WALKING_KINDS, ActionKind, DecisionKind
 from rules.budget import BUDGETED
-from rules.combatant import FATIGUE_NAMES, Combatant, ItemInstance
+from rules.combatant import FATIGUE_NAMES, HANDS, Combatant, ItemInstance
 from rules.dice import SuccessLevel
-from rules.errors import SaveError
-from rules.events import EVENT_TYPES
 from rules.frames import ACT_PHASES, ATTACK_STAGES, RIDE_PHASES
+from rules.save_fields import Check, check_events
 
 if TYPE_CHECKING:
     from rules.content import Content
@@ -60,81 +59,9 @@ ACTION_VALUES = tuple(kind.value for kind in ActionKind)
 WALKING_VALUES = tuple(kind.value for kind in WALKING_KINDS)
 LEVELS = range(min(SuccessLevel), max(SuccessLevel) + 1)
 HIT_LEVELS = range(SuccessLevel.SUCCESS, max(SuccessLevel) + 1)
-#: The largest integer the native engine holds in 32 bits (any number of an event).
-INT32 = 2**31 - 1
 #: How a success level, a stat or a round is described in messages.
 _STAT = (0, limits.MAX_STAT)
 _ROUNDS = (0, limits.MAX_ROUNDS)
-
-
-class _Check:
-    """The checks of one save, failing with the file's name and the field's path."""
-
-    def __init__(self, file: str) -> None:
-        self.file = file
-
-    def fail(self, path: str, expected: str, found: Any) -> SaveError:
-        return SaveError(self.file, path, expected, found)
-
-    def mapping(self, value: Any, path: str, keys: Iterable[str]) -> dict[str, Any]:
-        wanted = tuple(keys)
-        if not isinstance(value, dict):
-            raise self.fail(path, f"an object with the keys {', '.join(wanted)}", value)
-        missing = [key for key in wanted if key not in value]
-        if missing:
-            raise self.fail(f"{path}.{missing[0]}" if path else missing[0], "a value",
-                            "<missing>")
-        extra = [key for key in value if key not in wanted]
-        if extra:
-            raise self.fail(path or "save", f"only the keys {', '.join(wanted)}",
-                            f"<the key {extra[0]!r}>")
-        return value
-
-    def integer(self, value: Any, path: str, low: int, high: int) -> int:
-        if type(value) is not int or not low <= value <= high:
-            raise self.fail(path, f"an integer in {low}..{high}", value)
-        return value
-
-    def boolean(self, value: Any, path: str) -> bool:
-        if type(value) is not bool:
-            raise self.fail(path, "true or false", value)
-        return value
-
-    def text(self, value: Any, path: str) -> str:
-        if type(value) is not str:
-            raise self.fail(path, "a string", value)
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            raise self.fail(path, "a string of valid UTF-8", value) from None
-        return value
-
-    def choice(self, value: Any, path: str, options: Iterable[str]) -> str:
-        allowed = tuple(options)
-        if type(value) is not str or value not in allowed:
-            shown = ", ".join(allowed) if len(allowed) <= 12 else f"one of {len(allowed)} ids"
-            raise self.fail(path, f"one of {shown}", value)
-        return value
-
-    def optional_choice(self, value: Any, path: str, options: Iterable[str]) -> str | None:
-        return None if value is None else self.choice(value, path, options)
-
-    def listed(self, value: Any, path: str, most: int) -> list[Any]:
-        if type(value) is not list or len(value) > most:
-            raise self.fail(path, f"a list of at most {most}", value)
-        return value
-
-    def square(self, value: Any, path: str, grid: GridMap) -> Square:
-        if type(value) is not list or len(value) != 2:
-            raise self.fail(path, "a square [x, y]", value)
-        x = self.integer(value[0], f"{path}[0]", 0, grid.width - 1)
-        y = self.integer(value[1], f"{path}[1]", 0, grid.height - 1)
-        return (x, y)
-
-    def ids(self, value: Any, path: str, known: Iterable[str]) -> list[str]:
-        ids = tuple(known)
-        return [self.choice(cid, f"{path}[{i}]", ids)
-                for i, cid in enumerate(self.listed(value, path, limits.MAX_UNITS))]
 
 
 def check_save(data: Any, scenario: Scenario, content: Content, file: str = "battle JSON",
@@ -144,7 +71,7 @@ def check_save(data: Any, scenario: Scenario, content: Content, file: str = "bat
     ``grid``: the scenario's map with the save's doors (checked here when not given)."""
     from rules.saves import doors_as  # it imports the rules' modules
 
-    check = _Check(file)
+    check = Check(file)
     check.mapping(data, "", SAVE_KEYS)
     check.integer(data["seed"], "seed", 0, limits.MAX_SEED)
     if data["content_dir"] is not None:
@@ -184,10 +111,10 @@ def check_save(data: Any, scenario: Scenario, content: Content, file: str = "bat
         _check_frame(check, frame, f"stack[{i}]", content, grid, ids, uids)
     _check_bodies(check, combatants, stack)
     _check_result(check, data, combatants, scenario)
-    _check_events(check, data["events"])
+    check_events(check, data["events"])
 
 
-def _check_dice(check: _Check, dice: Any) -> None:
+def _check_dice(check: Check, dice: Any) -> None:
     check.mapping(dice, "dice", ("bit_generator", "forced"))
     state = check.mapping(dice["bit_generator"], "dice.bit_generator",
                           ("bit_generator", "has_uint32", "state", "uinteger"))
@@ -202,7 +129,7 @@ def _check_dice(check: _Check, dice: Any) -> None:
     check.listed(dice["forced"], "dice.forced", 0)
 
 
-def _check_item(check: _Check, item: Any, path: str, content: Content, grid: GridMap,
+def _check_item(check: Check, item: Any, path: str, content: Content, grid: GridMap,
                 uids: set[str], *, on_ground: bool) -> None:
     check.mapping(item, path, ITEM_KEYS)
     uid = check.text(item["uid"], f"{path}.uid")
@@ -226,7 +153,7 @@ def _check_item(check: _Check, item: Any, path: str, content: Content, grid: Gri
         raise check.fail(f"{path}.square", "null for a carried item", item["square"])
 
 
-def _check_combatant(check: _Check, entry: dict[str, Any], path: str, content: Content,
+def _check_combatant(check: Check, entry: dict[str, Any], path: str, content: Content,
                      grid: GridMap, ids: Mapping[str, int], uids: set[str]) -> None:
     ruleset = content.ruleset
     check.text(entry["team"], f"{path}.team")
@@ -266,6 +193,11 @@ def _check_combatant(check: _Check, entry: dict[str, Any], path: str, content: C
                                           limits.MAX_STAT)):
         _check_item(check, item, f"{path}.inventory[{i}]", content, grid, uids,
                     on_ground=False)
+    hands = sum(content.hands_of(item["item"]) for item in entry["inventory"]
+                if item["state"] == "ready")
+    if hands > HANDS:
+        raise check.fail(f"{path}.inventory", f"ready items needing at most {HANDS} hands "
+                         "(H21)", f"<{hands} hands>")
     status = check.choice(entry["status"], f"{path}.status", STATUSES)
     threshold = ruleset.hit_points.out_of_action_at
     if status == "active" and hp <= threshold:
@@ -307,7 +239,7 @@ def _check_combatant(check: _Check, entry: dict[str, Any], path: str, content: C
     check.optional_choice(entry["concentration"], f"{path}.concentration", CONCENTRATIONS)
 
 
-def _check_relations(check: _Check, combatants: list[dict[str, Any]],
+def _check_relations(check: Check, combatants: list[dict[str, Any]],
                      ids: Mapping[str, int]) -> None:
     """H22: a rider and its mount name each other and share a square."""
     for i, entry in enumerate(combatants):
@@ -324,7 +256,7 @@ def _check_relations(check: _Check, combatants: list[dict[str, Any]],
                              f"a rider riding {entry['id']} (H22)", rider_id)
 
 
-def _check_action(check: _Check, action: Any, path: str, grid: GridMap) -> None:
+def _check_action(check: Check, action: Any, path: str, grid: GridMap) -> None:
     check.mapping(action, path, ("kind", "target", "square", "item"))
     check.choice(action["kind"], f"{path}.kind", ACTION_VALUES)
     for name in ("target", "item"):
@@ -334,7 +266,7 @@ def _check_action(check: _Check, action: Any, path: str, grid: GridMap) -> None:
         check.square(action["square"], f"{path}.square", grid)
 
 
-def _check_frame(check: _Check, frame: Any, path: str, content: Content, grid: GridMap,
+def _check_frame(check: Check, frame: Any, path: str, content: Content, grid: GridMap,
                  ids: Mapping[str, int], uids: set[str]) -> None:
     if not isinstance(frame, dict):
         raise check.fail(path, "a frame object", frame)
@@ -378,7 +310,7 @@ def _check_frame(check: _Check, frame: Any, path: str, content: Content, grid: G
         _check_attack(check, frame, path, content, uids)
 
 
-def _check_attack(check: _Check, frame: dict[str, Any], path: str, content: Content,
+def _check_attack(check: Check, frame: dict[str, Any], path: str, content: Content,
                   uids: set[str]) -> None:
     """An attack frame as ``rules.frames.AttackFrame`` builds it: its levels set stage by
     stage (S4 a hit to reach the parry, S8 the parry before the dodge)."""
@@ -413,7 +345,7 @@ def _check_attack(check: _Check, frame: dict[str, Any], path: str, content: Cont
                          frame["parry_item"])
 
 
-def _check_bodies(check: _Check, combatants: list[dict[str, Any]],
+def _check_bodies(check: Check, combatants: list[dict[str, Any]],
                   stack: list[dict[str, Any]]) -> None:
     """H13/H22: no two bodies in action share a square, except a rider on its own mount;
     the bodies of a move under way may stand on an ally's square they are passing (as
@@ -442,7 +374,7 @@ def _check_bodies(check: _Check, combatants: list[dict[str, Any]],
         held[square] = entry["id"]
 
 
-def _check_result(check: _Check, data: dict[str, Any], combatants: list[dict[str, Any]],
+def _check_result(check: Check, data: dict[str, Any], combatants: list[dict[str, Any]],
                   scenario: Scenario) -> None:
     """H25 and the decision loop: over means no decision, no stack and a winner that is
     the one team left standing (or a draw); a running battle waits for the decision its
@@ -500,66 +432,3 @@ def _expected_decision(data: dict[str, Any], stack: list[dict[str, Any]]
     if top["type"] == "attack" and top["stage"] in ("parry", "dodge"):
         return (top["stage"], top["target"], top["attacker"])
     return None
-
-
-def _check_events(check: _Check, events: Any) -> None:
-    """The log: known event types with exactly their fields, each of its type."""
-    for i, event in enumerate(check.listed(events, "events", 10**8)):
-        if not isinstance(event, dict):
-            raise check.fail(f"events[{i}]", "an event object", event)
-        name = check.choice(event.get("type"), f"events[{i}].type", EVENT_TYPES)
-        hints = _event_hints(name)
-        check.mapping(event, f"events[{i}]", ("type", *hints))
-        for key, hint in hints.items():
-            _check_value(check, event[key], f"events[{i}].{key}", hint)
-
-
-_HINTS: dict[str, dict[str, str]] = {}
-
-
-def _event_hints(name: str) -> dict[str, str]:
-    """An event type's fields and their annotations, as text (``int``, ``str | None``)."""
-    hints = _HINTS.get(name)
-    if hints is None:
-        cls = EVENT_TYPES[name]
-        resolved = get_type_hints(cls)
-        hints = {f.name: _hint_text(resolved[f.name]) for f in fields(cls)}
-        _HINTS[name] = hints
-    return hints
-
-
-def _hint_text(hint: Any) -> str:
-    return hint.__name__ if isinstance(hint, type) else str(hint).replace("typing.", "")
-
-
-def _check_value(check: _Check, value: Any, path: str, hint: str) -> None:
-    """A value of an event field of annotation ``hint`` (str, int, bool, squares, tuples
-    of those, optional)."""
-    if value is None and ("None" in hint):
-        return
-    if hint in ("str", "str | None"):
-        check.text(value, path)
-    elif hint == "int":
-        check.integer(value, path, -INT32 - 1, INT32)
-    elif hint == "bool":
-        check.boolean(value, path)
-    elif hint.startswith("tuple[tuple[int, int], ...]"):
-        for i, square in enumerate(check.listed(value, path, 10**6)):
-            _check_pair(check, square, f"{path}[{i}]")
-    elif hint.startswith("tuple[int, int]"):
-        _check_pair(check, value, path)
-    elif hint == "tuple[int, ...]":
-        for i, number in enumerate(check.listed(value, path, 10**6)):
-            check.integer(number, f"{path}[{i}]", -INT32 - 1, INT32)
-    elif hint == "tuple[str, ...]":
-        for i, text in enumerate(check.listed(value, path, 10**6)):
-            check.text(text, f"{path}[{i}]")
-    else:
-        raise check.fail(path, f"a value of type {hint}", value)
-
-
-def _check_pair(check: _Check, value: Any, path: str) -> None:
-    if type(value) is not list or len(value) != 2:
-        raise check.fail(path, "a square [x, y]", value)
-    for i in (0, 1):
-        check.integer(value[i], f"{path}[{i}]", -INT32 - 1, INT32)

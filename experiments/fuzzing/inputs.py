@@ -26,13 +26,20 @@ is caught and names the mutant that caused it.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import math
+import os
 import random
+import select
+import signal
+import subprocess
 import sys
-from collections.abc import Iterator
-from dataclasses import dataclass
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from rules import Battle, limits
@@ -49,10 +56,12 @@ OTHER_TYPES: tuple[Any, ...] = ("x", "", 1.5, math.nan, None, True, False, [], {
 #: Integers a boundary mutation tries.
 BOUNDARIES = (-1, 0, 1, 2, 4, 5, 6, 99, limits.MAX_STAT, limits.MAX_STAT + 1,
               limits.MAX_ROUNDS + 1, 10**6, 2**31 - 1, 2**31, -2**31 - 1, 2**63)
+#: A problem's message is cut to this many characters (a legal-action list can be long).
+PROBLEM_CHARS = 600
 #: Decisions an accepted mutant is played on for.
 PLAY_DECISIONS = 30
 
-Path = tuple[str | int, ...]
+Place = tuple[str | int, ...]
 
 
 def base_saves(scenarios: tuple[str, ...] = SCENARIOS, cuts: tuple[int, ...] = CUTS,
@@ -74,7 +83,7 @@ def base_saves(scenarios: tuple[str, ...] = SCENARIOS, cuts: tuple[int, ...] = C
     return out
 
 
-def _places(value: Any, path: Path = ()) -> Iterator[tuple[Path, Any]]:
+def _places(value: Any, path: Place = ()) -> Iterator[tuple[Place, Any]]:
     """Every place of a save (but the scenario text and its events' inner values, which
     are many and alike: the events themselves and their first level are kept)."""
     yield path, value
@@ -88,13 +97,13 @@ def _places(value: Any, path: Path = ()) -> Iterator[tuple[Path, Any]]:
             yield from _places(inner, (*path, index))
 
 
-def _get(data: Any, path: Path) -> Any:
+def _get(data: Any, path: Place) -> Any:
     for key in path:
         data = data[key]
     return data
 
 
-def _set(data: Any, path: Path, value: Any) -> None:
+def _set(data: Any, path: Place, value: Any) -> None:
     _get(data, path[:-1])[path[-1]] = value
 
 
@@ -177,7 +186,10 @@ def check_mutant(text: str, seed: int = 0, decisions: int = PLAY_DECISIONS) -> O
         return Outcome("disagreement", f"python {found['python']}, native {found['native']}")
     if found["python"][0] == "refused":
         return Outcome("refused")
-    return Outcome("accepted", play_both(text, seed, decisions))
+    try:
+        return Outcome("accepted", play_both(text, seed, decisions))
+    except Exception as error:  # a finding, reported, never hidden
+        return Outcome("accepted", f"{type(error).__name__} in play: {error}")
 
 
 def play_both(text: str, seed: int, decisions: int) -> str | None:
@@ -228,8 +240,132 @@ def worker() -> None:
         job = json.loads(line)
         print("start", flush=True)
         outcome = check_mutant(job["text"], job["seed"])
-        print(json.dumps({"verdict": outcome.verdict, "problem": outcome.problem}),
-              flush=True)
+        problem = None if outcome.problem is None else outcome.problem[:PROBLEM_CHARS]
+        print(json.dumps({"verdict": outcome.verdict, "problem": problem}), flush=True)
+
+
+# ------------------------------------------------------------------ fray fuzz --inputs
+#: Seconds one mutant may take in the worker before it counts as a hang.
+HANG_SECONDS = 120.0
+
+
+@dataclass
+class Tally:
+    """Mutants tried per class, their verdicts and the problems found."""
+
+    tried: dict[str, int] = field(default_factory=lambda: dict.fromkeys(CLASSES, 0))
+    accepted: dict[str, int] = field(default_factory=lambda: dict.fromkeys(CLASSES, 0))
+    refused: dict[str, int] = field(default_factory=lambda: dict.fromkeys(CLASSES, 0))
+    problems: list[dict[str, Any]] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def record(self) -> dict[str, Any]:
+        return {"tried": self.tried, "accepted": self.accepted, "refused": self.refused,
+                "problems": len(self.problems), "seconds": round(self.seconds, 1)}
+
+
+class Worker:
+    """``python -m experiments.fuzzing.inputs`` as a child process, restarted after a
+    crash or a hang."""
+
+    def __init__(self, command: list[str] | None = None) -> None:
+        self.command = command or [sys.executable, "-m", "experiments.fuzzing.inputs"]
+        self.process: subprocess.Popen[bytes] | None = None
+        self.pending = b""
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        if self.process is None or self.process.poll() is not None:
+            self.process = subprocess.Popen(self.command, stdin=subprocess.PIPE,
+                                            stdout=subprocess.PIPE, bufsize=0)
+            self.pending = b""
+        return self.process
+
+    def _line(self, process: subprocess.Popen[bytes], deadline: float) -> bytes | None:
+        """The next line of the child (None: it died or the deadline passed)."""
+        while b"\n" not in self.pending:
+            left = deadline - time.monotonic()
+            ready = select.select([process.stdout], [], [], max(left, 0))[0] if left > 0 else []
+            if not ready:
+                return None
+            chunk = os.read(process.stdout.fileno(), 65536)  # type: ignore[union-attr]
+            if not chunk:
+                return None
+            self.pending += chunk
+        line, self.pending = self.pending.split(b"\n", 1)
+        return line
+
+    def check(self, text: str, seed: int) -> Outcome:
+        """:func:`check_mutant` in the child; a signal or a hang is a problem too."""
+        process = self._start()
+        if process.stdin is None:
+            raise RuntimeError("the worker has no stdin")
+        # a child that already died is found below, by its exit status
+        with contextlib.suppress(BrokenPipeError):
+            process.stdin.write((json.dumps({"text": text, "seed": seed}) + "\n").encode())
+        deadline = time.monotonic() + HANG_SECONDS
+        started = self._line(process, deadline)
+        result = self._line(process, deadline) if started is not None else None
+        if result is not None:
+            found = json.loads(result)
+            return Outcome(found["verdict"], found["problem"])
+        try:  # the output ended: the child is dying, or it hangs
+            process.wait(timeout=max(deadline - time.monotonic(), 0) + 10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+            return Outcome("hang", f"no verdict within {HANG_SECONDS:.0f} s")
+        code = process.returncode
+        how = f"signal {-code} ({signal.Signals(-code).name})" if code < 0 else f"exit {code}"
+        return Outcome("crash", f"the process died: {how}")
+
+    def close(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            if self.process.stdin is not None:
+                self.process.stdin.close()
+            self.process.wait(timeout=30)
+
+
+def campaign(out: Path, *, seconds: float, seed: int = 0, mutants: int | None = None,
+             on_mutant: Callable[[Tally], None] | None = None) -> Tally:
+    """``fray fuzz --inputs``: mutants of the :func:`base_saves` (round-robin over the
+    classes, drawn from ``seed``) checked in a :class:`Worker` until ``seconds`` have
+    passed (or ``mutants`` were tried). Each problem is written to
+    ``OUT/failures/NN-inputs-<class>-<verdict>.json`` (the mutated save in ``save``),
+    the totals to ``OUT/inputs.json``."""
+    rng = random.Random(seed)
+    saves = base_saves(seed=seed)
+    (out / "failures").mkdir(parents=True, exist_ok=True)
+    tally = Tally()
+    worker = Worker()
+    start = time.monotonic()
+    number = 0
+    try:
+        while time.monotonic() - start < seconds and (mutants is None or number < mutants):
+            kind = CLASSES[number % len(CLASSES)]
+            mutant = mutate(rng.choice(saves), kind, rng)
+            outcome = worker.check(mutant.text, number)
+            tally.tried[kind] += 1
+            if outcome.verdict == "accepted":
+                tally.accepted[kind] += 1
+            elif outcome.verdict == "refused":
+                tally.refused[kind] += 1
+            if outcome.problem is not None:
+                name = f"{len(tally.problems):02d}-inputs-{kind}-{outcome.verdict}.json"
+                found = {"class": kind, "path": mutant.path, "verdict": outcome.verdict,
+                         "problem": outcome.problem, "save": mutant.text, "file": name}
+                tally.problems.append(found)
+                (out / "failures" / name).write_text(json.dumps(found, indent=1) + "\n",
+                                                     encoding="utf-8")
+            number += 1
+            tally.seconds = time.monotonic() - start
+            if on_mutant is not None:
+                on_mutant(tally)
+    finally:
+        worker.close()
+        tally.seconds = time.monotonic() - start
+        (out / "inputs.json").write_text(json.dumps(tally.record(), indent=1) + "\n",
+                                         encoding="utf-8")
+    return tally
 
 
 if __name__ == "__main__":

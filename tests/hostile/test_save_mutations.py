@@ -45,3 +45,21 @@ def test_mutated_saves_get_one_verdict_and_accepted_ones_play_alike(
     assert problems == []
     assert set(verdicts) <= {"accepted", "refused"}
     assert verdicts["refused"] > 0  # the mutations reach the validator
+
+
+def test_a_worker_that_dies_by_a_signal_is_a_crash_naming_the_signal() -> None:
+    """``fray fuzz --inputs`` runs the engines in a child: a segfault there is reported
+    (here a child that kills itself with SIGKILL after starting a mutant: a SIGSEGV would
+    be reported as an error by the sanitized run's AddressSanitizer), and the next mutant
+    gets a new child."""
+    import sys
+
+    from experiments.fuzzing.inputs import Worker
+
+    dying = Worker([sys.executable, "-c", "import os, signal, sys; sys.stdin.readline(); "
+                    "print('start', flush=True); os.kill(os.getpid(), signal.SIGKILL)"])
+    first = dying.check("{}", 0)
+    second = dying.check("{}", 1)
+    dying.close()
+    assert (first.verdict, first.problem) == ("crash", "the process died: signal 9 (SIGKILL)")
+    assert second.verdict == "crash"
