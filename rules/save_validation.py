@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from rules import limits
 from rules.actions import ATTACK_MODES, WALKING_KINDS, ActionKind, DecisionKind
-from rules.budget import BUDGETED
+from rules.budget import BUDGETED, ROUND_BUDGETS
 from rules.combatant import FATIGUE_NAMES, HANDS, Combatant, ItemInstance
 from rules.dice import SuccessLevel
 from rules.frames import ACT_PHASES, ATTACK_STAGES, RIDE_PHASES
@@ -225,8 +225,7 @@ def _check_combatant(check: Check, entry: dict[str, Any], path: str, content: Co
     used = check.listed(entry["actions_used"], f"{path}.actions_used", 2)
     for i, category in enumerate(used):
         check.choice(category, f"{path}.actions_used[{i}]", BUDGETED)
-    if used not in ([], ["move"], ["attack"], ["full"], ["move", "move"],
-                    ["move", "attack"], ["attack", "move"]):
+    if used not in ROUND_BUDGETS:
         raise check.fail(f"{path}.actions_used", "a round's budget (S2)", used)
     check.integer(entry["diagonal_parity"], f"{path}.diagonal_parity", 0, 1)
     check.integer(entry["parries_used"], f"{path}.parries_used", *_STAT)
