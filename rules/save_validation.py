@@ -185,6 +185,8 @@ def _check_combatant(check: Check, entry: dict[str, Any], path: str, content: Co
     spells = check.listed(entry["spells"], f"{path}.spells", len(content.spells))
     for i, spell in enumerate(spells):
         check.choice(spell, f"{path}.spells[{i}]", content.spells)
+        if spell in spells[:i]:
+            raise check.fail(f"{path}.spells[{i}]", "each spell once", spell)
     for flag in ("is_mount", "snake", "prone", "bleeding", "components_ready",
                  "moved_this_round", "shifted_this_round", "free_attack_used",
                  "dodge_waived", "concentration_broken"):
@@ -286,7 +288,9 @@ def _check_frame(check: Check, frame: Any, path: str, content: Content, grid: Gr
             check.choice(frame[name], f"{path}.{name}", ids)
     for name in ("offers", "provoked"):
         if name in keys:
-            check.ids(frame[name], f"{path}.{name}", ids)
+            listed = check.ids(frame[name], f"{path}.{name}", ids)
+            if len(set(listed)) != len(listed):
+                raise check.fail(f"{path}.{name}", "each combatant once", listed)
     if kind == "move":
         check.choice(frame["kind"], f"{path}.kind", WALKING_VALUES)
         squares = check.listed(frame["path"], f"{path}.path", grid.width * grid.height)

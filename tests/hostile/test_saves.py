@@ -118,6 +118,18 @@ def test_states_the_rules_forbid_are_refused_alike(name: str) -> None:
     assert next(iter(found)).startswith(f"battle JSON: {expected}")
 
 
+def test_a_spell_known_twice_is_refused() -> None:
+    """Found by `fray fuzz --inputs` under the sanitizers (seed 0): a caster's spell listed
+    twice gave duplicate legal actions."""
+    data = save_of("casters")
+    caster = next(i for i, c in enumerate(data["combatants"]) if c["spells"])
+    spells = data["combatants"][caster]["spells"]
+    spells[-1] = spells[0]
+    assert refusals(json.dumps(data)) == {
+        f"battle JSON: combatants[{caster}].spells[{len(spells) - 1}]: expected each spell "
+        f"once, got {spells[0]!r}"}
+
+
 def test_a_rider_and_its_mount_must_name_each_other() -> None:
     data = save_of("cavalry")
     data["combatants"][0]["ridden_by"] = None  # horse_1, ridden by knight_1
