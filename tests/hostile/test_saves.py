@@ -153,6 +153,12 @@ TYPES = {
     "dodge 2**31 - 1": ("combatants.0.base_skills.dodge", 2**31 - 1,
                         "combatants[0].base_skills.dodge: expected an integer in 0..10000"),
     "an int past 64 bits": ("seed", 2**64, "seed: expected an integer in 0.."),
+    "an event's round as a string": ("events.0.round", "1",
+                                     "events[0].round: expected an integer"),
+    "an unknown event type": ("events.0.type", "Exploded",
+                              "events[0].type: expected one of"),
+    "an event's order as a string": ("events.0.order", "elf",
+                                     "events[0].order: expected a list"),
     "a lone surrogate": ("combatants.0.name", "\udcff", "combatants[0].name: expected a "
                          "string of valid UTF-8"),
 }
