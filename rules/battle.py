@@ -22,7 +22,7 @@ from rules.actions import ACTION_SPECS, Action, Decision, DecisionKind, undeclar
 from rules.combatant import Combatant
 from rules.content import Content, content_for, default_content
 from rules.engine import resolve as resolve_engine
-from rules.errors import FrayError, IllegalActionError
+from rules.errors import IllegalActionError
 from rules.events import (
     BattleEnded,
     BattleStarted,
@@ -35,6 +35,7 @@ from rules.events import (
 from rules.inputs import plain_action
 from rules.reach import ReachGraph
 from rules.roller import Roller
+from rules.save_validation import check_save
 from rules.scenario import Scenario, load_scenario, parsed_scenario
 from rules.state import BattleState
 
@@ -498,18 +499,20 @@ class Battle:
         return json.dumps(self.to_dict(), sort_keys=True)
 
     @classmethod
-    def from_json(cls, text: str, *, engine: str | None = None) -> Battle:
+    def from_json(cls, text: str, *, engine: str | None = None,
+                  source: str = "battle JSON") -> Battle:
         """The battle ``to_json`` wrote (the same JSON_VERSION only), on ``engine`` (as in
         ``from_scenario``: the JSON does not say which engine wrote it, and either engine
-        continues it identically)."""
-        data = json.loads(text)
-        if data.get("version") != JSON_VERSION:
-            raise FrayError(f"battle JSON: version: expected {JSON_VERSION}, found "
-                            f"{data.get('version')!r} (written by another fray)")
+        continues it identically). The save is checked completely first
+        (``rules.save_validation``): a malformed one, or a state the rules could not have
+        built, raises one ``SaveError`` naming ``source`` (the file it came from), the
+        field, what was expected and what was found, on either engine alike."""
+        data = saves.decode(text, source)
         cdir = data["content_dir"]
         content = content_for(cdir)
         sc = data["scenario"]
         scenario = parsed_scenario(sc["text"], source=sc["source"], content=content)
+        check_save(data, scenario, content, source)
         battle = cls(scenario, data["seed"], content, cdir, engine=engine, _restoring=True)
         saves.restore(battle.state, data)
         d = data["decision"]

@@ -26,6 +26,11 @@ if TYPE_CHECKING:
 _MOVE_AFTER = ("move", "attack")
 #: The categories that spend the turn's budget (FREE actions are counted apart, H25).
 BUDGETED = ("move", "attack", "full")
+#: S2: what a combatant may have spent in one round (free actions are not budgeted).
+ROUND_BUDGETS = (
+    [], ["move"], ["attack"], ["full"], ["move", "move"], ["move", "attack"],
+    ["attack", "move"],
+)
 
 
 def can_spend(combatant: Combatant, category: str) -> bool:

@@ -27,6 +27,17 @@ class ScenarioError(ContentError):
     """A scenario (map, units, overrides) is malformed."""
 
 
+class SaveError(ContentError):
+    """A saved battle (``Battle.from_json``) is malformed or a state the rules could not
+    have built (``rules.save_validation``); a long value is shown cut short."""
+
+    def __init__(self, file: str, field: str, expected: str, found: object) -> None:
+        shown = found if isinstance(found, str) and found.startswith("<") else repr(found)
+        if len(shown) > 120:
+            shown = f"<{shown[:100]}... ({len(shown)} characters)>"
+        super().__init__(file, field, expected, shown if shown.startswith("<") else found)
+
+
 class IllegalActionError(FrayError, ValueError):
     """``Battle.apply`` was given an action not in ``Battle.legal_actions()``.
 

@@ -401,6 +401,10 @@ class MoveFrame:
 
 
 Frame = MoveFrame | ActFrame | RideFrame | OfferFrame | AttackFrame
+#: The phases of an act frame, of a ride frame and the stages of an attack frame, in order.
+ACT_PHASES = ("start", "provoke", "effect", "done")
+RIDE_PHASES = ("roll", "provoke", "effect", "done")
+ATTACK_STAGES = ("roll", "parry", "dodge", "damage")
 FRAME_TYPES: dict[str, type[Frame]] = {
     frame_type.type: frame_type
     for frame_type in (MoveFrame, ActFrame, RideFrame, OfferFrame, AttackFrame)

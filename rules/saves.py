@@ -5,10 +5,12 @@ the Python state this module fills (``rules.native_driver``)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from rules.combatant import Combatant, item_from_dict
+from rules.errors import SaveError
 from rules.events import event_from_dict, event_to_dict
 from rules.frames import frame_from_dict, frame_to_dict
 from rules.grid import GridMap
@@ -52,6 +54,34 @@ def battle_to_dict(battle: Battle, *, events: bool = True) -> dict[str, Any]:
         del out["events"]
         out["event_count"] = len(state.events)
     return out
+
+
+def decode(text: str, source: str) -> dict[str, Any]:
+    """The top of a save (``Battle.from_json``'s ``text``, read from ``source``): JSON
+    of this fray's version whose header (content folder, scenario) can be loaded; the rest
+    is ``rules.save_validation``'s to check."""
+    from rules.battle import JSON_VERSION
+
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as error:
+        raise SaveError(source, "JSON", "a battle saved by Battle.to_json",
+                        f"<{type(error).__name__}: {error}>") from None
+    if not isinstance(data, dict):
+        raise SaveError(source, "save", "a JSON object", f"<a {type(data).__name__}>")
+    if type(data.get("version")) is not int or data["version"] != JSON_VERSION:
+        raise SaveError(source, "version", str(JSON_VERSION),  # else another fray wrote it
+                        data.get("version", "<missing>"))
+    if "content_dir" not in data or not (data["content_dir"] is None
+                                         or type(data["content_dir"]) is str):
+        raise SaveError(source, "content_dir", "null or a folder name",
+                        data.get("content_dir", "<missing>"))
+    scenario = data.get("scenario")
+    if not isinstance(scenario, dict) or set(scenario) != {"text", "source"} or any(
+            type(scenario[key]) is not str for key in ("text", "source")):
+        raise SaveError(source, "scenario", "an object of two strings, text and source",
+                        scenario if scenario is not None else "<missing>")
+    return data
 
 
 def doors_as(grid: GridMap, opened: Iterable[Square]) -> GridMap:

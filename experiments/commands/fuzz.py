@@ -20,6 +20,7 @@ EXAMPLE = """examples:
   fray fuzz --differential --json-every 1 --seconds 600 --out diff-slow  # whole JSON each time
   fray replay diff-out/failures/00-differential-legal.json  # compares the engines again
   fray fuzz --native-loop --seconds 600 --generated --out loop-out  # random play in C++
+  fray fuzz --inputs --seconds 60 --seed 1 --out inputs-out  # mutated saves, both engines
 
 Checks after every action: budget, reaction limits, one body per square (also after
 every event), floor squares, HP bounds, decider in action, legal actions non-empty; the
@@ -39,6 +40,12 @@ engine (Battle.random_play) with its cheap invariants checked natively (bodies a
 every event, bounds after every decision), the full invariants every 50 decisions and
 determinism per battle; a failing battle is played again decision by decision under all
 the checks above, then shrunk and written like any other.
+With --inputs (needs the native engine built): saved battles of shipped scenarios at
+several points of play, mutated the way a fuzzer does (type swaps, boundary ints,
+deletes, duplicates, cross-field swaps), each loaded on both engines in a worker process
+(a crash is a signal caught there): the verdicts must be equal (accepted, or refused with
+the same one-line message), an accepted save must satisfy the state invariants and play
+on identically on both engines; OUT/inputs.json keeps the counts per class.
 Writes OUT/battles.jsonl (one line per battle, as it ends) and OUT/failures/*.json.
 Exit 1 when a failure was found, 0 otherwise."""
 
@@ -59,6 +66,8 @@ def run(args: argparse.Namespace) -> int:
                          f"{args.shrink_seconds}")
     if args.seed < 0:
         raise UsageError(f"--seed: expected a whole number >= 0, got {args.seed}")
+    if args.inputs:
+        return _run_inputs(args)
     if args.battles is not None and args.battles < 1:
         raise UsageError(f"--battles: expected a positive whole number, got {args.battles}")
     if args.workers is not None and args.workers < 1:
@@ -133,6 +142,30 @@ def run(args: argparse.Namespace) -> int:
     return 1 if summary.found else 0
 
 
+def _run_inputs(args: argparse.Namespace) -> int:
+    """``fray fuzz --inputs``: mutated saves on both engines (experiments.fuzzing.inputs)."""
+    from experiments.cli import UsageError
+    from experiments.fuzzing.inputs import CLASSES, campaign
+
+    if args.differential or args.native_loop:
+        raise UsageError("--inputs: not with --differential or --native-loop")
+    _need_native("--inputs", "compare the Python engine with")
+    tally = campaign(Path(args.out), seconds=args.seconds, seed=args.seed,
+                     mutants=args.battles)
+    tried = sum(tally.tried.values())
+    print(f"{tried} mutated saves checked on both engines in {tally.seconds:.1f} s "
+          f"({tried / max(tally.seconds, 1e-9):.1f}/s)")
+    for kind in CLASSES:
+        print(f"  {kind:<10} {tally.tried[kind]:>6} tried {tally.accepted[kind]:>6} accepted "
+              f"{tally.refused[kind]:>6} refused")
+    for found in tally.problems:
+        print(f"FAILURE {found['class']} at {found['path']}: {found['verdict']}: "
+              f"{found['problem'][:200]}: {Path(args.out) / 'failures' / found['file']}")
+    if not tally.problems:
+        print("no failures")
+    return 1 if tally.problems else 0
+
+
 def _differential_checks(args: argparse.Namespace) -> Checks | None:
     """The checks of ``--differential`` (None without it); one line when it cannot run."""
     from experiments.cli import UsageError
@@ -187,6 +220,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     f.add_argument("--native-loop", action="store_true",
                    help="play random battles inside the native engine, its invariants "
                    "checked there (needs the native engine)")
+    f.add_argument("--inputs", action="store_true",
+                   help="mutate saved battles and load them on both engines: same verdict, "
+                   "no crash, accepted ones play alike (needs the native engine; --battles: "
+                   "stop after this many mutants)")
     f.add_argument("--json-every", type=int, default=None, metavar="N",
                    help="with --differential: compare to_json() every N decisions "
                    "(default 100; 0: only at the end of each battle; the rest of the state "

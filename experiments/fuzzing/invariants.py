@@ -36,17 +36,15 @@ from experiments.replay import Replay, first_mismatch
 from rules import ActionKind as K
 from rules import Battle, DecisionKind
 from rules.actions import WALKING_KINDS
+from rules.budget import ROUND_BUDGETS
 from rules.errors import InvariantViolation
 from rules.events import ActionTaken, AttackRolled, DodgeRolled, ParryRolled
 from rules.grid import chebyshev
 
 #: H21: ready items fit in two hands (what legal READY_WEAPON / PICK_UP assume)
 HANDS = 2
-#: S2: what a combatant may have spent in one round (free actions are not budgeted).
-ALLOWED_BUDGETS = (
-    [], ["move"], ["attack"], ["full"], ["move", "move"], ["move", "attack"],
-    ["attack", "move"],
-)
+#: S2: what a combatant may have spent in one round (rules.budget's, the validator's too).
+ALLOWED_BUDGETS = ROUND_BUDGETS
 #: The names (as ActionTaken writes them) of the kinds that walk a path (S7).
 _WALKING_NAMES = frozenset(kind.name for kind in WALKING_KINDS)
 

@@ -39,7 +39,12 @@ int int_of(nb::handle value, std::string_view where) {
   if (!PyLong_Check(value.ptr()) || PyBool_Check(value.ptr())) {
     throw nb::type_error(message(where, "an integer", value).c_str());
   }
-  return nb::cast<int>(value);
+  int overflow = 0;
+  const long long number = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+  if (overflow != 0 || number < INT32_MIN || number > INT32_MAX) {
+    throw nb::value_error(message(where, "a 32-bit integer", value).c_str());
+  }
+  return static_cast<int>(number);
 }
 
 bool bool_of(nb::handle value, std::string_view where) {
@@ -133,6 +138,7 @@ void build(NativeBattle& self, nb::handle roster, nb::handle records, nb::dict p
   state.end_turn_requested =
       bool_of(item_of(parts, "end_turn_requested", "parts"), "end_turn_requested");
   state.decision = decision_from(item_of(parts, "decision", "parts"), state.roster);
+  check_from_outside(state);
 }
 
 // Roller.state(): the generator's state and the forced faces still queued.
@@ -149,11 +155,17 @@ nb::dict dice_dict(const state::Roller& roller) {
 // changed it), keeping the event log: parts["events"] holds only the events to append.
 void rebuild(NativeBattle& self, nb::handle roster, nb::dict parts) {
   state::BattleState& state = self.state;
-  state.initiative_order.clear();
-  state.ground.clear();
-  state.doors.clear();
-  state.stack.clear();
-  build(self, roster, self.records_object, parts);
+  state::BattleState kept = state.copy();  // a refused part leaves the state as it was
+  try {
+    state.initiative_order.clear();
+    state.ground.clear();
+    state.doors.clear();
+    state.stack.clear();
+    build(self, roster, self.records_object, parts);
+  } catch (...) {
+    state = std::move(kept);
+    throw;
+  }
 }
 
 // The pending decision as the Python Decision (the records' cached one); None once over.
@@ -276,8 +288,11 @@ void bind_battle(nb::module_& module) {
                            nb::type_slots(GC_SLOTS))
       .def("__init__",
            [](NativeBattle* self, nb::handle roster, nb::handle records, nb::dict parts) {
-             new (self) NativeBattle();
-             build(*self, roster, records, parts);
+             // built aside first: a refused part (a ValueError) leaves no half-built
+             // object whose references nanobind would never release
+             NativeBattle built;
+             build(built, roster, records, parts);
+             new (self) NativeBattle(std::move(built));
            },
            nb::arg("roster"), nb::arg("records"), nb::arg("parts"),
            "From a Roster of the battle's combatants, a Records, and the other parts "

@@ -43,6 +43,15 @@ int word_of(const std::array<std::string_view, N>& words, nb::handle value,
       (std::string(where) + ": unknown value " + nb::repr(value).c_str()).c_str());
 }
 
+// The bounds of rules/limits.py the engine relies on (tests/hostile/test_saves.py checks
+// that they equal MAX_STAT, MAX_ROUNDS and MAX_DICE_SIDES there).
+inline constexpr int kMaxStat = 10'000;
+inline constexpr int kMaxRounds = 10'000;
+inline constexpr int kMaxDiceSides = 10'000;
+// A ValueError unless a state built from outside holds only what the engine may index
+// with and compute on (bindings_state_check.cpp).
+void check_from_outside(const state::BattleState& state);
+
 // ------------------------------------------------------------ Python values out
 nb::str str_of(std::string_view text);
 // A name of `names`, or None for kNone.

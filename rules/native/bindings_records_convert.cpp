@@ -284,7 +284,10 @@ nb::object Records::name_object(Name name) {
   while (name_objects_.size() <= index && name_objects_.size() < names_.size()) {
     // Names the engine interned itself get their str here, once.
     const std::string& text = names_.text(Name{static_cast<std::int32_t>(name_objects_.size())});
-    nb::object object = checked(PyUnicode_FromStringAndSize(text.data(), static_cast<Py_ssize_t>(text.size())));
+    // "replace": a name that is not UTF-8 (none should be) cannot stop every later name
+    // of the shared table from reaching Python (issue 46: it once poisoned the process)
+    nb::object object = checked(
+        PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()), "replace"));
     name_ids_[object] = nb::int_(name_objects_.size());
     name_objects_.push_back(std::move(object));
   }

@@ -37,7 +37,13 @@ int integer(nb::handle value, const std::string& where) {
   if (!PyLong_Check(value.ptr())) {
     throw nb::type_error((where + ": expected an integer, got " + nb::repr(value).c_str()).c_str());
   }
-  return nb::cast<int>(value);
+  int overflow = 0;
+  const long long number = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+  if (overflow != 0 || number < INT32_MIN || number > INT32_MAX) {
+    throw nb::value_error(
+        (where + ": expected a 32-bit integer, got " + nb::repr(value).c_str()).c_str());
+  }
+  return static_cast<int>(number);
 }
 
 double real(nb::handle value, const std::string& where) {

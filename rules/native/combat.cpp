@@ -2,6 +2,8 @@
 #include "combat.hpp"
 
 #include <algorithm>
+#include <iterator>
+#include <stdexcept>
 #include <string>
 
 #include "grid.hpp"
@@ -47,7 +49,13 @@ void status_changed(harm::Context& context, int actor, std::string_view status, 
   context.emit(std::move(event));
 }
 
-const char* level_name(Level level) { return roller::kLevelNames[static_cast<int>(level)]; }
+// A level's name; a level out of the enum (never built by the rules) is an error, not a
+// read past the table.
+const char* level_name(Level level) {
+  const auto index = static_cast<std::size_t>(level);
+  if (index >= std::size(roller::kLevelNames)) throw std::out_of_range("success level out of range");
+  return roller::kLevelNames[index];
+}
 
 // H19: a successful parry or dodge has defeated a manoeuvre.
 bool defended(const AttackFrame& frame) {

@@ -8,11 +8,11 @@ namespace fray::roller {
 namespace {
 
 // dice._round_half_up: num / den rounded half up, exactly (den > 0).
-int round_half_up(int num, int den) {
-  const int top = 2 * num + den;
-  const int bottom = 2 * den;
-  const int quotient = top / bottom;
-  return (top % bottom != 0 && top < 0) ? quotient - 1 : quotient;  // floor division
+int round_half_up(int num, int den) {  // in 64 bits: 2 * num cannot overflow
+  const long long top = 2LL * num + den;
+  const long long bottom = 2LL * den;
+  const long long quotient = top / bottom;
+  return static_cast<int>((top % bottom != 0 && top < 0) ? quotient - 1 : quotient);
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 // H8's resistance chance are here too, with the ruleset numbers they read.
 #pragma once
 
+#include <algorithm>
+#include <climits>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -84,8 +86,11 @@ inline Level level_at(int roll, const Thresholds& limits) {
 Level success_level(int roll, int skill, const SuccessRules& rules, int extra_fumble = 0);
 
 // H8: base + step x (active - passive).
+// In 64 bits, clamped to int: with characteristics within rules/limits.py's MAX_STAT
+// (checked at the binding) it is Python's exact value.
 inline int resistance_chance(int active, int passive, int base, int step) {
-  return base + step * (active - passive);
+  const long long chance = base + static_cast<long long>(step) * (static_cast<long long>(active) - passive);
+  return static_cast<int>(std::clamp<long long>(chance, INT32_MIN, INT32_MAX));
 }
 
 }  // namespace fray::roller

@@ -2,7 +2,7 @@
 # The native engine under AddressSanitizer + UndefinedBehaviorSanitizer (issue 23), run by
 # .ci/run and by hand the same way:
 #
-#   tests/native/sanitized.sh [--fuzz-seconds N] [--jobs N]
+#   tests/native/sanitized.sh [--fuzz-seconds N] [--inputs-seconds N] [--jobs N]
 #
 # 1. The C++ dice stream alone (tests/native/dice_check.cpp), replaying numpy's draws:
 #    every draw kind and state round-trip, with no Python in the sanitized binary.
@@ -16,8 +16,12 @@
 #      actions, the dice stream, the engine switch and fallback, the native agents and
 #      odds; and the native env (observation, mask, step, the batched vector env), the
 #      in-engine battles and MCTS rounds (tests/env, tests/experiments, tests/agents);
+#      and the hostile saves (tests/hostile/test_saves.py, test_save_mutations.py: the
+#      crafted saves, the native binding's checks, mutated saves on both engines);
 #    - a bounded `fray fuzz --differential` campaign (both engines on the same actions,
-#      compared at every decision), shipped and generated scenarios (default 30 s).
+#      compared at every decision), shipped and generated scenarios (default 30 s);
+#    - a bounded `fray fuzz --inputs` campaign (mutated saves loaded and played on both
+#      engines, each in a sanitized worker process; default 30 s).
 # Any sanitizer finding fails the script: the first report stops its process
 # (-fno-sanitize-recover=all), which fails its test. pytest's usual capture would swallow
 # the report of a worker that dies, so AddressSanitizer writes every process's reports
@@ -28,12 +32,14 @@
 set -euo pipefail
 
 fuzz_seconds=30
+inputs_seconds=30
 jobs=2
 while (($#)); do
     case "$1" in
         --fuzz-seconds) fuzz_seconds="$2"; shift 2 ;;
+        --inputs-seconds) inputs_seconds="$2"; shift 2 ;;
         --jobs) jobs="$2"; shift 2 ;;
-        -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "sanitized.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -125,9 +131,12 @@ if not native.__file__.startswith('$checkout/') or engine.resolve() != 'native':
     raise SystemExit(f'not the sanitized module: {native.__file__}')"
 sanitized_python -m pytest -q -p no:cacheprovider -n "$jobs" --capture=sys --engine native \
     tests/native tests/env/test_native_env.py tests/env/test_vector_env.py \
-    tests/experiments/test_native_play.py tests/agents/test_mcts_native.py
-echo "tests/native and the native env, play and search under the sanitizers: ok ($((SECONDS - started)) s so far)"
+    tests/experiments/test_native_play.py tests/agents/test_mcts_native.py \
+    tests/hostile/test_saves.py tests/hostile/test_save_mutations.py
+echo "tests/native, the native env, play, search and the hostile saves under the sanitizers: ok ($((SECONDS - started)) s so far)"
 sanitized_python -m experiments.cli fuzz --differential --seconds "$fuzz_seconds" \
     --generated --seed 0 --out "$work/fuzz"
+sanitized_python -m experiments.cli fuzz --inputs --seconds "$inputs_seconds" --seed 0 \
+    --out "$work/inputs"
 if compgen -G "$reports/*" > /dev/null; then exit 1; fi  # finish prints them
 echo "sanitized run: ok, no sanitizer reports ($((SECONDS - started)) s)"

@@ -120,7 +120,7 @@ def test_unknown_frame_type_and_other_json_version_are_errors() -> None:
         frame_from_dict({"type": "walk"})
     data = json.loads(rules.Battle.from_scenario("duel", seed=1).to_json())
     data["version"] = 1
-    with pytest.raises(rules.FrayError, match="version: expected 3, found 1"):
+    with pytest.raises(rules.FrayError, match="version: expected 3, got 1"):
         rules.Battle.from_json(json.dumps(data))
 
 
