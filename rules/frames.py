@@ -371,7 +371,12 @@ class MoveFrame:
         """End the move. Allies may be passed, not ended on (H13): the bodies of a move
         cut short (the actor, and the mount it set out on, H22; in action or not) that
         still stand on a square somebody else holds go back along the path, together, to
-        the last square they may end on (see ``rules.queries.way_back``)."""
+        the last square they may end on (see ``rules.queries.way_back``).
+
+        True logs: every Moved event's actor stands on its last square. A mover that left
+        its walk meanwhile (a rider thrown from the saddle, its landing already logged by
+        ``harm.unseat``; a dodge's shift) gets the mount's way as the mount's own event,
+        then its own: where it stands, or, carried by nobody, the walk and the shift."""
         mover = state.combatants[self.actor]
         walked = self.path[: self.index + 1]
         bodies = tuple(cid for cid in (self.actor, self.mount) if cid is not None
@@ -384,7 +389,15 @@ class MoveFrame:
         cost, parity = state.graph.path_cost(walked, self.parity)
         mover.diagonal_parity = parity
         mover.moved_this_round = True
-        state.emit(Moved, actor=mover.id, path=walked, cost=cost, complete=complete)
+        if mover.position == walked[-1]:
+            state.emit(Moved, actor=mover.id, path=walked, cost=cost, complete=complete)
+        else:  # the mover left its walk: thrown from the saddle (H22), shifted by a dodge (H10)
+            carried = [cid for cid in bodies if cid != mover.id]  # the mount, its own way
+            for cid in carried:
+                state.emit(Moved, actor=cid, path=walked, cost=cost, complete=complete)
+            own = (mover.position,) if carried else (*walked, mover.position)
+            state.emit(Moved, actor=mover.id, path=own, cost=0 if carried else cost,
+                       complete=complete)
         pop_frame(state, self)
 
     def legal_actions(self, state: BattleState, decision: Decision) -> list[Action]:

@@ -35,6 +35,7 @@ from experiments.fuzzing.invariants import (
     InvariantViolation,
     MaskCheck,
     check_bodies,
+    check_moved,
     check_replay,
     check_round_limits,
     check_state,
@@ -159,6 +160,17 @@ class EventWatch(list[rules.Event]):
         self.seen(event)
 
 
+def check_event(battle: Battle, event: rules.Event) -> None:
+    """The checks after every event: the bodies (a Moved event emitted while its move frame
+    is on top ends that move, whose bodies count again) and that a Moved event's actor
+    stands on its last square."""
+    top = battle.stack[-1] if battle.stack else None
+    finished = top.actor if isinstance(event, Moved) and top is not None \
+        and top.type == "move" else None
+    check_bodies(battle, finished)
+    check_moved(battle, event)
+
+
 class Checker:
     """Runs :class:`Checks` on one battle: :meth:`start` before the first action, then
     :meth:`apply` for every action."""
@@ -177,8 +189,8 @@ class Checker:
         # the native engine checks the bodies after every event itself (the same check,
         # rules/native/invariants.cpp); on the Python engine an event hook runs it
         if self.checks.every_event and not native_driver.watch_bodies(battle):
-            battle.state.events = EventWatch(battle.state.events, lambda event: check_bodies(
-                battle, event.actor if isinstance(event, Moved) else None))
+            battle.state.events = EventWatch(battle.state.events,
+                                             lambda event: check_event(battle, event))
         self._state(battle)
 
     def _state(self, battle: Battle) -> None:

@@ -37,7 +37,7 @@ from rules import ActionKind as K
 from rules import Battle, DecisionKind
 from rules.actions import WALKING_KINDS
 from rules.errors import InvariantViolation
-from rules.events import ActionTaken, AttackRolled, DodgeRolled, ParryRolled
+from rules.events import ActionTaken, AttackRolled, DodgeRolled, Moved, ParryRolled
 from rules.grid import chebyshev
 
 #: H21: ready items fit in two hands (what legal READY_WEAPON / PICK_UP assume)
@@ -148,6 +148,17 @@ def check_bodies(battle: Battle, finished: str | None = None) -> None:
             raise InvariantViolation("one-body-per-square", f"{c.id} and {other} both "
                                      f"stand on {c.position} (H13, H22)")
         held[c.position] = c.id
+
+
+def check_moved(battle: Battle, event: rules.Event) -> None:
+    """True logs: a Moved event's actor stands on the event's last square after it (a
+    thrown rider's landing and its mount's way back are events of their own, H22).
+    Cheap enough to run after every event (:class:`experiments.fuzzing.fuzz.Checker`)."""
+    if isinstance(event, Moved):
+        where = battle.combatants[event.actor].position
+        if where != event.path[-1]:
+            raise InvariantViolation("moved-where-it-stands", f"{event} but {event.actor} "
+                                     f"stands on {where}")
 
 
 def check_dodge_choices(battle: Battle, defender: rules.Combatant, attacker: rules.Combatant,

@@ -26,6 +26,10 @@ class Broken : public std::runtime_error {
 // `finished` (Roster::ids, or kNone) names the actor of a move that has just ended.
 void check_bodies(const state::BattleState& state, int finished);
 
+// invariants.check_moved (true logs): a Moved event's actor (Roster::ids) stands on the
+// event's last square `last` after it.
+void check_moved(const state::BattleState& state, int actor, const combatant::Square& last);
+
 // The bounds of invariants.check_state that need no map or content: hp at most max_hp
 // and above `out_of_action_at` in action (H5), an out-of-action body down (prone or dead),
 // power points not below 0, a rider and its mount on one square and bound to each other
