@@ -206,6 +206,7 @@ VARIANTS = [  # ruleset changes a `fray sweep --set` makes: the engine gets othe
     {"hit_points.out_of_action_at": 2, "defence.parries_per_round": 2},
     {"success.critical_divisor": 10, "modifiers.full_attack": 40},
     {"initiative.die": "1d20", "fatigue.con_multiplier": 2},
+    {"misc.free_actions_per_turn": 2},  # H25: every FREE action twice a turn (issue 47)
 ]
 
 
