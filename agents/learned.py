@@ -193,8 +193,8 @@ class LearnedAgent(SeededAgent):
         #: a residual model's advisor (``agents/advice.py``), made with this agent's seed
         self._advisor = None
         if model.advisor:
-            from agents import make
             from agents.advice import ADVICE_KEY
+            from agents.factory import make
 
             if ADVICE_KEY in getattr(model.observation_space, "spaces", {}):
                 self._advisor = make(model.advisor, seed=seed)
@@ -234,7 +234,7 @@ class LearnedAgent(SeededAgent):
         setup = _setup(battle.scenario, battle.content_dir)
         self._check_fits(setup)
         team = battle.combatants[decision.actor].team
-        if battle._driver is not None and native_env_available():  # the engine's encoders
+        if battle.engine == "native" and native_env_available():  # the engine's encoders
             layouts = setup.native_layouts()
             obs = layouts.observe(battle, team, decision.actor)
             mask = layouts.mask(battle)[0]

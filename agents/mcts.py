@@ -65,7 +65,7 @@ import statistics
 import time
 from dataclasses import dataclass, field
 
-import agents as registry
+from agents import factory as registry
 from agents import tactics as t
 from agents.base import SeededAgent, legal_for
 from agents.spec import Option
@@ -335,7 +335,7 @@ class MCTS(SeededAgent):
     def _prior(self, battle: Battle, legal: list[Action]) -> Action | None:
         if self.prior is None:
             return None
-        if self._native_prior is not None and battle._driver is not None:
+        if self._native_prior is not None and battle.engine == "native":
             choice, _ = native_agents.native_choice(battle, self._native_prior)
             return choice
         choice = self.prior.act(battle)

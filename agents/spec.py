@@ -78,9 +78,9 @@ class Option:
         if not ok:
             hint = ""
             if self.kind == "agent":
-                import agents
+                from agents.registry import names
 
-                hint = f" (registered: {', '.join(agents.names())})"
+                hint = f" (registered: {', '.join(names())})"
             raise ValueError(f"{key or self.name} expects {self.expected()}{hint}, "
                              f"got {value!r}")
         return float(value) if self.kind is float else value
@@ -88,10 +88,10 @@ class Option:
 
 def _known_agent(text: str) -> bool:
     """Whether ``text`` names a registered agent (its options are checked when it is made)."""
-    import agents
+    from agents.registry import names
 
     name = text.partition("(")[0].strip()
-    return name in agents.names() or name.partition(":")[0] in agents.names()
+    return name in names() or name.partition(":")[0] in names()
 
 
 def spec_label(name: str, options: Iterable[tuple[str, Any]]) -> str:

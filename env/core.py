@@ -109,14 +109,8 @@ class ScenarioSetup:
         return self._native_layouts
 
     def new_battle(self, seed: int) -> Battle:
-        """The battle of ``seed`` on the setup's engine; a native one is started in C++
-        from this thread's template of the scenario (``rules.native_driver.started_battle``,
-        the one cache of mustered scenarios that ``experiments.replay.play`` uses too)."""
-        if self.engine == "native":
-            battle = native_driver.started_battle(self.scenario, seed, self.content,
-                                                  self.content_dir)
-            if battle is not None:
-                return battle
+        """The battle of ``seed`` on the setup's engine (a native one is started in C++
+        from this thread's template of the scenario: ``rules.Battle`` does so)."""
         return Battle(self.scenario, seed, self.content, self.content_dir, engine=self.engine)
 
     def template(self, records: Any) -> native_driver.StartTemplate | None:

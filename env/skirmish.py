@@ -280,7 +280,7 @@ class SkirmishEnv(gym.Env):
         """Start the episode's step in the engine and play the opponent there, when the
         battle runs natively and the env made the opponent (a factory's fresh agent) and it
         has a native twin; None otherwise (the episode steps in Python)."""
-        if battle._driver is None or self.opponent_source is opponent:
+        if battle.engine == "python" or self.opponent_source is opponent:
             return None
         twin = native_agents.twin_of(opponent)
         if twin is None:

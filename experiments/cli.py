@@ -27,6 +27,7 @@ from importlib.metadata import PackageNotFoundError, version
 
 import rules
 from experiments import commands
+from experiments.commands import UsageError as UsageError
 from experiments.commands.watch import DEFAULT_SCENARIO, play_battle
 from rules.engine import ENGINES, ENVIRONMENT_VARIABLE
 from rules.engine import describe as describe_engine
@@ -45,10 +46,6 @@ examples:
   fray train duel --opponent tactician --steps 20000 --out runs/duel
 
 Each subcommand has --help with an example. Errors print one line and exit 2."""
-
-
-class UsageError(Exception):
-    """A bad argument found after parsing (an unknown agent, a negative seed...)."""
 
 
 class _Parser(argparse.ArgumentParser):

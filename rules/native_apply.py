@@ -21,10 +21,12 @@ dice and events). :class:`rules.Battle` runs the same step through
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rules import engine, native_battle, native_legal
-from rules.battle import Battle
+
+if TYPE_CHECKING:
+    from rules.battle import Battle
 
 
 def _module() -> Any:

@@ -176,3 +176,6 @@ def routes(state: BattleState, combatant: Combatant, budget: int,
     blocked, no_end, threats = q.route_tables(state, combatant, provoking)
     return reachable(state.graph, combatant.position, combatant.diagonal_parity, budget,
                      blocked=blocked, no_end=no_end, threats=threats)
+
+
+q.ROUTE_SEARCHES["native"] = routes  # rules.queries.routes on native battles

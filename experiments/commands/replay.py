@@ -69,7 +69,7 @@ def write_html(replay: Replay, args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from experiments.cli import UsageError
-    from experiments.fuzzing.fuzz import reproduce
+    from experiments.fuzzing.reproduce import reproduce
     from experiments.replay import first_mismatch, rerun, verify
 
     if args.tail < 0:

@@ -60,7 +60,6 @@ __all__ = [
     "check_replay",
     "check_round_limits",
     "check_state",
-    "reproduce",
     "run",
     "run_choices",
     "state_key",
@@ -401,20 +400,6 @@ def action_chooser(actions: Sequence[Mapping[str, Any]]) -> Chooser:
         return acts.index(wanted[i]), None
 
     return choose
-
-
-def reproduce(replay: Replay) -> Outcome:
-    """Re-run a failure replay (or any replay) under the checks it records (a differential
-    finding plays on both engines again and compares them)."""
-    recorded = (replay.failure or {}).get("checks", {})
-    checks = Checks.from_dict(recorded) if recorded else Checks()
-    runner = run
-    if checks.differential:
-        from experiments.fuzzing import differential  # it imports this module
-
-        runner = differential.run
-    return runner(Case.of_replay(replay), action_chooser(replay.actions), checks,
-                  replay.agents)
 
 
 def failure_replay(outcome: Outcome, checks: Checks) -> Replay:

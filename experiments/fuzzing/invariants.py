@@ -37,12 +37,11 @@ from experiments.replay import Replay, first_mismatch
 from rules import ActionKind as K
 from rules import Battle, DecisionKind
 from rules.actions import WALKING_KINDS
+from rules.content.schema import HANDS  # H21: what legal READY_WEAPON / PICK_UP assume
 from rules.errors import InvariantViolation
 from rules.events import ActionTaken, AttackRolled, DodgeRolled, Moved, ParryRolled
 from rules.grid import chebyshev
 
-#: H21: ready items fit in two hands (what legal READY_WEAPON / PICK_UP assume)
-HANDS = 2
 #: S2: what a combatant may have spent in one round (free actions are not budgeted).
 ALLOWED_BUDGETS = (
     [], ["move"], ["attack"], ["full"], ["move", "move"], ["move", "attack"],

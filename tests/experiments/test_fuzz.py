@@ -19,6 +19,7 @@ from experiments.fuzzing.invariants import (
     check_dodge_choices,
     check_state,
 )
+from experiments.fuzzing.reproduce import reproduce
 from rules.content import default_content
 from rules.events import ActionTaken, AttackRolled, DodgeRolled, ParryRolled
 from rules.grid import LEGEND
@@ -87,7 +88,7 @@ def test_a_checked_run_replays_identically_from_its_choices() -> None:
     again = fuzz.run_choices(case, first.choices, checks)
     assert again.failure is None
     assert again.battle.events == first.battle.events
-    assert fuzz.reproduce(first.replay).battle.events == first.battle.events
+    assert reproduce(first.replay).battle.events == first.battle.events
 
 
 @pytest.mark.parametrize("engine", ["python", "native"])

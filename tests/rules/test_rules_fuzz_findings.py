@@ -107,7 +107,7 @@ def test_S13_H10_a_failed_dismount_whose_rider_fell_from_the_saddle_is_lost() ->
     dismount resumes there is no mount left to get off: the action is lost, no crash."""
     from pathlib import Path
 
-    from experiments.fuzzing.fuzz import reproduce
+    from experiments.fuzzing.reproduce import reproduce
     from experiments.replay import Replay
 
     path = Path(__file__).parent.parent / "fuzz_findings"
