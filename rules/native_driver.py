@@ -321,7 +321,7 @@ def started_driver(scenario: Scenario, seed: int, content: Content,
     made = _THREAD.__dict__.setdefault("templates", {})
     key = (scenario.name, scenario.text, content_dir)
     known = made.get(key)
-    if known is None or known[0] is not content:
+    if known is None or known[0] is not content or known[1] is not scenario:
         try:
             template = start_template(scenario, content, content_dir)
         except ValueError:
@@ -355,7 +355,7 @@ def _empty_mirror(driver: NativeDriver) -> BattleState:
 
 def watch_bodies(battle: Battle) -> bool:
     """Have the native engine check the bodies after every event of ``battle`` from now on
-    (``rules/native/invariants.cpp``: ``experiments.fuzzing.invariants.check_bodies``, which
+    (``rules/native/invariants.cpp``: ``rules.invariants.check_bodies``, which
     the fuzzer runs from an event hook on the Python engine); a broken invariant raises
     :class:`rules.errors.InvariantViolation` from ``apply``. False (nothing done) when
     ``battle`` runs on the Python engine."""

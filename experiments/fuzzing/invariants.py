@@ -39,8 +39,10 @@ from rules import Battle, DecisionKind
 from rules.actions import WALKING_KINDS
 from rules.content.schema import HANDS  # H21: what legal READY_WEAPON / PICK_UP assume
 from rules.errors import InvariantViolation
-from rules.events import ActionTaken, AttackRolled, DodgeRolled, Moved, ParryRolled
+from rules.events import ActionTaken, AttackRolled, DodgeRolled, ParryRolled
 from rules.grid import chebyshev
+from rules.invariants import check_bodies as check_bodies
+from rules.invariants import check_moved as check_moved
 
 #: S2: what a combatant may have spent in one round (free actions are not budgeted).
 ALLOWED_BUDGETS = (
@@ -119,47 +121,6 @@ def check_state(battle: Battle) -> None:
     if decision.kind is DecisionKind.DODGE and decision.source is not None:
         check_dodge_choices(battle, battle.combatants[decision.actor],
                             battle.combatants[decision.source], acts)
-
-
-def check_bodies(battle: Battle, finished: str | None = None) -> None:
-    """H13/H22: no two bodies in action share a square, except a rider and its own mount.
-
-    The bodies of a move under way (a move frame on the stack: its actor, and the mount
-    it rides or set out on) may stand on an ally's square they are passing; ``finished``
-    names the actor of a move that has just ended (its Moved event), whose bodies count
-    again. Cheap enough to run after every event (:class:`experiments.fuzzing.fuzz.Checker`)."""
-    combatants = battle.combatants
-    passing: set[str] = set()
-    for frame in battle.stack:
-        if frame.type == "move" and frame.actor != finished:
-            passing.add(frame.actor)
-            for mount in (combatants[frame.actor].riding, getattr(frame, "mount", None)):
-                if mount is not None:
-                    passing.add(mount)
-    held: dict[tuple[int, int], str] = {}
-    for c in combatants.values():
-        if c.status != "active" or c.id in passing:
-            continue
-        if c.riding is not None:  # a rider on its mount in action counts as one body
-            mount = combatants[c.riding]
-            if mount.status == "active" and mount.position == c.position:
-                continue
-        other = held.get(c.position)
-        if other is not None:
-            raise InvariantViolation("one-body-per-square", f"{c.id} and {other} both "
-                                     f"stand on {c.position} (H13, H22)")
-        held[c.position] = c.id
-
-
-def check_moved(battle: Battle, event: rules.Event) -> None:
-    """True logs: a Moved event's actor stands on the event's last square after it (a
-    thrown rider's landing and its mount's way back are events of their own, H22).
-    Cheap enough to run after every event (:class:`experiments.fuzzing.fuzz.Checker`)."""
-    if isinstance(event, Moved):
-        where = battle.combatants[event.actor].position
-        if where != event.path[-1]:
-            raise InvariantViolation("moved-where-it-stands", f"{event} but {event.actor} "
-                                     f"stands on {where}")
 
 
 def check_dodge_choices(battle: Battle, defender: rules.Combatant, attacker: rules.Combatant,

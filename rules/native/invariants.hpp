@@ -1,6 +1,7 @@
-// The rules' cheap run-time invariants (experiments/fuzzing/invariants.py, the one place
-// their definitions live in Python), checked inside the engine by the native random-play
-// loop and by a battle loop asked to watch every event (BattleLoop::watch).
+// The rules' cheap run-time invariants (rules/invariants.py: the bodies and true logs, after
+// every event; the bounds of experiments/fuzzing/invariants.py's check_state), checked inside
+// the engine by the native random-play loop and by a battle loop asked to watch every event
+// (BattleLoop::watch).
 #pragma once
 
 #include <stdexcept>
