@@ -347,15 +347,12 @@ class MCTS(SeededAgent):
         values. On a native battle with a native rollout policy (a flat search) the engine
         runs the whole round in one call, with the same values and statistics as
         :meth:`_iterate` (tests/agents/test_mcts_native.py)."""
-        driver = battle._driver
         if self._plan_search is not None:
-            assert driver is not None
-            values = self._plan_search.round(driver.to_native(battle), driver.loop,
-                                             driver.rules, alive, seed, self._native_rollout,
-                                             self._native_prior)
+            values = self._plan_search.round(*native_agents.engine_parts(battle), alive, seed,
+                                             self._native_rollout, self._native_prior)
         elif self.plan:
             values = [self._plan_iterate(battle, root, team, action, seed) for action in alive]
-        elif self._native_rollout is None or driver is None:
+        elif self._native_rollout is None or battle.engine == "python":
             return [self._iterate(battle, root, team, [action], seed) for action in alive]
         else:
             values = native_agents.search_round(battle, alive, seed, self._native_rollout,
@@ -395,13 +392,12 @@ class MCTS(SeededAgent):
     def _new_plan_search(self, battle: Battle, team: str) -> object | None:
         """The engine's tree for this decision (plan > 0, a native battle, native rollout
         and prior agents), else None: the plan search then runs here (_plan_iterate)."""
-        driver = battle._driver
-        if not self.plan or driver is None or self._native_rollout is None or (
+        if not self.plan or battle.engine == "python" or self._native_rollout is None or (
                 self.prior is not None and self._native_prior is None):
             return None
         return rules_engine.native_module().PlanSearch(
-            driver.to_native(battle), SEARCHED_KIND_NUMBERS, MOVE_KIND_NUMBERS, self.plan,
-            self.rollout_depth, team, self.exploration)
+            native_agents.engine_parts(battle)[0], SEARCHED_KIND_NUMBERS, MOVE_KIND_NUMBERS,
+            self.plan, self.rollout_depth, team, self.exploration)
 
     def _plan_iterate(self, root_battle: Battle, root: Node, team: str, action: Action,
                       seed: int) -> float:

@@ -146,9 +146,9 @@ def unit_status(battle: Battle) -> list[tuple[str, str, bool, int, int]]:
     """(id, team, in action, hp, max hp) of every combatant in the scenario's order, read
     from the native state without bringing the Python mirror up to date when only the
     native state is current (the envs ask it every step)."""
-    driver = battle._driver
-    if driver is not None and driver.where == "native":
-        rows = rules.engine.native_module().env_units(driver.native)
+    native = native_agents.current_native_state(battle)
+    if native is not None:
+        rows = rules.engine.native_module().env_units(native)
         return [(unit.id, unit.team, *row)
                 for unit, row in zip(battle.scenario.units, rows, strict=True)]
     return [(c.id, c.team, c.in_action, c.hp, c.max_hp) for c in battle.combatants.values()]

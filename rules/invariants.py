@@ -57,3 +57,13 @@ def check_moved(battle: Battle, event: Event) -> None:
         if where != event.path[-1]:
             raise InvariantViolation("moved-where-it-stands", f"{event} but {event.actor} "
                                      f"stands on {where}")
+
+
+def watch_natively(battle: Battle) -> bool:
+    """Have the native engine check :func:`check_bodies` and :func:`check_moved` after
+    every event of ``battle`` from now on (``rules/native/invariants.cpp``; a broken one
+    raises :class:`rules.errors.InvariantViolation` from ``apply``). False (nothing done)
+    when ``battle`` runs on the Python engine (the fuzzer's event hook checks it there)."""
+    from rules.native_driver import watch_bodies
+
+    return watch_bodies(battle)

@@ -40,6 +40,23 @@ def native_agent(name: str, seed: int) -> Any:
     return engine.require_native("NativeAgent", "the native agents").NativeAgent(name, seed)
 
 
+def engine_parts(battle: Battle) -> tuple[Any, Any, Any]:
+    """A native battle's (state, loop, rules), its state current in the engine: what the
+    engine's agents, envs and searches step (env, agents and experiments read no private
+    field of the battle, issue 47). ValueError on the Python engine."""
+    driver = battle._driver
+    if driver is None:
+        raise ValueError("the battle does not run on the native engine")
+    return driver.to_native(battle), driver.loop, driver.rules
+
+
+def current_native_state(battle: Battle) -> Any | None:
+    """The native state of ``battle`` when only it is current (the Python mirror lags:
+    read it without bringing the mirror up to date), else None."""
+    driver = battle._driver
+    return driver.native if driver is not None and driver.where == "native" else None
+
+
 def native_choice(battle: Battle, agent: Any) -> tuple[Action, str]:
     """``agent``'s choice for ``battle``'s pending decision, as (the action listed by
     ``battle.legal_actions()``, the reason); ValueError when the battle is over or does not

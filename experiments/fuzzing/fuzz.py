@@ -43,8 +43,9 @@ from experiments.fuzzing.invariants import (
     state_key,
 )
 from experiments.replay import Replay
-from rules import Action, Battle, native_driver
+from rules import Action, Battle
 from rules.events import Moved
+from rules.invariants import watch_natively
 
 __all__ = [
     "ALLOWED_BUDGETS",
@@ -187,7 +188,7 @@ class Checker:
         self.limits.feed(battle.events)
         # the native engine checks the bodies after every event itself (the same check,
         # rules/native/invariants.cpp); on the Python engine an event hook runs it
-        if self.checks.every_event and not native_driver.watch_bodies(battle):
+        if self.checks.every_event and not watch_natively(battle):
             battle.state.events = EventWatch(battle.state.events,
                                              lambda event: check_event(battle, event))
         self._state(battle)
