@@ -229,7 +229,7 @@ class MCTS(SeededAgent):
         self.rollout_policy = registry.make(rollout, seed=seed)
         #: the rollout policy's native twin (made at once, then used in place for every
         #: rollout, as the Python policy is): the flat search's rounds then run in the
-        #: engine (rules/native/agents_mcts.cpp) on native battles
+        #: engine (rules/native/agents/agents_mcts.cpp) on native battles
         self._native_rollout = None if tree else native_agents.twin_of(self.rollout_policy)
         self.prior = registry.make(prior, seed=seed) if prior else None
         #: the prior's native twin, asked instead of the prior on a native battle (made at
@@ -406,7 +406,7 @@ class MCTS(SeededAgent):
         rollout policy and the searching team's first ``plan`` by UCT (availability
         counts) over the prior's choice and the grouped candidates, the prior's choice
         first; an iteration that adds a node plays on with the rollout policy. The
-        engine's PlanSearch (rules/native/agents_mcts.cpp) is the same loop."""
+        engine's PlanSearch (rules/native/agents/agents_mcts.cpp) is the same loop."""
         b = root_battle.clone()
         b.dice.reseed(seed)  # never the real battle's future dice
         b.apply(action)

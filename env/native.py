@@ -1,6 +1,6 @@
 """The envs on the native engine: observation, mask, opponent and step in C++.
 
-``rules/native/env_observation.cpp``, ``env_spaces.cpp`` and ``env_skirmish.cpp`` are this
+``rules/native/env/env_observation.cpp``, ``env_spaces.cpp`` and ``env_skirmish.cpp`` are this
 package's ``observation.py``, ``spaces.py`` and ``skirmish.py`` step in C++, value for
 value (``tests/env/test_native_env.py`` compares bytes on recorded states of every
 scenario). This module hands them what Python owns: the action codec's layout (built once

@@ -320,7 +320,7 @@ class Battle:
         random-play loop of ``fray bench`` and ``fray fuzz --native-loop``).
 
         ``check`` (native engine only, else ValueError): the engine checks the cheap
-        invariants as it goes (``rules/native/invariants.cpp``: the bodies after every
+        invariants as it goes (``rules/native/core/invariants.cpp``: the bodies after every
         event, the bounds after every decision) and raises
         :class:`rules.errors.InvariantViolation` on the first that fails."""
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 32:

@@ -1,7 +1,7 @@
 """The rules' facts that hold after every event (H13, H22, true logs), checked by the
 fuzzer on the Python engine (:mod:`experiments.fuzzing.invariants` re-exports them, its
 hook runs them after every event) and by the native engine's own twin
-(``rules/native/invariants.cpp``, when a battle loop watches): rules facts, so their home
+(``rules/native/core/invariants.cpp``, when a battle loop watches): rules facts, so their home
 is the rules core on both sides (issue 47), not the fuzzer.
 
 A failed check raises :class:`rules.errors.InvariantViolation` naming the invariant.
@@ -61,7 +61,7 @@ def check_moved(battle: Battle, event: Event) -> None:
 
 def watch_natively(battle: Battle) -> bool:
     """Have the native engine check :func:`check_bodies` and :func:`check_moved` after
-    every event of ``battle`` from now on (``rules/native/invariants.cpp``; a broken one
+    every event of ``battle`` from now on (``rules/native/core/invariants.cpp``; a broken one
     raises :class:`rules.errors.InvariantViolation` from ``apply``). False (nothing done)
     when ``battle`` runs on the Python engine (the fuzzer's event hook checks it there)."""
     from rules.native_driver import watch_bodies

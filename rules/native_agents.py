@@ -76,7 +76,7 @@ def play_natively(battle: Battle, agents_by_team: dict[str, Any],
     """Play ``battle`` (on the native engine) on in the engine with a native agent per team
     (team -> ``NativeAgent``, used in place) until it is over or ``max_decisions`` were
     made, each decision's reason logged as ``Battle.apply`` logs it: the decisions, as
-    (action, reason or None). ``rules/native/play.cpp`` is the loop."""
+    (action, reason or None). ``rules/native/play/play.cpp`` is the loop."""
     return _battle_play(battle, agents_by_team, max_decisions, False)
 
 
@@ -107,7 +107,7 @@ def search_round(battle: Battle, candidates: list[Action], seed: int, rollout: A
     """``agents.mcts``'s flat iterations in the engine: for each candidate, a clone of
     ``battle`` with its dice re-seeded by ``seed``, the candidate applied and ``rollout``
     (a ``NativeAgent``, used in place) playing ``depth`` decisions; the leaf values
-    (``hp_balance`` for ``team``). ``rules/native/agents_mcts.cpp`` is the loop."""
+    (``hp_balance`` for ``team``). ``rules/native/agents/agents_mcts.cpp`` is the loop."""
     driver = battle._driver
     if driver is None:
         raise ValueError("search_round: the battle runs on the Python engine")

@@ -1,5 +1,5 @@
-"""A battle's whole state on the native engine (issue 23): ``rules/native/state.hpp``'s
-``BattleState`` (with ``rules/native/frames.hpp``'s frames), built from a
+"""A battle's whole state on the native engine (issue 23): ``rules/native/core/state.hpp``'s
+``BattleState`` (with ``rules/native/core/frames.hpp``'s frames), built from a
 :class:`rules.Battle` and read back in the shape of :meth:`rules.Battle.to_dict`.
 
 :mod:`rules.state` stays the reference; :mod:`rules.native_driver` builds and rebuilds a

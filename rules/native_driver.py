@@ -1,6 +1,6 @@
 """A :class:`rules.Battle` run by the native engine (issue 23): the state lives in C++
 (``rules._native.BattleState``, :mod:`rules.native_battle`) and ``apply`` /
-``legal_actions`` / ``clone`` run there (``rules/native/battle.cpp``); the battle's
+``legal_actions`` / ``clone`` run there (``rules/native/core/battle.cpp``); the battle's
 Python :class:`rules.state.BattleState` is a mirror of it, brought up to date only when
 Python code reads it.
 
@@ -286,7 +286,7 @@ def start_template(scenario: Scenario, content: Content | None = None,
 def start_native(template: StartTemplate, seed: int) -> Any:
     """The native state (``rules._native.BattleState``) of
     ``Battle(scenario, seed, content, content_dir)`` of ``template``'s scenario, built in
-    C++ (``rules/native/battle.cpp`` ``start_battle``: initiative, BattleStarted, the first
+    C++ (``rules/native/core/battle.cpp`` ``start_battle``: initiative, BattleStarted, the first
     turn, run to the first decision); ``to_dict()`` equals that battle's. ``seed``: an
     integer >= 0. It steps with ``template.loop`` and ``template.rules``, which every
     battle started from the template may share (one thread at a time)."""
@@ -355,7 +355,7 @@ def _empty_mirror(driver: NativeDriver) -> BattleState:
 
 def watch_bodies(battle: Battle) -> bool:
     """Have the native engine check the bodies after every event of ``battle`` from now on
-    (``rules/native/invariants.cpp``: ``rules.invariants.check_bodies``, which
+    (``rules/native/core/invariants.cpp``: ``rules.invariants.check_bodies``, which
     the fuzzer runs from an event hook on the Python engine); a broken invariant raises
     :class:`rules.errors.InvariantViolation` from ``apply``. False (nothing done) when
     ``battle`` runs on the Python engine."""

@@ -1,4 +1,4 @@
-"""The legal actions on the native engine (issue 23): ``rules/native/legal.cpp`` (for
+"""The legal actions on the native engine (issue 23): ``rules/native/core/legal.cpp`` (for
 :mod:`rules.legal`'s ``turn_actions`` and every generator it runs, and ``actions_for``),
 ``budget.cpp`` (for :mod:`rules.budget`'s ``can_spend``, ``free_left`` and
 ``spell_category``) and ``reactions.cpp`` (for :mod:`rules.reactions`' lists: what a

@@ -1,4 +1,4 @@
-"""The reach search on the native engine (issue 23): ``rules/native/reach.cpp`` run over
+"""The reach search on the native engine (issue 23): ``rules/native/core/reach.cpp`` run over
 tables compiled here from a :class:`~rules.grid.GridMap`, the occupancy and the threat
 zones (S17, S18, H12-H14, S23).
 

@@ -113,7 +113,7 @@ ROUTE_SEARCHES: dict[str, Callable[[BattleState, Combatant, int, bool], Reach]] 
 
 def routes(state: BattleState, combatant: Combatant, budget: int, provoking: bool) -> Reach:
     """S17/S18/H13/H14: where ``combatant`` may end a move with ``budget``, by route
-    (searched by ``rules/native/reach.cpp`` when the native engine runs the battle)."""
+    (searched by ``rules/native/core/reach.cpp`` when the native engine runs the battle)."""
     search = ROUTE_SEARCHES.get(state.engine)
     if search is not None:
         return search(state, combatant, budget, provoking)

@@ -50,6 +50,19 @@ def test_the_import_check_sees_lazy_imports_too() -> None:
             if isinstance(node, ast.Import | ast.ImportFrom)} == {"agents", "Agent"}
 
 
+def test_the_shipped_scenarios_are_rules_data() -> None:
+    """Issue 47: rules finds its shipped scenarios in rules/data/scenarios and looks for
+    no other package (no import-system search in rules/)."""
+    from rules.scenario import scenario_dir
+
+    assert scenario_dir() == ROOT / "rules" / "data" / "scenarios"
+    assert sorted(path.stem for path in scenario_dir().glob("*.toml"))
+    assert not (ROOT / "experiments" / "scenarios").exists()
+    searching = [path.name for path in (ROOT / "rules").rglob("*.py")
+                 if "find_spec(" in path.read_text(encoding="utf-8")]
+    assert not searching, f"rules modules searching for packages: {searching}"
+
+
 def test_no_import_cycle_among_the_package_modules() -> None:
     """Issue 47: no module of rules, env, agents or experiments imports itself round a
     circle, counting imports inside functions (``TYPE_CHECKING`` blocks aside): the

@@ -187,7 +187,7 @@ class Checker:
         (``Checks.every_event``)."""
         self.limits.feed(battle.events)
         # the native engine checks the bodies after every event itself (the same check,
-        # rules/native/invariants.cpp); on the Python engine an event hook runs it
+        # rules/native/core/invariants.cpp); on the Python engine an event hook runs it
         if self.checks.every_event and not watch_natively(battle):
             battle.state.events = EventWatch(battle.state.events,
                                              lambda event: check_event(battle, event))

@@ -2,7 +2,7 @@
 
 Each battle is played by :meth:`rules.Battle.random_play` in chunks of ``SAMPLE_EVERY``
 decisions, all in C++ with the engine's cheap invariants checked as it goes (the bodies
-after every event, the bounds after every decision: ``rules/native/invariants.cpp``);
+after every event, the bounds after every decision: ``rules/native/core/invariants.cpp``);
 after every chunk the full Python invariants (:func:`experiments.fuzzing.invariants.
 check_state`) run on a copy of the state, a sample, and at the end a second battle from
 the same seed, played in the engine without that sample, must end in the same state

@@ -179,7 +179,7 @@ def test_every_event_check_sees_two_bodies_on_one_square_inside_an_action(
                     reason="the native engine (rules._native) is not built")
 def test_the_native_engine_checks_the_bodies_after_every_event() -> None:
     """On a native battle the checker has the engine check the bodies after every event
-    of a step (rules/native/invariants.cpp): the first event of the next step sees them."""
+    of a step (rules/native/core/invariants.cpp): the first event of the next step sees them."""
     battle = rules.Battle.from_scenario("duel", seed=1, engine="native")
     fuzz.Checker(battle, fuzz.Checks(mask=False, clone_every=0, json_every=0)).start(battle)
     first, second = list(battle.combatants.values())[:2]

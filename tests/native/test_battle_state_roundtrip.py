@@ -1,4 +1,4 @@
-"""The battle state on the native engine (rules/native/state.hpp, frames.hpp,
+"""The battle state on the native engine (rules/native/core/state.hpp, frames.hpp,
 bindings_battle.cpp, bindings_frames.cpp through rules/native_battle.py): at every
 decision of seeded random play on every shipped scenario, mid-action decisions
 included (Free Attack offers, parries and dodges, with their frames on the stack), the

@@ -1,5 +1,5 @@
 """Battles started in C++ (``rules.native_driver.start_template`` / ``start_native``,
-``rules/native/battle.cpp`` ``start_battle`` and ``rules/native/muster.cpp``
+``rules/native/core/battle.cpp`` ``start_battle`` and ``rules/native/core/muster.cpp``
 ``roll_initiative``): for a new seed, the native state equals the one the Python
 constructor ``rules.Battle(scenario, seed)`` builds (dice, initiative, events, first
 decision), and both play on alike."""
