@@ -57,6 +57,31 @@ def current_native_state(battle: Battle) -> Any | None:
     return driver.native if driver is not None and driver.where == "native" else None
 
 
+def start_episode(core: Any, battle: Battle, opponent: Any) -> None:
+    """Start a native env episode on ``battle``: ``core`` (an ``EnvCore``,
+    ``rules/native/env/env_skirmish.cpp``) steps its native state from now on, with the
+    native agent ``opponent``; the battle follows by itself (its mirror and legal actions
+    are brought up to date when read), so the env repairs nothing (issue 47)."""
+    core.start(*engine_parts(battle), opponent)
+    _stepped(battle)
+
+
+def step_episode(core: Any, battle: Battle, index: int, *buffers: Any) -> Any:
+    """``core.step_observe(index, *buffers)`` (the learner's action, the opponent to the
+    next decision, the observation and mask into ``buffers``) on ``battle``, which
+    follows by itself: the step's result (reward, terminated, truncated, ..., legal
+    count, round)."""
+    result = core.step_observe(index, *buffers)
+    _stepped(battle)
+    return result
+
+
+def _stepped(battle: Battle) -> None:
+    from rules.native_driver import stepped_natively
+
+    stepped_natively(battle)
+
+
 def native_choice(battle: Battle, agent: Any) -> tuple[Action, str]:
     """``agent``'s choice for ``battle``'s pending decision, as (the action listed by
     ``battle.legal_actions()``, the reason); ValueError when the battle is over or does not
