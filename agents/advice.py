@@ -55,10 +55,10 @@ class AdviceWrapper(gym.ObservationWrapper):
 
     def __init__(self, env: gym.Env, advisor: str = "tactician", seed: int = 0) -> None:
         super().__init__(env)
-        import agents
+        from agents.factory import make
 
         self.advisor_name = advisor
-        self.advisor = agents.make(advisor, seed=seed)
+        self.advisor = make(advisor, seed=seed)
         base = env.observation_space
         n = int(env.action_space.n)
         self.observation_space = spaces.Dict({**base.spaces, ADVICE_KEY: advice_space(n)})

@@ -184,7 +184,7 @@ class AZ(SeededAgent):
             clone.dice.reseed(int(self.rng.integers(2**63)))  # never the real future dice
             self._iterate(clone, root, net, setup)
         visits = root.child_visits
-        index = max(visits, key=lambda i: (visits[i], root.priors.get(i, 0.0)))
+        index = max(visits, key=lambda action: (visits[action], root.priors.get(action, 0.0)))
         if self.temperature > 0:
             indices = sorted(visits)
             weights = np.array([visits[i] for i in indices], dtype=np.float64) ** (

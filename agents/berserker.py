@@ -100,7 +100,7 @@ class Berserker(SeededAgent):
     seed only breaks ties between equally good choices."""
 
     name = "berserker"
-    native_name = "berserker"  # rules/native/agents_berserker.cpp
+    native_name = "berserker"  # rules/native/agents/agents_berserker.cpp
     OPTIONS: tuple[Option, ...] = ()
 
     def act(self, battle: Battle) -> Action:

@@ -31,7 +31,7 @@ class Defender(ScriptedAgent):
     """See the module docstring."""
 
     name = "defender"
-    native_name = "defender"  # rules/native/agents_defender.cpp
+    native_name = "defender"  # rules/native/agents/agents_defender.cpp
     OPTIONS: tuple[Option, ...] = ()
 
     def turn(self, battle: Battle, combatant: Combatant, kinds: Kinds) -> Choice:

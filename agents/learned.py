@@ -43,19 +43,12 @@ import numpy as np
 import rules
 from agents.base import SeededAgent, decision_of
 from agents.model_file import LearnedModelError, SavedPolicy, load_model_file
+from agents.shipped import MODELS_DIR, SUFFIX, shipped_models
 from agents.spec import Option
 from rules import Action, Battle
 
-MODELS_DIR = Path(__file__).resolve().parent / "models"
-SUFFIX = ".json"
-
-__all__ = ["LearnedAgent", "LearnedModelError", "load_model", "make_learned",
-           "resolve_model", "shipped_models"]
-
-
-def shipped_models() -> list[str]:
-    """Names of the models shipped in ``agents/models`` (``learned:NAME``)."""
-    return sorted(p.stem for p in MODELS_DIR.glob(f"*{SUFFIX}"))
+__all__ = ["MODELS_DIR", "SUFFIX", "LearnedAgent", "LearnedModelError", "load_model",
+           "make_learned", "resolve_model", "shipped_models"]
 
 
 def resolve_model(spec: str | Path) -> Path:
@@ -193,8 +186,8 @@ class LearnedAgent(SeededAgent):
         #: a residual model's advisor (``agents/advice.py``), made with this agent's seed
         self._advisor = None
         if model.advisor:
-            from agents import make
             from agents.advice import ADVICE_KEY
+            from agents.factory import make
 
             if ADVICE_KEY in getattr(model.observation_space, "spaces", {}):
                 self._advisor = make(model.advisor, seed=seed)
@@ -234,7 +227,7 @@ class LearnedAgent(SeededAgent):
         setup = _setup(battle.scenario, battle.content_dir)
         self._check_fits(setup)
         team = battle.combatants[decision.actor].team
-        if battle._driver is not None and native_env_available():  # the engine's encoders
+        if battle.engine == "native" and native_env_available():  # the engine's encoders
             layouts = setup.native_layouts()
             obs = layouts.observe(battle, team, decision.actor)
             mask = layouts.mask(battle)[0]

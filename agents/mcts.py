@@ -65,7 +65,7 @@ import statistics
 import time
 from dataclasses import dataclass, field
 
-import agents as registry
+from agents import factory as registry
 from agents import tactics as t
 from agents.base import SeededAgent, legal_for
 from agents.spec import Option
@@ -230,7 +230,7 @@ class MCTS(SeededAgent):
         self.rollout_policy = registry.make(rollout, seed=seed)
         #: the rollout policy's native twin (made at once, then used in place for every
         #: rollout, as the Python policy is): the flat search's rounds then run in the
-        #: engine (rules/native/agents_mcts.cpp) on native battles
+        #: engine (rules/native/agents/agents_mcts.cpp) on native battles
         self._native_rollout = None if tree else native_agents.twin_of(self.rollout_policy)
         self.prior = registry.make(prior, seed=seed) if prior else None
         #: the prior's native twin, asked instead of the prior on a native battle (made at
@@ -336,7 +336,7 @@ class MCTS(SeededAgent):
     def _prior(self, battle: Battle, legal: list[Action]) -> Action | None:
         if self.prior is None:
             return None
-        if self._native_prior is not None and battle._driver is not None:
+        if self._native_prior is not None and battle.engine == "native":
             choice, _ = native_agents.native_choice(battle, self._native_prior)
             return choice
         choice = self.prior.act(battle)
@@ -348,15 +348,12 @@ class MCTS(SeededAgent):
         values. On a native battle with a native rollout policy (a flat search) the engine
         runs the whole round in one call, with the same values and statistics as
         :meth:`_iterate` (tests/agents/test_mcts_native.py)."""
-        driver = battle._driver
         if self._plan_search is not None:
-            assert driver is not None
-            values = self._plan_search.round(driver.to_native(battle), driver.loop,
-                                             driver.rules, alive, seed, self._native_rollout,
-                                             self._native_prior)
+            values = self._plan_search.round(*native_agents.engine_parts(battle), alive, seed,
+                                             self._native_rollout, self._native_prior)
         elif self.plan:
             values = [self._plan_iterate(battle, root, team, action, seed) for action in alive]
-        elif self._native_rollout is None or driver is None:
+        elif self._native_rollout is None or battle.engine == "python":
             return [self._iterate(battle, root, team, [action], seed) for action in alive]
         else:
             values = native_agents.search_round(battle, alive, seed, self._native_rollout,
@@ -396,13 +393,12 @@ class MCTS(SeededAgent):
     def _new_plan_search(self, battle: Battle, team: str) -> object | None:
         """The engine's tree for this decision (plan > 0, a native battle, native rollout
         and prior agents), else None: the plan search then runs here (_plan_iterate)."""
-        driver = battle._driver
-        if not self.plan or driver is None or self._native_rollout is None or (
+        if not self.plan or battle.engine == "python" or self._native_rollout is None or (
                 self.prior is not None and self._native_prior is None):
             return None
         return rules_engine.native_module().PlanSearch(
-            driver.to_native(battle), SEARCHED_KIND_NUMBERS, MOVE_KIND_NUMBERS, self.plan,
-            self.rollout_depth, team, self.exploration)
+            native_agents.engine_parts(battle)[0], SEARCHED_KIND_NUMBERS, MOVE_KIND_NUMBERS,
+            self.plan, self.rollout_depth, team, self.exploration)
 
     def _plan_iterate(self, root_battle: Battle, root: Node, team: str, action: Action,
                       seed: int) -> float:
@@ -411,7 +407,7 @@ class MCTS(SeededAgent):
         rollout policy and the searching team's first ``plan`` by UCT (availability
         counts) over the prior's choice and the grouped candidates, the prior's choice
         first; an iteration that adds a node plays on with the rollout policy. The
-        engine's PlanSearch (rules/native/agents_mcts.cpp) is the same loop."""
+        engine's PlanSearch (rules/native/agents/agents_mcts.cpp) is the same loop."""
         b = root_battle.clone()
         b.dice.reseed(seed)  # never the real battle's future dice
         b.apply(action)

@@ -50,7 +50,7 @@ class OptionSelector:
 
     def __init__(self, options: Sequence[str], seed: int | None = 0,
                  hold: str = "decision") -> None:
-        import agents
+        from agents.factory import make
 
         if len(options) < 2:
             raise ValueError(f"--options: expected at least two agents, got {list(options)}")
@@ -59,7 +59,7 @@ class OptionSelector:
         self.names = [str(o) for o in options]
         self.hold = hold
         base = 0 if seed is None else int(seed)
-        self.agents = [agents.make(name, seed=base * 31 + k)
+        self.agents = [make(name, seed=base * 31 + k)
                        for k, name in enumerate(self.names)]
         self._battle: Battle | None = None
         self._held: dict[tuple[str, ...] | tuple[str, int], int] = {}
@@ -100,11 +100,11 @@ class OptionSelector:
         one; a battle on the Python engine after that is a ValueError (the twins' draws
         have left the Python agents' behind)."""
         if self._twins is None:
-            twins = self.native_twins() if battle._driver is not None else None
+            twins = self.native_twins() if battle.engine == "native" else None
             self._twins = twins or []
         if not self._twins:
             return None
-        if battle._driver is None:
+        if battle.engine == "python":
             raise ValueError("this selector's options play on the native engine (its first "
                              "battle ran there); make a new one for a Python-engine battle")
         return self._twins

@@ -33,13 +33,13 @@ class PerUnit:
 
     def __init__(self, seed: int | None = None, default: str = "tactician",
                  **units: str) -> None:
-        import agents
+        from agents.factory import make
 
         self.seed = seed
         self.default = str(default)
         self.units = {unit: str(agent) for unit, agent in units.items()}
         # one agent per name, made here: an unknown name fails now, not mid-battle
-        self._agents: dict[str, Any] = {name: agents.make(name, seed=seed)
+        self._agents: dict[str, Any] = {name: make(name, seed=seed)
                                         for name in {self.default, *self.units.values()}}
         self.reason = ""
 

@@ -11,7 +11,7 @@ class RandomAgent(SeededAgent):
     """Picks uniformly among ``battle.legal_actions()``."""
 
     name = "random"
-    native_name = "random"  # rules/native/agents_random.cpp
+    native_name = "random"  # rules/native/agents/agents_random.cpp
     OPTIONS: tuple[Option, ...] = ()
 
     def act(self, battle: Battle) -> Action:

@@ -32,7 +32,7 @@ class Skirmisher(Tactician):
     """See the module docstring."""
 
     name = "skirmisher"
-    native_name = "skirmisher"  # rules/native/agents_skirmisher.cpp
+    native_name = "skirmisher"  # rules/native/agents/agents_skirmisher.cpp
 
     def native_agent_name(self) -> str | None:
         """``"skirmisher"``; None with ``step_back`` on (no native twin for that variant)."""

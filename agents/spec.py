@@ -81,9 +81,9 @@ class Option:
         if not ok:
             hint = ""
             if self.kind == "agent":
-                import agents
+                from agents.registry import names
 
-                hint = f" (registered: {', '.join(agents.names())})"
+                hint = f" (registered: {', '.join(names())})"
             raise ValueError(f"{key or self.name} expects {self.expected()}{hint}, "
                              f"got {value!r}")
         return float(value) if self.kind is float else value
@@ -96,10 +96,10 @@ def _number(value: float) -> str:
 
 def _known_agent(text: str) -> bool:
     """Whether ``text`` names a registered agent (its options are checked when it is made)."""
-    import agents
+    from agents.registry import names
 
     name = text.partition("(")[0].strip()
-    return name in agents.names() or name.partition(":")[0] in agents.names()
+    return name in names() or name.partition(":")[0] in names()
 
 
 def spec_label(name: str, options: Iterable[tuple[str, Any]]) -> str:
@@ -189,7 +189,7 @@ def _shipped_model(name: str) -> bool:
     prefix, _, argument = name.partition(":")
     if prefix != "learned" or not argument:
         return False
-    from agents.learned import shipped_models
+    from agents.shipped import shipped_models
 
     return argument in shipped_models()
 
@@ -200,7 +200,7 @@ def check_file_spec(text: Any) -> None:
     model shipped with fray, ``learned:duel``), with no ``trust_pickle`` and only such
     agents in its options, at any depth. What a file names is made with no trust: only the
     user's own command line or call grants it."""
-    import agents
+    from agents.registry import names
 
     stack = [text]
     while stack:
@@ -211,8 +211,8 @@ def check_file_spec(text: Any) -> None:
             raise ValueError(f"expected an agent spec that loads no file (a file may name "
                              f"only the shipped {', '.join(f'{n}:NAME' for n in LOADS_FILES)}"
                              f"), got {text!r}")
-        if ":" not in name and name not in agents.names():
-            raise ValueError(f"expected a registered agent ({', '.join(agents.names())}), "
+        if ":" not in name and name not in names():
+            raise ValueError(f"expected a registered agent ({', '.join(names())}), "
                              f"got {text!r}")
         for key, value in options:
             if key == "trust_pickle":

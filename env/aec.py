@@ -84,7 +84,7 @@ class _Game:
         if b.is_over:
             self.legal_by_index = {}
             self.mask = np.zeros(self.setup.n, dtype=np.int8)
-        elif b._driver is not None:  # the mask from the engine (env/native.py)
+        elif b.engine == "native":  # the mask from the engine (env/native.py)
             self.mask, places = self.setup.native_layouts().mask(b)
             legal = b.legal_actions()
             self.legal_by_index = {index: legal[place] for index, place in places.items()}
@@ -113,7 +113,7 @@ class _Game:
     def observe(self, agent: str, deciding: bool) -> dict[str, Any]:
         b = self.battle
         assert b is not None
-        if b._driver is not None:  # the observation from the engine (env/native.py)
+        if b.engine == "native":  # the observation from the engine (env/native.py)
             obs = self.setup.native_layouts().observe(b, self.team_of[agent], agent, deciding)
         else:
             obs = self.setup.builder.build(b, self.team_of[agent], agent,

@@ -109,14 +109,8 @@ class ScenarioSetup:
         return self._native_layouts
 
     def new_battle(self, seed: int) -> Battle:
-        """The battle of ``seed`` on the setup's engine; a native one is started in C++
-        from this thread's template of the scenario (``rules.native_driver.started_battle``,
-        the one cache of mustered scenarios that ``experiments.replay.play`` uses too)."""
-        if self.engine == "native":
-            battle = native_driver.started_battle(self.scenario, seed, self.content,
-                                                  self.content_dir)
-            if battle is not None:
-                return battle
+        """The battle of ``seed`` on the setup's engine (a native one is started in C++
+        from this thread's template of the scenario: ``rules.Battle`` does so)."""
         return Battle(self.scenario, seed, self.content, self.content_dir, engine=self.engine)
 
     def template(self, records: Any) -> native_driver.StartTemplate | None:
@@ -152,9 +146,9 @@ def unit_status(battle: Battle) -> list[tuple[str, str, bool, int, int]]:
     """(id, team, in action, hp, max hp) of every combatant in the scenario's order, read
     from the native state without bringing the Python mirror up to date when only the
     native state is current (the envs ask it every step)."""
-    driver = battle._driver
-    if driver is not None and driver.where == "native":
-        rows = rules.engine.native_module().env_units(driver.native)
+    native = native_agents.current_native_state(battle)
+    if native is not None:
+        rows = rules.engine.native_module().env_units(native)
         return [(unit.id, unit.team, *row)
                 for unit, row in zip(battle.scenario.units, rows, strict=True)]
     return [(c.id, c.team, c.in_action, c.hp, c.max_hp) for c in battle.combatants.values()]

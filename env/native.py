@@ -1,6 +1,6 @@
 """The envs on the native engine: observation, mask, opponent and step in C++.
 
-``rules/native/env_observation.cpp``, ``env_spaces.cpp`` and ``env_skirmish.cpp`` are this
+``rules/native/env/env_observation.cpp``, ``env_spaces.cpp`` and ``env_skirmish.cpp`` are this
 package's ``observation.py``, ``spaces.py`` and ``skirmish.py`` step in C++, value for
 value (``tests/env/test_native_env.py`` compares bytes on recorded states of every
 scenario). This module hands them what Python owns: the action codec's layout (built once
@@ -21,7 +21,7 @@ import numpy as np
 import rules
 from env.observation import GLOBAL_FEATURES, PLANES, UNIT_FEATURES
 from env.spaces import _FIELD, ITEM_CATEGORIES, ActionCodec, EncodingError
-from rules import ActionKind, Battle, native_battle
+from rules import ActionKind, Battle, native_agents, native_battle
 from rules.actions import DESTINATION_KINDS
 
 #: env_spaces.hpp Parameter::Type of each LAYOUT parameter name
@@ -70,10 +70,7 @@ def layout_tables(codec: ActionCodec, scenario: str) -> dict[str, Any]:
 
 def battle_parts(battle: Battle) -> tuple[Any, Any, Any]:
     """A native battle's (state, loop, rules), its state current in the engine."""
-    driver = battle._driver
-    if driver is None:
-        raise ValueError("the battle does not run on the native engine")
-    return driver.to_native(battle), driver.loop, driver.rules
+    return native_agents.engine_parts(battle)
 
 
 class NativeLayouts:

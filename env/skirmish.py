@@ -27,7 +27,7 @@ from env.core import (
     team_health,
 )
 from env.observation import DECISION_KINDS, GLOBAL_FEATURES, PLANES, UNIT_FEATURES
-from rules import Battle, IllegalActionError, native_agents, native_driver
+from rules import Battle, IllegalActionError, native_agents
 
 _MAX_RESET_ATTEMPTS = 64
 
@@ -213,10 +213,9 @@ class SkirmishEnv(gym.Env):
             return self._obs(), self.illegal_penalty, False, False, self._info(True)
         if self._core is not None:  # step, observation and mask in one native call
             obs = self.setup.native_layouts().empty()
-            reward, terminated, truncated, _, legal, round_ = self._core.step_observe(
-                index, obs["planes"], obs["units"], obs["decision"], obs["globals"],
-                self._mask)
-            native_driver.stepped_natively(b)
+            reward, terminated, truncated, _, legal, round_ = native_agents.step_episode(
+                self._core, b, index, obs["planes"], obs["units"], obs["decision"],
+                obs["globals"], self._mask)
             over = terminated or truncated
             info = _step_info(round_, False, legal, over, self._core.winner if over else None)
             return self._finished(obs), reward, terminated, truncated, info
@@ -280,7 +279,7 @@ class SkirmishEnv(gym.Env):
         """Start the episode's step in the engine and play the opponent there, when the
         battle runs natively and the env made the opponent (a factory's fresh agent) and it
         has a native twin; None otherwise (the episode steps in Python)."""
-        if battle._driver is None or self.opponent_source is opponent:
+        if battle.engine == "python" or self.opponent_source is opponent:
             return None
         twin = native_agents.twin_of(opponent)
         if twin is None:
@@ -288,8 +287,7 @@ class SkirmishEnv(gym.Env):
         if self._native_core is None:
             self._native_core = native.episode_core(self.setup, self.team, self.illegal_penalty,
                                                     self.damage_reward)
-        self._native_core.start(*native.battle_parts(battle), twin)
-        native_driver.stepped_natively(battle)
+        native_agents.start_episode(self._native_core, battle, twin)
         return self._native_core
 
     def _refresh_mask(self) -> None:

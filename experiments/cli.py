@@ -34,6 +34,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from experiments.commands import COMMANDS
+from experiments.commands import UsageError as UsageError
 
 if TYPE_CHECKING:
     from experiments.commands.watch import DEFAULT_SCENARIO, play_battle
@@ -61,10 +62,6 @@ examples:
   fray train duel --opponent tactician --steps 20000 --out runs/duel
 
 Each subcommand has --help with an example. Errors print one line and exit 2."""
-
-
-class UsageError(Exception):
-    """A bad argument found after parsing (an unknown agent, a negative seed...)."""
 
 
 class _Parser(argparse.ArgumentParser):

@@ -31,8 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import rules
-from rules import native_agents, native_driver
-from rules.content import content_for
+from rules import native_agents
 from rules.events import event_from_dict, event_to_dict
 from rules.limits import MAX_NESTING, MAX_SEED, nesting_depth, within
 
@@ -294,21 +293,15 @@ def play(scenario: str, seed: int, agents_by_team: Mapping[str, str], *,
 
 
 def _new_battle(scenario: str, seed: int, content_dir: str | None) -> rules.Battle:
-    """``rules.Battle.from_scenario(scenario, seed, content_dir)``; on the native engine
-    started in C++ from the scenario mustered once (``native_driver.started_battle``)."""
-    if rules.engine.resolve() == "native":
-        content = content_for(content_dir)
-        parsed = rules.load_scenario(scenario, content)
-        battle = native_driver.started_battle(parsed, seed, content, content_dir)
-        if battle is not None:
-            return battle
+    """``rules.Battle.from_scenario(scenario, seed, content_dir)`` (on the native engine
+    started in C++ from the scenario mustered once: ``rules.Battle`` does so)."""
     return rules.Battle.from_scenario(scenario, seed=seed, content_dir=content_dir)
 
 
 def _native_twins(battle: rules.Battle, players: Mapping[str, Any]) -> dict[str, Any]:
     """The native twin (``agent.native_twin()``) of each team's agent that has one, when the
     battle runs on the native engine (else none): those teams decide in the engine."""
-    if battle._driver is None:
+    if battle.engine == "python":
         return {}
     twins = {team: native_agents.twin_of(player) for team, player in players.items()}
     return {team: twin for team, twin in twins.items() if twin is not None}

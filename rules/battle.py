@@ -36,6 +36,7 @@ from rules.inputs import plain_action
 from rules.reach import ReachGraph
 from rules.roller import Roller
 from rules.save_validation import check_save
+from rules.saves import JSON_VERSION as JSON_VERSION
 from rules.scenario import Scenario, load_scenario, parsed_scenario
 from rules.state import BattleState
 
@@ -43,7 +44,6 @@ if TYPE_CHECKING:
     from rules.native_driver import NativeDriver
 
 Square = tuple[int, int]
-JSON_VERSION = 3  # 2: typed frames (rules.frames.frame_to_dict); 3: the ride frame
 
 
 def _state_field(name: str, doc: str, *, native: bool = False,
@@ -92,13 +92,23 @@ class Battle:
         self.seed = seed
         #: the native engine's state and loop when it runs this battle (rules.native_driver)
         self._driver: NativeDriver | None = None
+        self._legal: list[Action] | None = None  # this decision's, once asked for
+        self._legal_set: frozenset[Action] | None = None  # the same, built when needed
+        self._legal_ids: frozenset[int] | None = None  # their ids, built when needed
+        if not _restoring and not force and resolve_engine(engine) == "native":
+            # the engine is chosen here, once: a native battle starts in C++ from this
+            # thread's template of the scenario where it can (the same battle as below)
+            from rules.native_driver import started_driver
+
+            self._driver = started_driver(scenario, seed, content, content_dir)
+            if self._driver is not None:
+                self._state = None  # the mirror, built when read
+                self._decision = None  # the native state holds it; a pull brings it
+                return
         self._state: BattleState | None = BattleState(content, scenario, Roller(seed))
         self._state.engine = resolve_engine(engine)
         self.dice.force(*force)  # test hook: faces for the very first rolls (initiative)
         self._decision: Decision | None = None
-        self._legal: list[Action] | None = None  # this decision's, once asked for
-        self._legal_set: frozenset[Action] | None = None  # the same, built when needed
-        self._legal_ids: frozenset[int] | None = None  # their ids, built when needed
         if _restoring:
             return
         self.combatants.update(muster.muster_combatants(content, self.dice, scenario))
@@ -311,7 +321,7 @@ class Battle:
         random-play loop of ``fray bench`` and ``fray fuzz --native-loop``).
 
         ``check`` (native engine only, else ValueError): the engine checks the cheap
-        invariants as it goes (``rules/native/invariants.cpp``: the bodies after every
+        invariants as it goes (``rules/native/core/invariants.cpp``: the bodies after every
         event, the bounds after every decision) and raises
         :class:`rules.errors.InvariantViolation` on the first that fails."""
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 32:

@@ -49,10 +49,11 @@ def can_spend(combatant: Combatant, category: str) -> bool:
     return True
 
 
-def free_left(combatant: Combatant, kind: ActionKind) -> bool:
-    """H25: each voluntary FREE action at most once per turn (reactions are not FREE
-    actions in this sense: they keep their own limits, S5, S8, S9)."""
-    return kind.value not in combatant.free_used
+def free_left(state: BattleState, combatant: Combatant, kind: ActionKind) -> bool:
+    """H25: each voluntary FREE action at most ``misc.free_actions_per_turn`` times a turn
+    (reactions are not FREE actions in this sense: they keep their own limits, S5, S8, S9)."""
+    return combatant.free_used.count(kind.value) < \
+        state.content.ruleset.misc.free_actions_per_turn
 
 
 def spell_category(state: BattleState, spell_id: str) -> str:

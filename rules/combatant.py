@@ -11,6 +11,9 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from rules.content.schema import HANDS as HANDS  # its home is the content schema
+from rules.dice import Dice
+
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
@@ -20,8 +23,6 @@ Square = tuple[int, int]
 
 BURDEN_RANK = {"none": 0, "light": 1, "moderate": 2, "heavy": 3}
 FATIGUE_NAMES = ("fresh", "fatigued", "exhausted")
-#: Hands every combatant has for ready weapons, shields and items (S12, H21).
-HANDS = 2
 
 
 @dataclass
@@ -356,8 +357,6 @@ def _copy_json(value: Any) -> Any:
 
 def damage_bonus_for(content: Content, str_plus_siz: int) -> Any:
     """H6: damage-bonus dice for a STR+SIZ total (beyond the table, +1d6 per 16)."""
-    from rules.dice import Dice
-
     db = content.ruleset.damage_bonus
     for row in db.table:
         if str_plus_siz <= row.max:

@@ -11,9 +11,10 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from rules import frames, harm
+from rules import harm
 from rules import queries as q
 from rules.actions import ATTACK_MODES, Action, ActionKind, attack_mode
+from rules.attack_frame import push_attack
 from rules.combatant import Combatant
 from rules.dice import SuccessLevel, success_level
 from rules.events import (
@@ -56,7 +57,7 @@ def _target(state: BattleState, action: Action) -> Combatant:
 # ------------------------------------------------------------------ attacks
 def _melee(state: BattleState, actor: Combatant, action: Action, frame: ActFrame) -> None:
     """S15: a melee attack with the chosen weapon."""
-    frames.push_attack(state, actor, _target(state, action), action.item,
+    push_attack(state, actor, _target(state, action), action.item,
                        attack_mode(K.MELEE_ATTACK))
 
 
@@ -65,7 +66,7 @@ def _unarmed(state: BattleState, actor: Combatant, action: Action, frame: ActFra
     t = _target(state, action)
     if not t.in_action:
         return lost(state, actor, "target out of action")
-    frames.push_attack(state, actor, t, None, attack_mode(K.UNARMED_ATTACK))
+    push_attack(state, actor, t, None, attack_mode(K.UNARMED_ATTACK))
 
 
 def _shoot(state: BattleState, actor: Combatant, action: Action, points: int, mode: str) -> None:
@@ -82,7 +83,7 @@ def _shoot(state: BattleState, actor: Combatant, action: Action, points: int, mo
     inst.nocked = False
     inst.loaded = False
     if not w.thrown:
-        frames.push_attack(state, actor, t, inst.uid, mode, points + penalty, inst.item)
+        push_attack(state, actor, t, inst.uid, mode, points + penalty, inst.item)
         return
     thrown = inst
     if inst.count > 1:  # H16/H21: one weapon of a stack is thrown, the rest stay in hand
@@ -90,7 +91,7 @@ def _shoot(state: BattleState, actor: Combatant, action: Action, points: int, mo
         thrown = replace(inst, uid=_fresh_uid(state, inst.uid), count=1)
     else:
         actor.inventory.remove(inst)
-    frames.push_attack(state, actor, t, thrown.uid, mode, points + penalty, inst.item)
+    push_attack(state, actor, t, thrown.uid, mode, points + penalty, inst.item)
     thrown.state, thrown.square = "ground", t.position
     state.ground.append(thrown)
     state.emit(ItemMoved, actor=actor.id, item=thrown.uid, state_from="ready", state_to="ground",
@@ -126,7 +127,7 @@ def _full_attack(state: BattleState, actor: Combatant, action: Action, frame: Ac
     t = _target(state, action)
     if not q.weapon_reaches(state, actor, state.content.weapons[inst.item].reach, t.position):
         return lost(state, actor, "target out of reach")
-    frames.push_attack(state, actor, t, action.item, mode, bonus)
+    push_attack(state, actor, t, action.item, mode, bonus)
 
 
 def _manoeuvre(state: BattleState, actor: Combatant, action: Action, frame: ActFrame) -> None:
@@ -142,7 +143,7 @@ def _manoeuvre(state: BattleState, actor: Combatant, action: Action, frame: ActF
     else:
         skill = q.UNARMED_SKILL
     held = weapon if action.kind is K.DISARM else None  # H11: a fumbled disarm drops it
-    frames.push_attack(state, actor, target, held[0].uid if held else None,
+    push_attack(state, actor, target, held[0].uid if held else None,
                        attack_mode(action.kind), weapon_id=held[0].item if held else None,
                        skill=skill)
 

@@ -52,7 +52,7 @@ class ForcedDiceError(FrayError, ValueError):
 
 class InvariantViolation(Exception):
     """A run-time invariant of the rules failed (``experiments.fuzzing.invariants`` checks
-    them in Python, ``rules/native/invariants.cpp`` inside the engine); ``name`` is the
+    them in Python, ``rules/native/core/invariants.cpp`` inside the engine); ``name`` is the
     invariant, the message says how. Not a FrayError: it is a bug in the rules, never a
     caller's mistake."""
 

@@ -31,10 +31,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from rules import budget, combat, effects, harm, reactions
+from rules import budget, effects, harm, reactions
 from rules import queries as q
 from rules.actions import (
-    ATTACK_MODES,
     PROVOKING,
     Action,
     ActionKind,
@@ -42,6 +41,7 @@ from rules.actions import (
     DecisionKind,
     attack_mode,
 )
+from rules.attack_frame import AttackFrame, pop_frame, push_attack
 from rules.combatant import Combatant
 from rules.errors import IllegalActionError
 from rules.events import FreeAttackDeclined, Moved, Provoked
@@ -51,13 +51,6 @@ if TYPE_CHECKING:
 
 K = ActionKind
 Square = tuple[int, int]
-
-
-def pop_frame(state: BattleState, frame: Frame) -> None:
-    """Pop ``frame``, which is always the top frame when its own step finishes it."""
-    if not state.stack or state.stack[-1] is not frame:
-        raise RuntimeError(f"frame {frame.type} finished while not on top of the stack")
-    state.stack.pop()
 
 
 def _no_decision(frame: Frame) -> RuntimeError:
@@ -233,80 +226,6 @@ class RideFrame:
 
 
 @dataclass(slots=True)
-class AttackFrame:
-    """One attack: ``stage`` runs roll, parry, dodge, damage (S4, S8, S9, H10: the dodge
-    after any parry). ``mode``: one of ``rules.actions.ATTACK_MODES`` (a manoeuvre,
-    H19, rolls ``skill`` and ends in a resistance roll instead of damage). Levels are
-    stored as ``SuccessLevel`` ints; the rolls and the damage are :mod:`rules.combat`'s."""
-
-    type: ClassVar[str] = "attack"
-    attacker: str
-    target: str
-    weapon: str | None
-    weapon_id: str | None
-    mode: str
-    points: int = 0
-    stage: str = "roll"
-    missile: bool = False
-    skill: str | None = None
-    level: int | None = None
-    parry_level: int | None = None
-    parry_item: str | None = None
-    dodge_level: int | None = None
-
-    def step(self, state: BattleState) -> Decision | None:
-        """S4 roll, then S8 parry and S9 dodge decisions, then damage or a manoeuvre's
-        resistance roll (H19)."""
-        if self.stage == "roll":
-            if combat.roll_attack(state, self):
-                self.stage = "parry"
-            else:
-                pop_frame(state, self)
-            return None
-        attacker, target = state.combatants[self.attacker], state.combatants[self.target]
-        if self.stage == "parry":
-            if reactions.can_parry(state, target, self.missile):
-                return Decision(DecisionKind.PARRY, target.id, attacker.id)
-            self.stage = "dodge"
-            return None
-        if self.stage == "dodge":
-            if not combat.settled(self) and reactions.can_dodge(state, target, attacker):
-                return Decision(DecisionKind.DODGE, target.id, attacker.id)
-            self.stage = "damage"
-            return None
-        pop_frame(state, self)
-        combat.resolve(state, self)
-        return None
-
-    def legal_actions(self, state: BattleState, decision: Decision) -> list[Action]:
-        """The defender's PARRY choices (S8) or DODGE choices (S9, H10), and DECLINE."""
-        if self.stage == "parry":
-            return reactions.parry_actions(state, self)
-        if self.stage == "dodge":
-            return reactions.dodge_actions(state, self)
-        raise RuntimeError(f"an attack frame at stage {self.stage} asks for no decision")
-
-    def answer(self, state: BattleState, action: Action) -> None:
-        """The defender's PARRY or DODGE answer (or DECLINE)."""
-        if self.stage == "parry" and action.kind in (K.PARRY, K.DECLINE):
-            self.stage = "dodge"
-            if action.kind is K.PARRY:
-                combat.roll_parry(state, self, action)
-            return
-        if self.stage == "dodge" and action.kind in (K.DODGE, K.DECLINE):
-            self.stage = "damage"
-            if action.kind is K.DODGE:
-                combat.roll_dodge(state, self, action)
-            return
-        raise IllegalActionError(f"{action} is no answer to an attack frame at stage "
-                                 f"{self.stage}")
-
-    def copy(self) -> AttackFrame:
-        """An independent copy (for ``clone``); every field is immutable."""
-        return replace(self)
-
-
-@dataclass(slots=True)
 class MoveFrame:
     """A MOVE, FULL_MOVE or DISENGAGE walking ``path``; ``index`` is the square reached,
     ``checked`` the last square whose provokers were counted (H13), ``mount`` the mount
@@ -371,7 +290,12 @@ class MoveFrame:
         """End the move. Allies may be passed, not ended on (H13): the bodies of a move
         cut short (the actor, and the mount it set out on, H22; in action or not) that
         still stand on a square somebody else holds go back along the path, together, to
-        the last square they may end on (see ``rules.queries.way_back``)."""
+        the last square they may end on (see ``rules.queries.way_back``).
+
+        True logs: every Moved event's actor stands on its last square. A mover that left
+        its walk meanwhile (a rider thrown from the saddle, its landing already logged by
+        ``harm.unseat``; a dodge's shift) gets the mount's way as the mount's own event,
+        then its own: where it stands, or, carried by nobody, the walk and the shift."""
         mover = state.combatants[self.actor]
         walked = self.path[: self.index + 1]
         bodies = tuple(cid for cid in (self.actor, self.mount) if cid is not None
@@ -384,7 +308,15 @@ class MoveFrame:
         cost, parity = state.graph.path_cost(walked, self.parity)
         mover.diagonal_parity = parity
         mover.moved_this_round = True
-        state.emit(Moved, actor=mover.id, path=walked, cost=cost, complete=complete)
+        if mover.position == walked[-1]:
+            state.emit(Moved, actor=mover.id, path=walked, cost=cost, complete=complete)
+        else:  # the mover left its walk: thrown from the saddle (H22), shifted by a dodge (H10)
+            carried = [cid for cid in bodies if cid != mover.id]  # the mount, its own way
+            for cid in carried:
+                state.emit(Moved, actor=cid, path=walked, cost=cost, complete=complete)
+            own = (mover.position,) if carried else (*walked, mover.position)
+            state.emit(Moved, actor=mover.id, path=own, cost=0 if carried else cost,
+                       complete=complete)
         pop_frame(state, self)
 
     def legal_actions(self, state: BattleState, decision: Decision) -> list[Action]:
@@ -469,17 +401,6 @@ def _concentration(state: BattleState, actor: Combatant, action: Action) -> str 
 def push_offer(state: BattleState, enemy: str, actor: str) -> None:
     """Queue ``enemy``'s Free Attack decision on ``actor`` (S5)."""
     state.stack.append(OfferFrame(enemy, actor))
-
-
-def push_attack(state: BattleState, attacker: Combatant, target: Combatant,
-                weapon_uid: str | None, mode: str, points: int = 0,
-                weapon_id: str | None = None, skill: str | None = None) -> None:
-    """Queue one attack (see :class:`AttackFrame` for ``mode`` and ``skill``)."""
-    if weapon_id is None and weapon_uid is not None:
-        inst = attacker.item(weapon_uid)
-        weapon_id = inst.item if inst is not None else None
-    state.stack.append(AttackFrame(attacker.id, target.id, weapon_uid, weapon_id, mode,
-                                   points, missile=ATTACK_MODES[mode].missile, skill=skill))
 
 
 # ------------------------------------------------------------------ stepping

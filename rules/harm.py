@@ -19,6 +19,7 @@ from rules.events import (
     Fell,
     HitPointsChanged,
     ItemMoved,
+    Moved,
     Resisted,
     SkillRolled,
     StatusChanged,
@@ -75,12 +76,14 @@ def set_prone(state: BattleState, combatant: Combatant, cause: str) -> None:
 
 
 def unseat(state: BattleState, rider: Combatant) -> bool:
-    """H22: separate a rider from its mount, the rider into a free neighbouring square.
+    """H22: separate a rider from its mount, the rider into a free neighbouring square
+    (its landing logged as a Moved event of its own, cost 0).
 
     When both are in action and no square is free, nothing happens (False); when either
     is out of action the rider may stay on the square, as bodies hold no square."""
     mount = state.combatants[rider.riding or ""]
     spots = q.free_adjacent(state, rider)
+    start = rider.position
     if spots:
         rider.position = spots[0]
     elif rider.in_action and mount.in_action:
@@ -88,6 +91,8 @@ def unseat(state: BattleState, rider: Combatant) -> bool:
     rider.riding = None
     mount.ridden_by = None
     state.emit(StatusChanged, actor=rider.id, status=f"off {mount.id}", cause="unseated")
+    if rider.position != start:  # the landing, an event of its own (true logs)
+        state.emit(Moved, actor=rider.id, path=(start, rider.position), cost=0, complete=True)
     return True
 
 

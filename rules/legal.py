@@ -121,8 +121,8 @@ def _destinations(reach: Reach, shared: _Shared) -> tuple[Action, ...]:
 def _shift(state: BattleState, actor: Combatant) -> list[Action]:
     """S7: a Shift to a free, not difficult neighbouring square, once a round, never in a
     round the character moves (nor while riding, H22)."""
-    if not _may_move(actor) or actor.moved_this_round or not free_left(actor, K.SHIFT) \
-            or actor.riding is not None:
+    if not _may_move(actor) or actor.moved_this_round \
+            or not free_left(state, actor, K.SHIFT) or actor.riding is not None:
         return []
     return [_SHIFT[None, square, None] for square in q.free_adjacent(state, actor)
             if not state.grid.is_difficult(square)]
@@ -252,7 +252,7 @@ def _spells(state: BattleState, actor: Combatant) -> list[Action]:
         if actor.power_points < spell.cost or (spell.components and not actor.components_ready):
             continue
         if category == "free":
-            if not free_left(actor, K.CAST_SPELL):
+            if not free_left(state, actor, K.CAST_SPELL):
                 continue
         elif not can_spend(actor, category):
             continue
@@ -281,7 +281,7 @@ def _use_item(state: BattleState, actor: Combatant) -> list[Action]:
 def _components(state: BattleState, actor: Combatant) -> list[Action]:
     """H18: prepare spell components once (FREE) when a known spell needs them."""
     if (any(state.content.spells[spell].components for spell in actor.spells)
-            and not actor.components_ready and free_left(actor, K.PREPARE_COMPONENTS)):
+            and not actor.components_ready and free_left(state, actor, K.PREPARE_COMPONENTS)):
         return [Action(K.PREPARE_COMPONENTS)]
     return []
 
@@ -338,7 +338,7 @@ def _pick_up(state: BattleState, actor: Combatant) -> list[Action]:
 
 def _drop(state: BattleState, actor: Combatant) -> list[Action]:
     """S16/H21: drop any carried item but a natural weapon (FREE, once a turn)."""
-    if not free_left(actor, K.DROP_ITEM):
+    if not free_left(state, actor, K.DROP_ITEM):
         return []
     weapons = state.content.weapons
     return [Action(K.DROP_ITEM, item=inst.uid) for inst in actor.inventory
@@ -351,7 +351,7 @@ def _reload(state: BattleState, actor: Combatant) -> list[Action]:
     for inst, weapon in actor.ready_weapons():
         ammo = q.ammo_of(actor, weapon.ammo)
         if weapon.reload == "nock" and not inst.nocked and ammo is not None and free_left(
-                actor, K.NOCK_ARROW):
+                state, actor, K.NOCK_ARROW):
             out.append(Action(K.NOCK_ARROW, item=inst.uid))
         if (weapon.reload == "wind" and not inst.loaded and ammo is not None
                 and can_spend(actor, "full")):
@@ -377,7 +377,7 @@ def _stand_up(state: BattleState, actor: Combatant) -> list[Action]:
 
 def _fall_prone(state: BattleState, actor: Combatant) -> list[Action]:
     """H15: falling prone is FREE (once a turn), not from the saddle."""
-    if not actor.prone and free_left(actor, K.FALL_PRONE) and actor.riding is None:
+    if not actor.prone and free_left(state, actor, K.FALL_PRONE) and actor.riding is None:
         return [Action(K.FALL_PRONE)]
     return []
 
@@ -434,7 +434,7 @@ def _first_aid(state: BattleState, actor: Combatant) -> list[Action]:
 
 def _speak(state: BattleState, actor: Combatant) -> list[Action]:
     """H24: speaking is FREE, once a turn."""
-    return [Action(K.SPEAK)] if free_left(actor, K.SPEAK) else []
+    return [Action(K.SPEAK)] if free_left(state, actor, K.SPEAK) else []
 
 
 Generator = Callable[["BattleState", Combatant], list[Action]]

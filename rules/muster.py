@@ -1,7 +1,7 @@
 """A battle's combatants as its scenario musters them: each unit spec made a
 :class:`rules.combatant.Combatant` (the creature's statistics, the unit's overrides,
 its equipment with item uids, its state), the riders on their mounts (H22), and the
-initiative order (S1, H4; ``rules/native/muster.cpp`` is its native twin)."""
+initiative order (S1, H4; ``rules/native/core/muster.cpp`` is its native twin)."""
 
 from __future__ import annotations
 

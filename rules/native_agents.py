@@ -40,6 +40,48 @@ def native_agent(name: str, seed: int) -> Any:
     return engine.require_native("NativeAgent", "the native agents").NativeAgent(name, seed)
 
 
+def engine_parts(battle: Battle) -> tuple[Any, Any, Any]:
+    """A native battle's (state, loop, rules), its state current in the engine: what the
+    engine's agents, envs and searches step (env, agents and experiments read no private
+    field of the battle, issue 47). ValueError on the Python engine."""
+    driver = battle._driver
+    if driver is None:
+        raise ValueError("the battle does not run on the native engine")
+    return driver.to_native(battle), driver.loop, driver.rules
+
+
+def current_native_state(battle: Battle) -> Any | None:
+    """The native state of ``battle`` when only it is current (the Python mirror lags:
+    read it without bringing the mirror up to date), else None."""
+    driver = battle._driver
+    return driver.native if driver is not None and driver.where == "native" else None
+
+
+def start_episode(core: Any, battle: Battle, opponent: Any) -> None:
+    """Start a native env episode on ``battle``: ``core`` (an ``EnvCore``,
+    ``rules/native/env/env_skirmish.cpp``) steps its native state from now on, with the
+    native agent ``opponent``; the battle follows by itself (its mirror and legal actions
+    are brought up to date when read), so the env repairs nothing (issue 47)."""
+    core.start(*engine_parts(battle), opponent)
+    _stepped(battle)
+
+
+def step_episode(core: Any, battle: Battle, index: int, *buffers: Any) -> Any:
+    """``core.step_observe(index, *buffers)`` (the learner's action, the opponent to the
+    next decision, the observation and mask into ``buffers``) on ``battle``, which
+    follows by itself: the step's result (reward, terminated, truncated, ..., legal
+    count, round)."""
+    result = core.step_observe(index, *buffers)
+    _stepped(battle)
+    return result
+
+
+def _stepped(battle: Battle) -> None:
+    from rules.native_driver import stepped_natively
+
+    stepped_natively(battle)
+
+
 def native_choice(battle: Battle, agent: Any) -> tuple[Action, str]:
     """``agent``'s choice for ``battle``'s pending decision, as (the action listed by
     ``battle.legal_actions()``, the reason); ValueError when the battle is over or does not
@@ -59,7 +101,7 @@ def play_natively(battle: Battle, agents_by_team: dict[str, Any],
     """Play ``battle`` (on the native engine) on in the engine with a native agent per team
     (team -> ``NativeAgent``, used in place) until it is over or ``max_decisions`` were
     made, each decision's reason logged as ``Battle.apply`` logs it: the decisions, as
-    (action, reason or None). ``rules/native/play.cpp`` is the loop."""
+    (action, reason or None). ``rules/native/play/play.cpp`` is the loop."""
     return _battle_play(battle, agents_by_team, max_decisions, False)
 
 
@@ -90,7 +132,7 @@ def search_round(battle: Battle, candidates: list[Action], seed: int, rollout: A
     """``agents.mcts``'s flat iterations in the engine: for each candidate, a clone of
     ``battle`` with its dice re-seeded by ``seed``, the candidate applied and ``rollout``
     (a ``NativeAgent``, used in place) playing ``depth`` decisions; the leaf values
-    (``hp_balance`` for ``team``). ``rules/native/agents_mcts.cpp`` is the loop."""
+    (``hp_balance`` for ``team``). ``rules/native/agents/agents_mcts.cpp`` is the loop."""
     driver = battle._driver
     if driver is None:
         raise ValueError("search_round: the battle runs on the Python engine")

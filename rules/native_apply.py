@@ -1,4 +1,4 @@
-"""The native step (issue 23): ``rules/native/harm.cpp`` (:mod:`rules.harm`),
+"""The native step (issue 23): ``rules/native/core/harm.cpp`` (:mod:`rules.harm`),
 ``combat.cpp`` (:mod:`rules.combat`), ``effects.cpp`` (:mod:`rules.effects`), the offer
 and attack frames of ``frames.cpp`` and ``roller.cpp`` (:mod:`rules.roller`'s rolls on
 the native Pcg64, forced faces included), run on a native battle state
@@ -16,15 +16,17 @@ dice and events). :class:`rules.Battle` runs the same step through
 - :class:`NativeHarm` calls those functions by name on a native state:
   ``NativeHarm(battle).call("lose_hp", "hero", 3, "poison", True)``,
   ``.combat("resolve", frame_to_dict(frame))``; ``.answer_and_step(action)`` runs the
-  offer and attack frames' answer and steps (``rules/native/frames.cpp``).
+  offer and attack frames' answer and steps (``rules/native/core/frames.cpp``).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rules import engine, native_battle, native_legal
-from rules.battle import Battle
+
+if TYPE_CHECKING:
+    from rules.battle import Battle
 
 
 def _module() -> Any:
@@ -77,7 +79,7 @@ class NativeHarm:
 
 class NativeBattle:
     """A battle run natively (issue 23): its state (``native_battle.native_state``), the
-    loop of ``rules/native/battle.cpp`` (``apply``: a TURN's ``start_action``, else the
+    loop of ``rules/native/core/battle.cpp`` (``apply``: a TURN's ``start_action``, else the
     top frame's answer, then run to the next decision) and the legal actions of
     ``legal.cpp``, driven directly with no legality check (the differential tests'
     harness; a native :class:`rules.Battle` drives the same loop through

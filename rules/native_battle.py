@@ -1,5 +1,5 @@
-"""A battle's whole state on the native engine (issue 23): ``rules/native/state.hpp``'s
-``BattleState`` (with ``rules/native/frames.hpp``'s frames), built from a
+"""A battle's whole state on the native engine (issue 23): ``rules/native/core/state.hpp``'s
+``BattleState`` (with ``rules/native/core/frames.hpp``'s frames), built from a
 :class:`rules.Battle` and read back in the shape of :meth:`rules.Battle.to_dict`.
 
 :mod:`rules.state` stays the reference; :mod:`rules.native_driver` builds and rebuilds a
@@ -12,7 +12,6 @@ that ``json.dumps(to_dict(native_state(battle)), sort_keys=True) == battle.to_js
   frames (``frame_to_dict``), the dice (``Roller.state()``: the generator and the forced
   faces), the events (interned in a ``rules.native_records`` name table), round, turn,
   initiative order, result and pending decision.
-- :func:`native_from_dict` does the same from ``Battle.to_dict()`` data.
 - :func:`to_dict` gives ``Battle.to_dict()`` back (``events=False`` too); :func:`clone`
   copies the state (the event log's full chunks and the content tables are shared, as
   ``Battle.clone`` shares its frozen events and content).
@@ -26,11 +25,12 @@ from typing import TYPE_CHECKING, Any
 
 from rules import engine, native_records
 from rules import native_state as native_combatants
-from rules.battle import JSON_VERSION, Battle
 from rules.frames import frame_to_dict
+from rules.saves import JSON_VERSION
 
 if TYPE_CHECKING:
     from rules.actions import Decision
+    from rules.battle import Battle
     from rules.events import Event
     from rules.state import BattleState
 
@@ -88,12 +88,6 @@ def parts_of(state: BattleState, decision: Decision | None, header: dict[str, An
         "decision": None if decision is None else {
             "kind": decision.kind.value, "actor": decision.actor, "source": decision.source},
     }
-
-
-def native_from_dict(data: dict[str, Any], records: Any = None) -> Any:
-    """The native state of the battle ``data`` (``Battle.to_dict()``) describes."""
-    battle = Battle.from_json(json.dumps(data), engine="python")
-    return native_state(battle, records)
 
 
 def to_dict(native: Any, *, events: bool = True) -> dict[str, Any]:

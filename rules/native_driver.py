@@ -1,6 +1,6 @@
 """A :class:`rules.Battle` run by the native engine (issue 23): the state lives in C++
 (``rules._native.BattleState``, :mod:`rules.native_battle`) and ``apply`` /
-``legal_actions`` / ``clone`` run there (``rules/native/battle.cpp``); the battle's
+``legal_actions`` / ``clone`` run there (``rules/native/core/battle.cpp``); the battle's
 Python :class:`rules.state.BattleState` is a mirror of it, brought up to date only when
 Python code reads it.
 
@@ -29,12 +29,22 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from rules import engine, muster, native_apply, native_battle, native_legal, saves
+from rules import (
+    engine,
+    muster,
+    native_apply,
+    native_battle,
+    native_legal,
+    native_reach,  # noqa: F401  (adds the native reach search to rules.queries)
+    saves,
+)
 from rules.actions import Decision, DecisionKind
 from rules.combatant import Combatant, item_from_dict
+from rules.content import default_content
 from rules.events import Reasoned
 from rules.frames import frame_from_dict
 from rules.roller import Roller
+from rules.saves import JSON_VERSION
 from rules.state import BattleState
 
 if TYPE_CHECKING:
@@ -122,12 +132,11 @@ class NativeDriver:
         """The mirror's state into the native one (its event log kept, new events added)."""
         state = battle._state
         known = self.native.event_count
-        parts = native_battle.parts_of(state, battle._decision, _header(battle),
-                                       state.events[known:])
+        header = _header(state, battle.content_dir, battle.seed)
+        parts = native_battle.parts_of(state, battle._decision, header, state.events[known:])
         roster = native_battle.roster_of(state)
         if len(state.events) < known:  # the log was cut: start it again
-            self.native = native_battle.native_state_of(state, battle._decision,
-                                                        _header(battle))
+            self.native = native_battle.native_state_of(state, battle._decision, header)
         else:
             self.native.rebuild(roster, parts)
         self.synced_dice(state.dice.forced)
@@ -229,7 +238,15 @@ def native_parts(battle: Battle, records: Any = None) -> tuple[Any, Any, Any]:
     events interned in ``records`` (default: the process's shared name table; the
     batched env gives each batch its own, as it steps with the GIL released)."""
     state = battle._state
-    native = native_battle.native_state_of(state, battle._decision, _header(battle), records)
+    return _state_parts(state, battle._decision,
+                        _header(state, battle.content_dir, battle.seed), records)
+
+
+def _state_parts(state: BattleState, decision: Decision | None, header: dict[str, Any],
+                 records: Any = None) -> tuple[Any, Any, Any]:
+    """:func:`native_parts` of a Python ``state`` (its pending ``decision``, its JSON
+    ``header``: :func:`_header`)."""
+    native = native_battle.native_state_of(state, decision, header, records)
     rules = native_apply.apply_rules(state.content, native)
     loop = _module().BattleLoop(native_legal.legal_map(state), state.scenario.max_rounds)
     return native, rules, loop
@@ -258,18 +275,18 @@ def start_template(scenario: Scenario, content: Content | None = None,
         raise ValueError(f"start_template: scenario {scenario.name!r} rolls characteristics "
                          f"at muster ({', '.join(rolled)}), so its combatants depend on the "
                          f"seed; build its battles with rules.Battle")
-    from rules.battle import Battle
-    battle = Battle(scenario, None, content, content_dir, engine="python", _restoring=True)
-    state = battle._state
+    state = BattleState(content if content is not None else default_content(), scenario,
+                        Roller(None))
     state.combatants.update(muster.muster_combatants(state.content, state.dice, scenario))
-    native, rules, loop = native_parts(battle, records)
+    native, rules, loop = _state_parts(state, None, _header(state, content_dir, None),
+                                       records)
     return StartTemplate(native, rules, loop, scenario.name)
 
 
 def start_native(template: StartTemplate, seed: int) -> Any:
     """The native state (``rules._native.BattleState``) of
     ``Battle(scenario, seed, content, content_dir)`` of ``template``'s scenario, built in
-    C++ (``rules/native/battle.cpp`` ``start_battle``: initiative, BattleStarted, the first
+    C++ (``rules/native/core/battle.cpp`` ``start_battle``: initiative, BattleStarted, the first
     turn, run to the first decision); ``to_dict()`` equals that battle's. ``seed``: an
     integer >= 0. It steps with ``template.loop`` and ``template.rules``, which every
     battle started from the template may share (one thread at a time)."""
@@ -277,23 +294,14 @@ def start_native(template: StartTemplate, seed: int) -> Any:
                                   template.scenario)
 
 
-def battle_from_template(template: StartTemplate, seed: int, content: Content,
-                         scenario: Scenario, content_dir: str | None = None) -> Battle:
-    """``rules.Battle(scenario, seed, content, content_dir, engine="native")`` started in
-    C++ from ``template`` (:func:`start_native`; the template of that scenario and
-    content): the same battle, its Python mirror built only when read. The battle steps
-    with the template's loop and rules (one thread at a time)."""
-    from rules.battle import Battle
-
-    battle = Battle.__new__(Battle)
-    battle.content_dir = content_dir
-    battle.seed = seed
-    battle._driver = NativeDriver(start_native(template, seed), template.rules, template.loop,
-                                  content, scenario, "native")
-    battle._state = None
-    battle._decision = None  # the native state holds it; a pull brings it to the mirror
-    battle._legal = battle._legal_set = battle._legal_ids = None
-    return battle
+def driver_from_template(template: StartTemplate, seed: int, content: Content,
+                         scenario: Scenario) -> NativeDriver:
+    """The driver of ``rules.Battle(scenario, seed, content, content_dir, engine="native")``
+    started in C++ from ``template`` (:func:`start_native`; the template of that scenario
+    and content): the same battle, its Python mirror built only when read. The battle
+    steps with the template's loop and rules (one thread at a time)."""
+    return NativeDriver(start_native(template, seed), template.rules, template.loop,
+                        content, scenario, "native")
 
 
 #: this thread's templates (a template's loop serves one thread at a time), by scenario
@@ -301,12 +309,13 @@ _THREAD = threading.local()
 _TEMPLATES_KEPT = 16
 
 
-def started_battle(scenario: Scenario, seed: int, content: Content,
-                   content_dir: str | None = None) -> Battle | None:
-    """``Battle(scenario, seed, content, content_dir, engine="native")`` started in C++
-    from this thread's template of the scenario (made at its first battle and kept), or
-    None when it cannot be: the engine is not built, ``seed`` is not an int >= 0, or
-    mustering rolls dice (then build it with ``rules.Battle``)."""
+def started_driver(scenario: Scenario, seed: int, content: Content,
+                   content_dir: str | None = None) -> NativeDriver | None:
+    """The driver of ``Battle(scenario, seed, content, content_dir, engine="native")``
+    started in C++ from this thread's template of the scenario (made at its first battle
+    and kept; ``rules.Battle`` asks for it), or None when it cannot be: the engine is not
+    built, ``seed`` is not an int >= 0, or mustering rolls dice (then the battle is built
+    by the Python code and handed over, ``NativeDriver.start``)."""
     if not engine.native_available() or not isinstance(seed, int) or seed < 0:
         return None
     made = _THREAD.__dict__.setdefault("templates", {})
@@ -323,15 +332,15 @@ def started_battle(scenario: Scenario, seed: int, content: Content,
     template = known[2]
     if template is None:
         return None
-    return battle_from_template(template, seed, content, scenario, content_dir)
+    return driver_from_template(template, seed, content, scenario)
 
 
-def _header(battle: Battle) -> dict[str, Any]:
-    from rules.battle import JSON_VERSION
-    scenario = battle._state.scenario
+def _header(state: BattleState, content_dir: str | None, seed: int | None) -> dict[str, Any]:
+    """The head of a battle's JSON (``Battle.to_dict``) for the native state."""
+    scenario = state.scenario
     return {"version": JSON_VERSION,
             "scenario": {"text": scenario.text, "source": scenario.source},
-            "content_dir": battle.content_dir, "seed": battle.seed}
+            "content_dir": content_dir, "seed": seed}
 
 
 def _empty_mirror(driver: NativeDriver) -> BattleState:
@@ -346,7 +355,7 @@ def _empty_mirror(driver: NativeDriver) -> BattleState:
 
 def watch_bodies(battle: Battle) -> bool:
     """Have the native engine check the bodies after every event of ``battle`` from now on
-    (``rules/native/invariants.cpp``: ``experiments.fuzzing.invariants.check_bodies``, which
+    (``rules/native/core/invariants.cpp``: ``rules.invariants.check_bodies``, which
     the fuzzer runs from an event hook on the Python engine); a broken invariant raises
     :class:`rules.errors.InvariantViolation` from ``apply``. False (nothing done) when
     ``battle`` runs on the Python engine."""

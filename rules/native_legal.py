@@ -1,4 +1,4 @@
-"""The legal actions on the native engine (issue 23): ``rules/native/legal.cpp`` (for
+"""The legal actions on the native engine (issue 23): ``rules/native/core/legal.cpp`` (for
 :mod:`rules.legal`'s ``turn_actions`` and every generator it runs, and ``actions_for``),
 ``budget.cpp`` (for :mod:`rules.budget`'s ``can_spend``, ``free_left`` and
 ``spell_category``) and ``reactions.cpp`` (for :mod:`rules.reactions`' lists: what a
@@ -23,13 +23,15 @@ waiting offer or attack frame's ``legal_actions`` returns), run on a native batt
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rules import engine, native_battle, native_queries
 from rules.actions import Action
-from rules.battle import Battle
 from rules.grid import GridMap
 from rules.state import BattleState
+
+if TYPE_CHECKING:
+    from rules.battle import Battle
 
 #: Compiled maps kept, most recently used last (a battle's door states share few maps).
 _MAPS_KEPT = 16

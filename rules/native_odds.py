@@ -1,5 +1,5 @@
 """The exact odds of :mod:`rules.odds` computed by the native engine in double precision
-(``rules/native/odds_hit.cpp``, ``odds_attack.cpp``, ``odds_risk.cpp``), for a
+(``rules/native/core/odds_hit.cpp``, ``odds_attack.cpp``, ``odds_risk.cpp``), for a
 :class:`rules.Battle` that runs on the native engine: the first step to a native
 tactician (agents/tactician.py decides with these odds).
 

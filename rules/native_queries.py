@@ -1,5 +1,5 @@
 """The map and the read-only queries on the native engine (issue 23):
-``rules/native/grid.cpp`` (for :mod:`rules.grid`), ``threat_zones.cpp`` (for
+``rules/native/core/grid.cpp`` (for :mod:`rules.grid`), ``threat_zones.cpp`` (for
 :mod:`rules.threat_zones`) and ``queries.cpp`` (for :mod:`rules.queries`), built from the
 Python objects.
 

@@ -1,4 +1,4 @@
-"""The reach search on the native engine (issue 23): ``rules/native/reach.cpp`` run over
+"""The reach search on the native engine (issue 23): ``rules/native/core/reach.cpp`` run over
 tables compiled here from a :class:`~rules.grid.GridMap`, the occupancy and the threat
 zones (S17, S18, H12-H14, S23).
 
@@ -176,3 +176,6 @@ def routes(state: BattleState, combatant: Combatant, budget: int,
     blocked, no_end, threats = q.route_tables(state, combatant, provoking)
     return reachable(state.graph, combatant.position, combatant.diagonal_parity, budget,
                      blocked=blocked, no_end=no_end, threats=threats)
+
+
+q.ROUTE_SEARCHES["native"] = routes  # rules.queries.routes on native battles

@@ -1,5 +1,5 @@
 """The records the native engine and Python exchange (issue 23): actions, decisions and
-events, as ``rules/native/actions.hpp`` and ``rules/native/events.hpp`` hold them, seen
+events, as ``rules/native/core/actions.hpp`` and ``rules/native/core/events.hpp`` hold them, seen
 from Python.
 
 A :func:`new_records` object (``rules._native.Records``) holds one name table: every

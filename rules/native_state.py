@@ -1,5 +1,5 @@
 """The engine's state on the native engine (issue 23): compiled content and combatants
-(``rules/native/content.cpp`` and ``rules/native/combatant.cpp``), built from the Python
+(``rules/native/core/content.cpp`` and ``rules/native/core/combatant.cpp``), built from the Python
 objects, with every derived value of :class:`rules.combatant.Combatant` (S17, S19-S21,
 H3-H6, H12) computed in C++ with the same arithmetic in the same order.
 

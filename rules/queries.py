@@ -6,6 +6,7 @@ the rules are stated once.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rules.combatant import Combatant, ItemInstance
@@ -104,13 +105,18 @@ def mover_of(state: BattleState, combatant: Combatant) -> tuple[Combatant, tuple
     return combatant, (combatant.id,)
 
 
+#: The reach search of another engine than this module's, by engine name (the native
+#: engine's glue, rules.native_reach, adds its own when imported, as rules.native_driver
+#: does: this module imports none of it). A state whose engine has none searches here.
+ROUTE_SEARCHES: dict[str, Callable[[BattleState, Combatant, int, bool], Reach]] = {}
+
+
 def routes(state: BattleState, combatant: Combatant, budget: int, provoking: bool) -> Reach:
     """S17/S18/H13/H14: where ``combatant`` may end a move with ``budget``, by route
-    (searched by ``rules/native/reach.cpp`` when the native engine runs the battle)."""
-    if state.engine == "native":
-        from rules import native_reach  # it imports this module
-
-        return native_reach.routes(state, combatant, budget, provoking)
+    (searched by ``rules/native/core/reach.cpp`` when the native engine runs the battle)."""
+    search = ROUTE_SEARCHES.get(state.engine)
+    if search is not None:
+        return search(state, combatant, budget, provoking)
     blocked, no_end, threats = route_tables(state, combatant, provoking)
     return state.graph.reachable(combatant.position, combatant.diagonal_parity, budget,
                                  blocked=blocked, no_end=no_end, threats=threats)

@@ -2,7 +2,7 @@
 caches in :mod:`rules.reach` (which calls them): Dial's bucket-queue Dijkstra without
 threats and the label-setting search over provoked sets with them. Both read the graph's
 lazily built edges (``graph._edges``, ``graph._onward`` / ``_onward_of``: none out of a
-drop square but the start's). ``rules/native/reach_search.cpp`` is their C++ twin.
+drop square but the start's). ``rules/native/core/reach_search.cpp`` is their C++ twin.
 """
 
 from __future__ import annotations

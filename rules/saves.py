@@ -21,12 +21,12 @@ if TYPE_CHECKING:
     from rules.state import BattleState
 
 Square = tuple[int, int]
+#: The version of the battle JSON (to_json/from_json; rules.battle re-exports it).
+JSON_VERSION = 3  # 2: typed frames (rules.frames.frame_to_dict); 3: the ride frame
 
 
 def battle_to_dict(battle: Battle, *, events: bool = True) -> dict[str, Any]:
     """``Battle.to_dict`` of a battle run by the Python engine."""
-    from rules.battle import JSON_VERSION
-
     state = battle.state
     decision = battle._decision
     out = {
@@ -60,8 +60,6 @@ def decode(text: str, source: str) -> dict[str, Any]:
     """The top of a save (``Battle.from_json``'s ``text``, read from ``source``): JSON
     of this fray's version whose header (content folder, scenario) can be loaded; the rest
     is ``rules.save_validation``'s to check."""
-    from rules.battle import JSON_VERSION
-
     try:
         data = json.loads(text)
     except (ValueError, RecursionError) as error:

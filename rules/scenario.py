@@ -1,8 +1,7 @@
 """Scenario files (DESIGN.md "Scenario files"): parse and validate, naming file and field.
 
-Shipped scenarios live in ``experiments/scenarios``; this module finds them by path only
-(``importlib.util.find_spec`` does not import the package), so ``rules`` still imports
-nothing above it.
+Shipped scenarios are rules data: ``rules/data/scenarios`` (nothing in rules looks for
+experiments/).
 
 A unit may set its current state (``current_hp``, ``prone``, ``bleeding``, ``fatigue``,
 ``power_points``, ``out_of_action``; items ``nocked``/``loaded``/``lit``) and a scenario
@@ -17,8 +16,6 @@ bleeding, the S21 fatigue check on rounds 51, 101, ...) then apply as in any rou
 
 from __future__ import annotations
 
-import functools
-import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -86,14 +83,13 @@ class Scenario:
         return tuple(seen)
 
 
-@functools.cache
+#: The folder of shipped scenarios: rules data, beside the content (issue 47).
+SCENARIO_DIR = Path(__file__).resolve().parent / "data" / "scenarios"
+
+
 def scenario_dir() -> Path:
-    """The folder of shipped scenarios (``experiments/scenarios``), found once per process
-    (the import system's search costs about 80 µs, a twentieth of an in-engine battle)."""
-    spec = importlib.util.find_spec("experiments")
-    if spec is not None and spec.submodule_search_locations:
-        return Path(next(iter(spec.submodule_search_locations))) / "scenarios"
-    return Path(__file__).resolve().parent.parent / "experiments" / "scenarios"
+    """The folder of shipped scenarios (``rules/data/scenarios``)."""
+    return SCENARIO_DIR
 
 
 def shipped_scenarios() -> list[str]:

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from import_graph import Graph
 
 ROOT = Path(__file__).resolve().parent.parent
 FORBIDDEN_IN_RULES = {"gymnasium", "pettingzoo", "torch", "env", "agents", "experiments",
@@ -47,6 +48,39 @@ def test_the_import_check_sees_lazy_imports_too() -> None:
     lazy = ast.parse("def f():\n    import agents\n    from agents.base import Agent\n")
     assert {node.names[0].name for node in ast.walk(lazy)
             if isinstance(node, ast.Import | ast.ImportFrom)} == {"agents", "Agent"}
+
+
+def test_the_shipped_scenarios_are_rules_data() -> None:
+    """Issue 47: rules finds its shipped scenarios in rules/data/scenarios and looks for
+    no other package (no import-system search in rules/)."""
+    from rules.scenario import scenario_dir
+
+    assert scenario_dir() == ROOT / "rules" / "data" / "scenarios"
+    assert sorted(path.stem for path in scenario_dir().glob("*.toml"))
+    assert not (ROOT / "experiments" / "scenarios").exists()
+    searching = [path.name for path in (ROOT / "rules").rglob("*.py")
+                 if "find_spec(" in path.read_text(encoding="utf-8")]
+    assert not searching, f"rules modules searching for packages: {searching}"
+
+
+def test_no_import_cycle_among_the_package_modules() -> None:
+    """Issue 47: no module of rules, env, agents or experiments imports itself round a
+    circle, counting imports inside functions (``TYPE_CHECKING`` blocks aside): the
+    import picture of tests/import_graph.py; each cycle is named."""
+    cycles = Graph().cycles()
+    assert not cycles, "import cycles:\n" + "\n".join(" -> ".join(c) for c in cycles)
+
+
+def test_the_cycle_check_sees_lazy_imports_and_skips_type_checking(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "first.py").write_text("from pkg import second\n")
+    (package / "second.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg import third\n"
+        "def late():\n    from pkg.first import x\n")
+    (package / "third.py").write_text("import pkg.second\n")
+    assert Graph(tmp_path, ("pkg",)).cycles() == [["pkg.first", "pkg.second", "pkg.first"]]
 
 
 def test_env_loads_no_agents_module_at_run_time() -> None:

@@ -48,3 +48,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
               "train a team's policy with MaskablePPO or RLlib"),
     "watch": ("experiments.commands.watch", "watch one battle between two agents"),
 }
+
+
+class UsageError(Exception):
+    """A bad argument found after parsing (an unknown agent, a negative seed...): its home
+    below every command (experiments.cli re-exports it), so no command imports the CLI."""

@@ -14,7 +14,7 @@ EXAMPLE = """example:
 
 def run(args: argparse.Namespace) -> int:
     import rules
-    from experiments.cli import UsageError
+    from experiments.commands import UsageError
     from experiments.train.expert_iteration import (
         AZConfig,
         latest_iteration,

@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     from experiments.balance.report import summary_text, write_report
     from experiments.balance.search import plan, run_balance
     from experiments.balance.target import Target
-    from experiments.cli import UsageError
+    from experiments.commands import UsageError
     from experiments.comparison.runner import AgentSpec, check_address
     from experiments.comparison.sweep import base_folder
     from rules.limits import MAX_BALANCE_BATTLES, MAX_SEED

@@ -23,7 +23,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from experiments.cli import UsageError
+from experiments.commands import UsageError
 from experiments.paths import output_file
 
 EXAMPLE = """examples:

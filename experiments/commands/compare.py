@@ -116,7 +116,7 @@ def score_of(record: dict[str, Any], agent: str) -> float:
 
 def make_tests(args: argparse.Namespace) -> dict[str, Sprt]:
     """The SPRTs the options ask for (margin mode unless --elo0/--elo1 are given)."""
-    from experiments.cli import UsageError
+    from experiments.commands import UsageError
     from experiments.comparison.stats import Sprt
 
     for name in ("alpha", "beta"):
@@ -207,7 +207,7 @@ def verdict_text(agent: str, opponent: str, state: Comparison, args: argparse.Na
 
 
 def run(args: argparse.Namespace) -> int:
-    from experiments.cli import UsageError
+    from experiments.commands import UsageError
     from experiments.comparison.runner import default_workers, parse_agents
     from experiments.comparison.tournament import config_from, scenario_teams
 

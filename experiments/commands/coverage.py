@@ -7,7 +7,7 @@ import argparse
 
 def run(args: argparse.Namespace) -> int:
     from experiments import coverage
-    from experiments.cli import UsageError
+    from experiments.commands import UsageError
 
     needed = [coverage.ROOT / "docs" / "RULES.md", coverage.ROOT / "tests"]
     missing = [path for path in needed if not path.exists()]

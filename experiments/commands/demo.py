@@ -117,7 +117,7 @@ def replace_other_settings(out: Path, settings: dict[str, Any]) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    from experiments.cli import UsageError
+    from experiments.commands import UsageError
     from experiments.commands.tournament import write_battle_page, write_report
     from experiments.comparison.summary import table_text
     from experiments.comparison.tournament import config_from, run_tournament

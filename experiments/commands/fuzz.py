@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from agents.spec import split_specs
-    from experiments.cli import UsageError
+    from experiments.commands import UsageError
     from experiments.fuzzing.fuzz import Failure
     from experiments.fuzzing.fuzz_campaign import Summary, campaign, default_agents
     from rules.content import content_for
@@ -144,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_inputs(args: argparse.Namespace) -> int:
     """``fray fuzz --inputs``: mutated saves on both engines (experiments.fuzzing.inputs)."""
-    from experiments.cli import UsageError
+    from experiments.commands import UsageError
     from experiments.fuzzing.inputs import CLASSES, campaign
 
     if args.differential or args.native_loop:
@@ -168,7 +168,7 @@ def _run_inputs(args: argparse.Namespace) -> int:
 
 def _differential_checks(args: argparse.Namespace) -> Checks | None:
     """The checks of ``--differential`` (None without it); one line when it cannot run."""
-    from experiments.cli import UsageError
+    from experiments.commands import UsageError
 
     if args.json_every is not None and not args.differential:
         raise UsageError("--json-every: only with --differential")
@@ -185,7 +185,7 @@ def _differential_checks(args: argparse.Namespace) -> Checks | None:
 
 def _need_native(option: str, what: str) -> None:
     """One line (exit 2) when the native engine is not built."""
-    from experiments.cli import UsageError
+    from experiments.commands import UsageError
     from rules import engine
 
     if not engine.native_available():

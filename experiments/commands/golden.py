@@ -20,7 +20,7 @@ def run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from experiments import golden
-    from experiments.cli import UsageError
+    from experiments.commands import UsageError
 
     shipped = rules.shipped_scenarios()
     unknown = [s for s in args.scenarios if s not in shipped]

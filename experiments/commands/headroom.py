@@ -13,7 +13,7 @@ from experiments.paths import output_file
 
 
 def run(args: argparse.Namespace) -> int:
-    from experiments.cli import UsageError
+    from experiments.commands import UsageError
 
     if args.scenario not in rules.shipped_scenarios():
         raise UsageError(f"SCENARIO: expected a shipped scenario "

@@ -7,7 +7,7 @@ import argparse
 
 def run(args: argparse.Namespace) -> int:
     import rules
-    from experiments.cli import UsageError
+    from experiments.commands import UsageError
     from experiments.comparison import report
 
     if args.seed < 0:

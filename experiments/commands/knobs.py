@@ -21,7 +21,7 @@ def run(args: argparse.Namespace) -> int:
     from experiments.balance.evaluation import Evaluator
     from experiments.balance.knobs import scenario_path
     from experiments.balance.nudge import knobs_table, nudge_all, numeric_knobs
-    from experiments.cli import UsageError
+    from experiments.commands import UsageError
     from experiments.comparison.runner import AgentSpec
     from experiments.comparison.sweep import base_folder
     from rules.limits import MAX_BALANCE_BATTLES, MAX_SEED

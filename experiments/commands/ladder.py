@@ -69,7 +69,7 @@ def compare_runs(args: argparse.Namespace) -> int:
 def run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
-    from experiments.cli import UsageError
+    from experiments.commands import UsageError
 
     if args.time:
         return time_decisions(args)

@@ -63,7 +63,7 @@ def table(battle: rules.Battle, attacker: str, target: str, max_damage_columns: 
 
 
 def run(args: argparse.Namespace) -> int:
-    from experiments.cli import UsageError
+    from experiments.commands import UsageError
 
     if args.seed < 0:
         raise UsageError(f"--seed: expected a whole number >= 0, got {args.seed}")

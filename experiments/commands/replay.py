@@ -60,7 +60,7 @@ def show(battle: rules.Battle, args: argparse.Namespace) -> None:
 
 def write_html(replay: Replay, args: argparse.Namespace) -> None:
     """``--html OUT.html``: the offline viewer page of the replay (experiments.viewer)."""
-    from experiments.cli import UsageError
+    from experiments.commands import UsageError
     from experiments.viewer import write_page
 
     if args.html is None:
@@ -74,8 +74,8 @@ def write_html(replay: Replay, args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from experiments.cli import UsageError
-    from experiments.fuzzing.fuzz import reproduce
+    from experiments.commands import UsageError
+    from experiments.fuzzing.reproduce import reproduce
     from experiments.replay import first_mismatch, rerun, verify
 
     if args.tail < 0:

@@ -22,7 +22,7 @@ def run(args: argparse.Namespace) -> int:
         store_table,
         stored_table,
     )
-    from experiments.cli import UsageError
+    from experiments.commands import UsageError
 
     names = rules.shipped_scenarios()
     if args.measure:

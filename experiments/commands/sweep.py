@@ -23,7 +23,7 @@ def check_same_sweep(out: Path, settings: dict[str, object]) -> None:
     """Refuse to rewrite the variants of a folder swept with other ``--set`` values."""
     import json
 
-    from experiments.cli import UsageError
+    from experiments.commands import UsageError
 
     path = out / "sweep.json"
     if path.exists():

@@ -43,7 +43,7 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
 
 def check_run_options(args: argparse.Namespace) -> None:
     """One-line errors for run options argparse cannot check."""
-    from experiments.cli import UsageError
+    from experiments.commands import UsageError
 
     if args.workers is not None and args.workers < 1:
         raise UsageError(f"--workers: expected a whole number >= 1, got {args.workers}")
@@ -84,7 +84,7 @@ def write_report(out: Path, config: TournamentConfig, records: list[dict[str, An
 
 
 def run(args: argparse.Namespace) -> int:
-    from experiments.cli import UsageError
+    from experiments.commands import UsageError
     from experiments.comparison.summary import table_text
     from experiments.comparison.tournament import config_from, parse_scenarios, run_tournament
 

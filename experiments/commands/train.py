@@ -24,7 +24,7 @@ EXAMPLE = """example:
 
 
 def _positive(name: str, value: int, minimum: int = 1) -> None:
-    from experiments.cli import UsageError
+    from experiments.commands import UsageError
 
     if value < minimum:
         raise UsageError(f"{name}: expected a whole number >= {minimum}, got {value}")
@@ -33,7 +33,7 @@ def _positive(name: str, value: int, minimum: int = 1) -> None:
 def _agent_names(flag: str, text: str) -> list[str]:
     """The agent names (specs) of a comma list, each known; a bad one is a usage error
     naming ``flag``."""
-    from experiments.cli import UsageError
+    from experiments.commands import UsageError
     from experiments.train.opponents import parse_pool
 
     try:
@@ -44,7 +44,7 @@ def _agent_names(flag: str, text: str) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     import rules
-    from experiments.cli import UsageError
+    from experiments.commands import UsageError
     from experiments.train.opponents import SELF
 
     _positive("--steps", args.steps)
@@ -163,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_batched(args: argparse.Namespace, opponents: list[str], imitate: list[str]) -> int:
     """``--backend batched``: :mod:`experiments.train.batched_ppo`."""
-    from experiments.cli import UsageError
+    from experiments.commands import UsageError
     from experiments.train.batched_ppo import BatchedConfig, train_batched
     from experiments.train.opponents import SELF
 

@@ -24,7 +24,7 @@ def play_battle(scenario: str, seed: int, party: str, monsters: str,
 def check_agent_names(*names: str) -> None:
     """Fail with one clear line (before anything is printed) for an unknown agent."""
     import agents
-    from experiments.cli import UsageError
+    from experiments.commands import UsageError
 
     for name in names:
         try:
@@ -34,7 +34,7 @@ def check_agent_names(*names: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from experiments.cli import UsageError
+    from experiments.commands import UsageError
 
     if args.seed < 0:
         raise UsageError(f"--seed: expected a whole number >= 0, got {args.seed}")

@@ -149,7 +149,7 @@ def base_play(scenario: str, index: int, base: str) -> Iterator[tuple[Battle, in
     players = {team: agents.make(base, seed=index + i)
                for i, team in enumerate(battle.scenario.teams)}
     twins = {team: native_agents.twin_of(player) for team, player in players.items()}
-    native = battle._driver is not None and None not in twins.values()
+    native = battle.engine == "native" and None not in twins.values()
     decision = 0
     while not battle.is_over:
         d = battle.decision
@@ -184,7 +184,7 @@ def battle_rows(scenario: str, index: int, base: str, screen: int, confirm: int,
     rollout = agents.make(base, seed=seed)
     twin = native_agents.twin_of(rollout)  # plays the rollouts of native battles
     for battle, decision, choice in base_play(scenario, index, base):
-        if twin is not None and battle._driver is not None:
+        if twin is not None and battle.engine == "native":
             rollout = twin
         row = decision_row(battle, index, decision, choice, rollout, screen, confirm, seed,
                            bar)

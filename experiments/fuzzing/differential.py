@@ -22,8 +22,8 @@ The first difference is a :class:`~experiments.fuzzing.fuzz.Failure` of kind
 ``differential`` named after what differed, whose message names the first differing
 element (event or action index, JSON key path) with both values. The outcome carries the
 Python battle and its replay, so shrinking (``shrink.shrink(..., runner=run_choices)``),
-writing and ``fray replay`` (``fuzz.reproduce``, which sees ``Checks.differential``) work
-as for any finding.
+writing and ``fray replay`` (``experiments.fuzzing.reproduce``, which sees
+``Checks.differential``) work as for any finding.
 """
 
 from __future__ import annotations

@@ -35,6 +35,7 @@ from experiments.fuzzing.invariants import (
     InvariantViolation,
     MaskCheck,
     check_bodies,
+    check_moved,
     check_replay,
     check_round_limits,
     check_state,
@@ -42,8 +43,9 @@ from experiments.fuzzing.invariants import (
     state_key,
 )
 from experiments.replay import Replay
-from rules import Action, Battle, native_driver
+from rules import Action, Battle
 from rules.events import Moved
+from rules.invariants import watch_natively
 
 __all__ = [
     "ALLOWED_BUDGETS",
@@ -59,7 +61,6 @@ __all__ = [
     "check_replay",
     "check_round_limits",
     "check_state",
-    "reproduce",
     "run",
     "run_choices",
     "state_key",
@@ -159,6 +160,17 @@ class EventWatch(list[rules.Event]):
         self.seen(event)
 
 
+def check_event(battle: Battle, event: rules.Event) -> None:
+    """The checks after every event: the bodies (a Moved event emitted while its move frame
+    is on top ends that move, whose bodies count again) and that a Moved event's actor
+    stands on its last square."""
+    top = battle.stack[-1] if battle.stack else None
+    finished = top.actor if isinstance(event, Moved) and top is not None \
+        and top.type == "move" else None
+    check_bodies(battle, finished)
+    check_moved(battle, event)
+
+
 class Checker:
     """Runs :class:`Checks` on one battle: :meth:`start` before the first action, then
     :meth:`apply` for every action."""
@@ -175,10 +187,10 @@ class Checker:
         (``Checks.every_event``)."""
         self.limits.feed(battle.events)
         # the native engine checks the bodies after every event itself (the same check,
-        # rules/native/invariants.cpp); on the Python engine an event hook runs it
-        if self.checks.every_event and not native_driver.watch_bodies(battle):
-            battle.state.events = EventWatch(battle.state.events, lambda event: check_bodies(
-                battle, event.actor if isinstance(event, Moved) else None))
+        # rules/native/core/invariants.cpp); on the Python engine an event hook runs it
+        if self.checks.every_event and not watch_natively(battle):
+            battle.state.events = EventWatch(battle.state.events,
+                                             lambda event: check_event(battle, event))
         self._state(battle)
 
     def _state(self, battle: Battle) -> None:
@@ -389,20 +401,6 @@ def action_chooser(actions: Sequence[Mapping[str, Any]]) -> Chooser:
         return acts.index(wanted[i]), None
 
     return choose
-
-
-def reproduce(replay: Replay) -> Outcome:
-    """Re-run a failure replay (or any replay) under the checks it records (a differential
-    finding plays on both engines again and compares them)."""
-    recorded = (replay.failure or {}).get("checks", {})
-    checks = Checks.from_dict(recorded) if recorded else Checks()
-    runner = run
-    if checks.differential:
-        from experiments.fuzzing import differential  # it imports this module
-
-        runner = differential.run
-    return runner(Case.of_replay(replay), action_chooser(replay.actions), checks,
-                  replay.agents)
 
 
 def failure_replay(outcome: Outcome, checks: Checks) -> Replay:

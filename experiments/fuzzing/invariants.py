@@ -7,7 +7,8 @@ and the simulation tests take them from (re-exported by :mod:`experiments.fuzzin
   event too), HP and power points
   within bounds (H5), out-of-action combatants are prone or dead, the decider is in
   action, legal actions are non-empty and distinct until the end and empty after it, the
-  round limit (H25), each voluntary FREE action at most once per turn (H25), ready items
+  round limit (H25), each voluntary FREE action at most ``misc.free_actions_per_turn``
+  times a turn (H25), ready items
   within two hands (H21), and at a DODGE decision the dodge choices of H10/S10
   (:func:`check_dodge_choices`);
 - :class:`EventLimits` over the events as they come: one Free Attack per character per
@@ -37,12 +38,13 @@ from rules import ActionKind as K
 from rules import Battle, DecisionKind
 from rules.actions import WALKING_KINDS
 from rules.budget import ROUND_BUDGETS
+from rules.content.schema import HANDS  # H21: what legal READY_WEAPON / PICK_UP assume
 from rules.errors import InvariantViolation
 from rules.events import ActionTaken, AttackRolled, DodgeRolled, ParryRolled
 from rules.grid import chebyshev
+from rules.invariants import check_bodies as check_bodies
+from rules.invariants import check_moved as check_moved
 
-#: H21: ready items fit in two hands (what legal READY_WEAPON / PICK_UP assume)
-HANDS = 2
 #: S2: what a combatant may have spent in one round (rules.budget's, the validator's too).
 ALLOWED_BUDGETS = ROUND_BUDGETS
 #: The names (as ActionTaken writes them) of the kinds that walk a path (S7).
@@ -62,6 +64,7 @@ def check_state(battle: Battle) -> None:
     Messages are built only on failure: this runs after every action of a fuzz run."""
     grid = battle.grid
     threshold = battle.content.ruleset.hit_points.out_of_action_at
+    free_per_turn = battle.content.ruleset.misc.free_actions_per_turn
     decision = battle.decision
     check_bodies(battle)
     for c in battle.combatants.values():
@@ -90,9 +93,9 @@ def check_state(battle: Battle) -> None:
         if c.hands_used() > HANDS:
             raise InvariantViolation("hands", f"{c.id} holds ready items needing "
                                               f"{c.hands_used()} hands (H21)")
-        if len(set(c.free_used)) != len(c.free_used):
+        if c.free_used and max(map(c.free_used.count, c.free_used)) > free_per_turn:
             raise InvariantViolation("free-actions", f"{c.id} used {c.free_used} this turn"
-                                                     " (H25)")
+                                                     f" (H25: each {free_per_turn} times)")
     acts = battle.legal_actions()
     if battle.is_over:
         need(decision is None and acts == [], "over",
@@ -116,36 +119,6 @@ def check_state(battle: Battle) -> None:
     if decision.kind is DecisionKind.DODGE and decision.source is not None:
         check_dodge_choices(battle, battle.combatants[decision.actor],
                             battle.combatants[decision.source], acts)
-
-
-def check_bodies(battle: Battle, finished: str | None = None) -> None:
-    """H13/H22: no two bodies in action share a square, except a rider and its own mount.
-
-    The bodies of a move under way (a move frame on the stack: its actor, and the mount
-    it rides or set out on) may stand on an ally's square they are passing; ``finished``
-    names the actor of a move that has just ended (its Moved event), whose bodies count
-    again. Cheap enough to run after every event (:class:`experiments.fuzzing.fuzz.Checker`)."""
-    combatants = battle.combatants
-    passing: set[str] = set()
-    for frame in battle.stack:
-        if frame.type == "move" and frame.actor != finished:
-            passing.add(frame.actor)
-            for mount in (combatants[frame.actor].riding, getattr(frame, "mount", None)):
-                if mount is not None:
-                    passing.add(mount)
-    held: dict[tuple[int, int], str] = {}
-    for c in combatants.values():
-        if c.status != "active" or c.id in passing:
-            continue
-        if c.riding is not None:  # a rider on its mount in action counts as one body
-            mount = combatants[c.riding]
-            if mount.status == "active" and mount.position == c.position:
-                continue
-        other = held.get(c.position)
-        if other is not None:
-            raise InvariantViolation("one-body-per-square", f"{c.id} and {other} both "
-                                     f"stand on {c.position} (H13, H22)")
-        held[c.position] = c.id
 
 
 def check_dodge_choices(battle: Battle, defender: rules.Combatant, attacker: rules.Combatant,

@@ -2,7 +2,7 @@
 
 Each battle is played by :meth:`rules.Battle.random_play` in chunks of ``SAMPLE_EVERY``
 decisions, all in C++ with the engine's cheap invariants checked as it goes (the bodies
-after every event, the bounds after every decision: ``rules/native/invariants.cpp``);
+after every event, the bounds after every decision: ``rules/native/core/invariants.cpp``);
 after every chunk the full Python invariants (:func:`experiments.fuzzing.invariants.
 check_state`) run on a copy of the state, a sample, and at the end a second battle from
 the same seed, played in the engine without that sample, must end in the same state
@@ -37,7 +37,7 @@ from experiments.fuzzing.fuzz import (
 )
 from experiments.fuzzing.invariants import check_state
 from experiments.replay import Replay
-from rules import Action, Battle
+from rules import Action, Battle, native_agents
 from rules.errors import InvariantViolation
 
 #: decisions played inside the engine between two samples of the full Python invariants
@@ -96,10 +96,9 @@ def same_end(first: Battle, second: Battle) -> bool:
     (``event_bytes``: each event's type and fields, names as their text) rather than as
     Python events."""
     def log(battle: Battle) -> bytes:
-        driver = battle._driver
-        if driver is None:
+        if battle.engine == "python":
             raise ValueError("same_end: the battle runs on the Python engine")
-        return driver.to_native(battle).event_bytes()
+        return native_agents.engine_parts(battle)[0].event_bytes()
 
     return (first.to_dict(events=False) == second.to_dict(events=False)
             and log(first) == log(second))

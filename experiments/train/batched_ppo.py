@@ -116,15 +116,15 @@ class Rollout:
         self.rewards = torch.zeros((steps, envs))
         self.dones = torch.zeros((steps, envs))
 
-    def store(self, t: int, observation: dict[str, np.ndarray], mask: np.ndarray) -> None:
-        self.planes[t].copy_(torch.from_numpy(observation["planes"]))
-        self.units[t].copy_(torch.from_numpy(observation["units"]))
-        self.decision[t].copy_(torch.from_numpy(observation["decision"]))
-        self.globals[t].copy_(torch.from_numpy(observation["globals"]))
-        self.mask[t].copy_(torch.from_numpy(mask))
+    def store(self, step: int, observation: dict[str, np.ndarray], mask: np.ndarray) -> None:
+        self.planes[step].copy_(torch.from_numpy(observation["planes"]))
+        self.units[step].copy_(torch.from_numpy(observation["units"]))
+        self.decision[step].copy_(torch.from_numpy(observation["decision"]))
+        self.globals[step].copy_(torch.from_numpy(observation["globals"]))
+        self.mask[step].copy_(torch.from_numpy(mask))
 
-    def inputs(self, t: int) -> tuple[torch.Tensor, ...]:
-        return self.planes[t], self.units[t], self.decision[t], self.globals[t]
+    def inputs(self, step: int) -> tuple[torch.Tensor, ...]:
+        return self.planes[step], self.units[step], self.decision[step], self.globals[step]
 
     def flat(self, name: str) -> torch.Tensor:
         value = getattr(self, name)

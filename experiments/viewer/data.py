@@ -215,6 +215,8 @@ def _apply_event(event: Event, units: list[list[int]], slot: dict[str, int],
         units[slot[event.target]][2] = event.hp
     elif name == "HitPointsChanged":
         units[slot[event.actor]][2] = event.hp
+    elif name == "StatusChanged" and event.cause == "unseated":  # H22: apart from now on
+        partner.pop(partner.pop(event.actor, ""), None)
     elif name == "StatusChanged" and event.status in _STATUS_FLAGS:
         flag, on = _STATUS_FLAGS[event.status]
         row = units[slot[event.actor]]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
+from rules import dice
 from rules.content.loader import DATA_DIR, build, check_content, load_content
 from rules.content.schema import (
     Armour,
@@ -45,6 +46,13 @@ from rules.content.schema import (
 def default_content() -> Content:
     """The shipped content of ``rules/data``, loaded and checked once per process."""
     return load_content(DATA_DIR)
+
+
+def _shipped_success_rules() -> SuccessRules:
+    return default_content().ruleset.success
+
+
+dice.shipped_success_rules = _shipped_success_rules  # success_level's default (H2)
 
 
 def content_for(content_dir: str | Path | None) -> Content:

@@ -19,8 +19,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, TypeVar, get_args, get_origin
 
-from rules.combatant import HANDS
 from rules.content import schema as s
+from rules.content.schema import HANDS
 from rules.dice import BOUNDED, Dice, DiceBoundsError
 from rules.errors import ContentError
 from rules.limits import (

@@ -22,6 +22,9 @@ DamageType = Literal["slash", "crush", "impale"]
 Reach = Literal["S", "M", "L"]
 Burden = Literal["none", "light", "moderate", "heavy"]
 SkillCategory = Literal["physical", "mental", "magic"]
+#: Hands every combatant has for ready weapons, shields and items (S12, H21): the
+#: loader checks a unit's ready kit against it, rules.combatant counts hands by it.
+HANDS = 2
 
 # ---------------------------------------------------------------- ruleset.toml
 

@@ -148,8 +148,8 @@ def test_an_option_table_reads_ranges_kinds_and_none() -> None:
 
 def test_an_agent_without_a_table_still_gets_a_one_line_error(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(agents, "_REGISTRY", dict(agents._REGISTRY))
-    monkeypatch.setattr(agents, "_OPTIONS", dict(agents._OPTIONS))
+    monkeypatch.setattr(agents.registry, "_REGISTRY", dict(agents._REGISTRY))
+    monkeypatch.setattr(agents.registry, "_OPTIONS", dict(agents._OPTIONS))
     agents.register("test_plain", lambda seed=None: agents.RandomAgent(seed))
     with pytest.raises(ValueError, match=r"^agent 'test_plain\(x=1\)': .*'x'"):
         agents.make("test_plain(x=1)")

@@ -49,7 +49,7 @@ def test_make_accepts_a_spec_with_keyword_arguments() -> None:
 
 
 def test_registry_is_extensible_with_prefixed_names(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(agents, "_REGISTRY", dict(agents._REGISTRY))
+    monkeypatch.setattr(agents.registry, "_REGISTRY", dict(agents._REGISTRY))
     calls = []
 
     def learned(path: str, seed: int | None = None) -> Agent:

@@ -1,4 +1,4 @@
-"""MCTS's flat rounds in the engine (rules/native/agents_mcts.cpp): on a native battle
+"""MCTS's flat rounds in the engine (rules/native/agents/agents_mcts.cpp): on a native battle
 with a rollout policy that has a native form, the same values, statistics, choices and
 reasons as the Python iterations."""
 

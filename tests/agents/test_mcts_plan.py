@@ -1,6 +1,6 @@
 """MCTS(plan=N), the deeper search (issue 24): a tree over the searching team's next
 decisions below the root candidates. The same battles on both engines (the tree in the
-engine on a native battle, rules/native/agents_mcts.cpp PlanSearch), a real tree, and
+engine on a native battle, rules/native/agents/agents_mcts.cpp PlanSearch), a real tree, and
 step_back searching only where the prior ends its turn. Blind to the real dice:
 tests/agents/test_mcts.py; the engine's grouping and tree alone:
 tests/native/test_native_mcts_plan.py."""

@@ -14,6 +14,7 @@ from experiments import cli
 from experiments.benchmarks.engines import read_record
 from experiments.fuzzing import differential, fuzz, generate
 from experiments.fuzzing.fuzz_campaign import campaign, shipped_cases
+from experiments.fuzzing.reproduce import reproduce
 from experiments.replay import Replay
 from rules import engine
 from rules.actions import Action, ActionKind
@@ -89,12 +90,12 @@ def test_a_planted_native_difference_is_found_shrunk_written_and_replayed(
                                                                    shipped_cases()[0][0]))
     assert (len(shrunk["units"]), len(shrunk["map"])) < (len(original["units"]),
                                                          len(original["map"]))
-    again = fuzz.reproduce(replay)  # what `fray replay` runs
+    again = reproduce(replay)  # what `fray replay` runs
     assert again.failure is not None and again.failure.signature == found.failure.signature
     assert cli.main(["replay", str(found.path)]) == 1
     assert "REPRODUCED" in capsys.readouterr().out
     monkeypatch.undo()  # "fix" the native search: the engines agree again
-    assert fuzz.reproduce(replay).failure is None
+    assert reproduce(replay).failure is None
     assert cli.main(["replay", str(found.path)]) == 0
     assert "no longer happens" in capsys.readouterr().out
 

@@ -19,6 +19,7 @@ from experiments.fuzzing.invariants import (
     check_dodge_choices,
     check_state,
 )
+from experiments.fuzzing.reproduce import reproduce
 from rules.content import default_content
 from rules.events import ActionTaken, AttackRolled, DodgeRolled, ParryRolled
 from rules.grid import LEGEND
@@ -87,7 +88,7 @@ def test_a_checked_run_replays_identically_from_its_choices() -> None:
     again = fuzz.run_choices(case, first.choices, checks)
     assert again.failure is None
     assert again.battle.events == first.battle.events
-    assert fuzz.reproduce(first.replay).battle.events == first.battle.events
+    assert reproduce(first.replay).battle.events == first.battle.events
 
 
 @pytest.mark.parametrize("engine", ["python", "native"])
@@ -178,13 +179,57 @@ def test_every_event_check_sees_two_bodies_on_one_square_inside_an_action(
                     reason="the native engine (rules._native) is not built")
 def test_the_native_engine_checks_the_bodies_after_every_event() -> None:
     """On a native battle the checker has the engine check the bodies after every event
-    of a step (rules/native/invariants.cpp): the first event of the next step sees them."""
+    of a step (rules/native/core/invariants.cpp): the first event of the next step sees them."""
     battle = rules.Battle.from_scenario("duel", seed=1, engine="native")
     fuzz.Checker(battle, fuzz.Checks(mask=False, clone_every=0, json_every=0)).start(battle)
     first, second = list(battle.combatants.values())[:2]
     first.position = second.position  # what a rule bug would do
     with pytest.raises(InvariantViolation, match="one-body-per-square"):
         battle.apply(battle.legal_actions()[0])
+
+
+def test_every_event_check_sees_a_moved_event_whose_actor_stands_elsewhere() -> None:
+    """True logs (issue 47): after a Moved event its actor stands on the event's last
+    square; the event hook catches one that does not."""
+    from rules.events import Moved
+
+    battle = rules.Battle.from_scenario("duel", seed=1, engine="python")
+    fuzz.Checker(battle, fuzz.Checks(mask=False, clone_every=0, json_every=0)).start(battle)
+    first = next(iter(battle.combatants.values()))
+    here = first.position
+    battle.emit(Moved, actor=first.id, path=(here,), cost=0, complete=False)
+    with pytest.raises(InvariantViolation, match="moved-where-it-stands"):
+        battle.emit(Moved, actor=first.id, path=(here, (here[0] + 1, here[1])), cost=1,
+                    complete=True)
+
+
+@pytest.mark.parametrize("engine", rules.engine.ENGINES)
+def test_the_cavalry_finding_logs_the_landing_and_the_way_back_truly(engine: str) -> None:
+    """Issue 47: in tests/fuzz_findings/cavalry-overlap.json (action 335) horse_1 dodges
+    prone under knight_1 and throws it; the landing is knight_1's Moved event, the way
+    back horse_1's, and every Moved event's actor stands on its last square (the
+    checker's every-event checks, on either engine)."""
+    if engine == "native" and not rules.engine.native_available():
+        pytest.skip("the native engine (rules._native) is not built")
+    from experiments.replay import Replay
+    from rules.events import Moved, StatusChanged
+
+    replay = Replay.load(Path(__file__).parent.parent / "fuzz_findings" / "cavalry-overlap.json")
+    case = fuzz.Case.of_replay(replay)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(rules.engine.ENVIRONMENT_VARIABLE, engine)
+        outcome = fuzz.run(case, fuzz.action_chooser(replay.actions),
+                           fuzz.Checks(mask=False, clone_every=0, json_every=0))
+    assert outcome.failure is None and outcome.decisions == 335
+    battle = outcome.battle
+    assert (battle._driver is not None) == (engine == "native")
+    tail = battle.events[-8:]
+    assert isinstance(tail[1], StatusChanged) and tail[1].cause == "unseated"
+    assert tail[2] == Moved(14, "knight_1", ((3, 6), (2, 5)), 0, True)  # the landing
+    assert tail[-2:] == [Moved(14, "horse_1", ((4, 5),), 0, False),  # the way back
+                         Moved(14, "knight_1", ((2, 5),), 0, False)]
+    assert battle.combatants["knight_1"].position == (2, 5)
+    assert battle.combatants["horse_1"].position == (4, 5)
 
 
 def test_fuzz_command_runs_and_writes_every_battle(tmp_path: Path,

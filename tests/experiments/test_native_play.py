@@ -1,4 +1,4 @@
-"""Whole battles in the engine (rules/native/play.cpp): experiments.replay.play hands a
+"""Whole battles in the engine (rules/native/play/play.cpp): experiments.replay.play hands a
 native battle whose every agent has a native twin to the engine, with byte-identical
 replays (actions, reasons, events, result) to the Python agents on the Python engine; in
 a battle where some agent has none, the others' twins still decide in the engine."""

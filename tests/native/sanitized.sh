@@ -67,8 +67,8 @@ sanitize_flags=(-fsanitize=address,undefined -fno-sanitize-recover=all
                 -fno-omit-frame-pointer -O1 -g)
 
 # 1. The dice stream, about 10 s.
-g++ -std=c++20 -Wall -Wextra -Werror "${sanitize_flags[@]}" -I"$root/rules/native" \
-    "$root/rules/native/dice.cpp" "$root/tests/native/dice_check.cpp" -o "$work/dice_check"
+g++ -std=c++20 -Wall -Wextra -Werror "${sanitize_flags[@]}" -I"$root/rules/native/core" \
+    "$root/rules/native/core/dice.cpp" "$root/tests/native/dice_check.cpp" -o "$work/dice_check"
 python "$root/tests/native/dice_vectors.py" 20000 | "$work/dice_check"
 
 # 2. The module, built from a copy of the checkout (the longest step with the tests).

@@ -1,4 +1,4 @@
-"""The native step against the Python rules core (rules/native/roller.cpp, harm.cpp,
+"""The native step against the Python rules core (rules/native/core/roller.cpp, harm.cpp,
 combat.cpp through rules/native_apply.py): from states of seeded random play on every
 shipped scenario, each :mod:`rules.harm` and :mod:`rules.combat` function runs on a clone
 of the Python battle and on the battle's native state, from the same dice state; after

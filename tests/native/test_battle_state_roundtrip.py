@@ -1,4 +1,4 @@
-"""The battle state on the native engine (rules/native/state.hpp, frames.hpp,
+"""The battle state on the native engine (rules/native/core/state.hpp, frames.hpp,
 bindings_battle.cpp, bindings_frames.cpp through rules/native_battle.py): at every
 decision of seeded random play on every shipped scenario, mid-action decisions
 included (Free Attack offers, parries and dodges, with their frames on the stack), the
@@ -101,7 +101,7 @@ def test_mid_action_frames_are_covered() -> None:
 
 def test_forced_faces_and_finished_battle() -> None:
     """Forced dice faces still queued, and a battle over (no decision, a winner) round
-    trip too; native_from_dict reads Battle.to_dict() data."""
+    trip too, from Battle.to_dict() data read back."""
     battle = rules.Battle.from_scenario("duel", seed=3, engine="python")
     battle.dice.force(5, 7, 9)
     state = native_battle.native_state(battle)
@@ -111,7 +111,8 @@ def test_forced_faces_and_finished_battle() -> None:
     agent = agents.make("random", seed=3)
     while battle.decision is not None:
         battle.apply(agent.act(battle))
-    state = native_battle.native_from_dict(battle.to_dict())
+    state = native_battle.native_state(
+        rules.Battle.from_json(json.dumps(battle.to_dict()), engine="python"))
     assert state.is_over
     assert native_battle.to_json(state) == battle.to_json()
 

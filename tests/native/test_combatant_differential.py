@@ -1,4 +1,4 @@
-"""The engine's state on the native engine (rules/native/content.cpp, combatant.cpp through
+"""The engine's state on the native engine (rules/native/core/content.cpp, combatant.cpp through
 rules/native_state.py) against the Python reference (rules/combatant.py): every field and
 every derived value of every combatant, exactly (S17, S19-S21, H3-H6, H12).
 

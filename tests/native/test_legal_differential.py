@@ -1,4 +1,4 @@
-"""The legal actions on the native engine (rules/native/legal.cpp, budget.cpp,
+"""The legal actions on the native engine (rules/native/core/legal.cpp, budget.cpp,
 reactions.cpp through rules/native_legal.py): at every decision of seeded random play on
 every shipped scenario, ``native_turn_actions(battle)`` (TURN decisions) and
 ``native_decision_actions(battle)`` (reaction decisions: Free Attack offers, parries,

@@ -1,4 +1,4 @@
-"""The native scripted agents (``rules/native/agents_random.cpp``,
+"""The native scripted agents (``rules/native/agents/agents_random.cpp``,
 ``agents_berserker.cpp``) decide exactly as the Python ones (``agents/random_agent.py``,
 ``agents/berserker.py``) with the same seed: whole battles of every shipped scenario on the
 native engine, where at every decision both agents choose, the two choices must be the

@@ -1,4 +1,4 @@
-"""The native defender (``rules/native/agents_defender.cpp``, ``NativeAgent("defender",
+"""The native defender (``rules/native/agents/agents_defender.cpp``, ``NativeAgent("defender",
 seed)``) decides as ``agents.defender.Defender(seed)``, reasons included.
 
 - Recorded states: every shipped scenario played on the native engine by random,

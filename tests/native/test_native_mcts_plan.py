@@ -1,4 +1,4 @@
-"""The plan search's C++ (rules/native/agents_mcts.cpp, MCTS(plan=N)): the action grouping
+"""The plan search's C++ (rules/native/agents/agents_mcts.cpp, MCTS(plan=N)): the action grouping
 equal to mcts.candidates on the states of random battles, and PlanSearch's rounds growing
 a tree with values in [0, 1]. Run under the sanitizers too (tests/native/sanitized.sh);
 the whole search against the Python loop is tests/agents/test_mcts_plan.py."""

@@ -1,4 +1,4 @@
-"""The native skirmisher (``rules/native/agents_skirmisher.cpp``, ``NativeAgent("skirmisher",
+"""The native skirmisher (``rules/native/agents/agents_skirmisher.cpp``, ``NativeAgent("skirmisher",
 seed)``, a subclass of the native tactician) decides as ``agents.skirmisher.Skirmisher(seed)``,
 reasons included.
 

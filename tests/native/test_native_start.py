@@ -1,5 +1,5 @@
 """Battles started in C++ (``rules.native_driver.start_template`` / ``start_native``,
-``rules/native/battle.cpp`` ``start_battle`` and ``rules/native/muster.cpp``
+``rules/native/core/battle.cpp`` ``start_battle`` and ``rules/native/core/muster.cpp``
 ``roll_initiative``): for a new seed, the native state equals the one the Python
 constructor ``rules.Battle(scenario, seed)`` builds (dice, initiative, events, first
 decision), and both play on alike."""
@@ -13,7 +13,7 @@ import pytest
 import rules
 from rules import engine, native_battle
 from rules.content import default_content, load_content
-from rules.native_driver import start_native, start_template, started_battle
+from rules.native_driver import start_native, start_template, started_driver
 from rules.scenario import load_scenario, parse_scenario
 
 pytestmark = pytest.mark.skipif(not engine.native_available(),
@@ -208,32 +208,35 @@ def test_bad_seeds_and_states(templates) -> None:
         engine.native_module().battle_start(started, 2, template.loop, template.rules, "duel")
 
 
-def test_started_battle_keeps_a_template_per_thread_and_scenario(tmp_path) -> None:
-    """``native_driver.started_battle`` (``experiments.replay.play``'s start on the native
-    engine): the constructor's battle; each thread musters its own template once."""
+def test_started_driver_keeps_a_template_per_thread_and_scenario(tmp_path) -> None:
+    """``native_driver.started_driver`` (how ``rules.Battle`` starts a native battle):
+    the constructor's battle; each thread musters its own template once."""
     content = default_content()
     duel = load_scenario("duel", content)
     assert load_scenario("duel", content) is duel  # one parse while the file is the same
-    first = started_battle(duel, 5, content)
-    assert native_battle.to_json(first) == rules.Battle(duel, 5, content,
-                                                       engine="python").to_json()
+    first = started_driver(duel, 5, content)
+    assert native_battle.to_json(first.native) == rules.Battle(duel, 5, content,
+                                                              engine="python").to_json()
     made = {}
 
     def elsewhere() -> None:
-        made["battle"] = started_battle(duel, 5, content)
+        made["driver"] = started_driver(duel, 5, content)
 
     thread = threading.Thread(target=elsewhere)
     thread.start()
     thread.join()
-    assert made["battle"]._driver.loop is not first._driver.loop  # its own template
-    assert started_battle(duel, 6, content)._driver.loop is first._driver.loop
-    assert started_battle(duel, -1, content) is None
+    assert made["driver"].loop is not first.loop  # its own template
+    assert started_driver(duel, 6, content).loop is first.loop
+    battle = rules.Battle(duel, 6, content, engine="native")  # the constructor uses it
+    assert battle._driver.loop is first.loop
+    assert battle.to_json() == rules.Battle(duel, 6, content, engine="python").to_json()
+    assert started_driver(duel, -1, content) is None
     rolled = SITUATIONS.replace('id = "tired"\n', 'id = "tired"\nroll_characteristics = true\n')
     path = tmp_path / "rolled.toml"
     path.write_text(rolled)
-    assert started_battle(load_scenario(path, content), 5, content) is None
+    assert started_driver(load_scenario(path, content), 5, content) is None
     rolled_scenario = load_scenario(path, content)
     path.write_text(SITUATIONS)  # another text in the same file: parsed again
     plain = load_scenario(path, content)
     assert plain is not rolled_scenario and not any(u.roll_characteristics for u in plain.units)
-    assert started_battle(plain, 5, content) is not None
+    assert started_driver(plain, 5, content) is not None

@@ -9,7 +9,7 @@ seed)``) decides as ``agents.tactician.Tactician(seed)``, reasons included.
   ``tactics::python_float``, so the float comparisons and the formatted odds agree).
 - Whole battles, tactician against tactician and against berserkers, on every shipped
   scenario: ``experiments.replay.play`` with ``FRAY_ENGINE=native`` (played in the engine,
-  ``rules/native/play.cpp``) and with ``FRAY_ENGINE=python`` give byte-identical replays
+  ``rules/native/play/play.cpp``) and with ``FRAY_ENGINE=python`` give byte-identical replays
   and final states.
 - ``Tactician(seed, step_back=True)`` too (its native twin is
   ``"tactician(step_back=true)"``), on one seed of the same states.

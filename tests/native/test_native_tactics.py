@@ -1,4 +1,4 @@
-"""The native scoring helpers of agents/tactics.py (rules/native/agents_tactics.cpp,
+"""The native scoring helpers of agents/tactics.py (rules/native/agents/agents_tactics.cpp,
 through the ``tactics_*`` functions of ``rules._native``) against agents/tactics.py.
 
 At the turns of seeded random play on every shipped scenario (an attack three times in

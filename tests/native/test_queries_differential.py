@@ -1,4 +1,4 @@
-"""The map and the read-only queries on the native engine (rules/native/grid.cpp,
+"""The map and the read-only queries on the native engine (rules/native/core/grid.cpp,
 threat_zones.cpp, queries.cpp through rules/native_queries.py) against the Python
 reference (rules/grid.py, rules/threat_zones.py, rules/queries.py), answer for answer.
 

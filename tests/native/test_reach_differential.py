@@ -1,4 +1,4 @@
-"""The native reach search (rules/native/reach.cpp, reach_search.cpp, reach_sweep.cpp and
+"""The native reach search (rules/native/core/reach.cpp, reach_search.cpp, reach_sweep.cpp and
 routes.cpp, through rules/native_reach.py) against the Python one (rules/reach.py), route
 for route (S17, S18, H12-H14, S23).
 

@@ -1,4 +1,4 @@
-"""The records the native engine and Python exchange (rules/native/actions.hpp,
+"""The records the native engine and Python exchange (rules/native/core/actions.hpp,
 events.hpp, bindings_records*.cpp through rules/native_records.py): the kinds and event
 classes match rules.actions and rules.events member for member and field for field;
 every legal action, decision and event of seeded random play on every shipped scenario

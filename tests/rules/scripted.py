@@ -40,12 +40,15 @@ BIG = """
 # builders.py (shared with the S tests) writes the scenarios; ``make`` adds exact
 # initiative: the d12 of each unit (in unit order) is forced before the battle starts.
 def make(units: Iterable[dict[str, Any]], map_text: str = ROOM, *, init: Iterable[int] = (),
-         max_rounds: int = 10, seed: int = 1) -> rules.Battle:
-    """A battle whose initiative d12s (one per unit, in unit order) are ``init``."""
+         max_rounds: int = 10, seed: int = 1, content_dir: str | None = None,
+         engine: str | None = None) -> rules.Battle:
+    """A battle whose initiative d12s (one per unit, in unit order) are ``init``
+    (``content_dir``: variant rules; ``engine``: as ``Battle.from_toml``)."""
     faces = list(init)
 
     text = scenario_toml(map_text.strip() + "\n", list(units), max_rounds)
-    b = rules.Battle.from_toml(text, seed=seed, force=faces)
+    b = rules.Battle.from_toml(text, seed=seed, force=faces, content_dir=content_dir,
+                               engine=engine)
     assert b.dice.forced == [], "every initiative face must be used"
     return b
 

@@ -263,7 +263,7 @@ def test_every_frame_leaves_the_stack_through_one_pop() -> None:
     pops = [(path.name, number) for path in sorted((ROOT / "rules").rglob("*.py"))
             for number, line in enumerate(path.read_text().splitlines(), 1)
             if "stack.pop(" in line]
-    assert [name for name, _ in pops] == ["frames.py"]  # inside pop_frame only
+    assert [name for name, _ in pops] == ["attack_frame.py"]  # pop_frame only
     assert set(FRAME_TYPES) == {"move", "act", "ride", "offer", "attack"}
     assert {ACTION_SPECS[kind].frame for kind in (K.MOUNT, K.DISMOUNT)} == {"ride"}
 

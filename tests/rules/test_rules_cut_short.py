@@ -82,6 +82,16 @@ def _moved(events: list[rules.Event]) -> Any:
     return moved
 
 
+def _way_back(events: list[rules.Event], rider: str = "r", mount: str = "h") -> Any:
+    """True logs (issue 47): the thrown rider's landing (its own Moved event, cost 0), the
+    mount's way back (the mount's), then the rider's (where it lies): the mount's event."""
+    landing, back, rider_end = of(events, ev.Moved)
+    assert (landing.actor, landing.cost, len(landing.path)) == (rider, 0, 2)
+    assert back.actor == mount and not back.complete
+    assert rider_end.actor == rider and rider_end.path == (landing.path[-1],)
+    return back
+
+
 # ================================================================== on foot
 def test_H13_H10_a_walker_falling_prone_to_dodge_stops_on_the_last_free_square() -> None:
     b = _battle([swordsman("w", "party", (1, 2)), *_others()])
@@ -137,7 +147,7 @@ def test_H13_H22_a_mount_falling_prone_to_dodge_throws_its_rider_and_steps_back(
     assert r.riding is None and r.prone and h.prone
     assert r.position == (2, 2)  # thrown into the first free neighbour of (3, 2)
     # the horse goes back past its thrown rider to the start: (3, 2) and (2, 2) are held
-    assert _moved(events).path == ((1, 2),)
+    assert _way_back(events).path == ((1, 2),)
     assert h.position == (1, 2)
     check_bodies(b)
     used_up(b)
@@ -168,7 +178,7 @@ def test_H13_H22_a_rider_dropped_out_of_action_leaves_its_mount_stepping_back() 
     r, h = b.combatants["r"], b.combatants["h"]
     assert r.status == "out" and r.riding is None and r.position == (2, 2)
     assert h.in_action and h.position == (1, 2)
-    assert _moved(events).path == ((1, 2),)
+    assert _way_back(events).path == ((1, 2),)
     check_bodies(b)
     used_up(b)
 
@@ -215,7 +225,7 @@ def test_H13_H22_a_thrown_rider_on_the_start_square_sends_its_mount_on_to_a_free
         events += act(b, K.DODGE)
     r, h = b.combatants["r"], b.combatants["h"]
     assert r.position == (2, 2) and r.prone
-    assert _moved(events).path == ((2, 2), (3, 2), (4, 2))
+    assert _way_back(events).path == ((2, 2), (3, 2), (4, 2))
     assert h.position == (4, 2) and h.prone
     check_bodies(b)
     used_up(b)

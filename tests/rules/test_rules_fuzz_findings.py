@@ -107,7 +107,7 @@ def test_S13_H10_a_failed_dismount_whose_rider_fell_from_the_saddle_is_lost() ->
     dismount resumes there is no mount left to get off: the action is lost, no crash."""
     from pathlib import Path
 
-    from experiments.fuzzing.fuzz import reproduce
+    from experiments.fuzzing.reproduce import reproduce
     from experiments.replay import Replay
 
     path = Path(__file__).parent.parent / "fuzz_findings"
@@ -142,6 +142,16 @@ def _resume(recorded: list[rules.Action], seed: int):  # type: ignore[no-untyped
     return choose, diverged
 
 
+def _without_landings(events: list[rules.Event]) -> list[rules.Event]:
+    """``events`` without the landings of thrown riders (a Moved event right after an
+    "unseated" StatusChanged of the same actor)."""
+    return [event for index, event in enumerate(events)
+            if not (isinstance(event, ev.Moved) and index
+                    and isinstance(events[index - 1], ev.StatusChanged)
+                    and events[index - 1].cause == "unseated"
+                    and events[index - 1].actor == event.actor)]
+
+
 @pytest.mark.parametrize(("name", "cut_short_event"), [
     ("cavalry-overlap.json", 690), ("stable-overlap.json", 59)])
 def test_H13_H22_the_overlap_findings_keep_one_body_per_square(name: str,
@@ -168,11 +178,13 @@ def test_H13_H22_the_overlap_findings_keep_one_body_per_square(name: str,
     outcome = run(Case.of_replay(replay), chooser, Checks(json_every=100))
     assert outcome.failure is None, str(outcome.failure)
     battle = outcome.battle
-    # the recorded battle and the fixed one part at the move that was cut short
+    # the recorded battle and the fixed one part at the move that was cut short (a
+    # thrown rider's landing is an event of its own since issue 47, not recorded then)
     assert first_mismatch(replay, battle) is not None
-    assert battle.events[:cut_short_event] == [ev.event_from_dict(e)
-                                               for e in replay.events[:cut_short_event]]
-    moved = battle.events[cut_short_event]
+    events = _without_landings(battle.events)
+    assert events[:cut_short_event] == [ev.event_from_dict(e)
+                                        for e in replay.events[:cut_short_event]]
+    moved = events[cut_short_event]
     assert isinstance(moved, ev.Moved) and not moved.complete
     assert outcome.decisions == len(recorded) + 200 or battle.is_over
     assert diverged in ([], [len(recorded)])  # every recorded action stayed legal

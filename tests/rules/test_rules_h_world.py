@@ -7,6 +7,8 @@ checks the exact outcome: decisions, HP, positions and events.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from builders import decline, kinds, unit
 from scripted import (
@@ -365,6 +367,33 @@ def test_H25_every_free_action_is_once_per_turn() -> None:
     assert b.combatants["m"].actions_used == []
     next_turn(b, "m")
     assert {K.DROP_ITEM, K.SPEAK} <= kinds(b)
+
+
+@pytest.mark.parametrize("engine", rules.engine.ENGINES)
+def test_H25_free_actions_per_turn_2_gives_every_free_action_twice(
+        engine: str, tmp_path: Path) -> None:
+    """misc.free_actions_per_turn = 2: every voluntary FREE action twice a turn, on both
+    engines (the knob was read by neither before issue 47)."""
+    if engine == "native" and not rules.engine.native_available():
+        pytest.skip("the native engine is not built here")
+    from experiments.comparison.sweep import base_folder, write_variant
+
+    folder = write_variant(base_folder(None), tmp_path / "twice",
+                           {"misc.free_actions_per_turn": 2})
+    b = make([mage("m", "party", (2, 2), equipment=[
+        {"item": "dagger"}, {"item": "torch"}, {"item": "short_bow", "state": "ready"}]),
+        swordsman("z", "monsters", (7, 3))], init=(12, 1), content_dir=str(folder),
+        engine=engine)
+    for _ in range(2):
+        assert K.SPEAK in kinds(b)
+        b.apply(Action(K.SPEAK))
+    assert K.SPEAK not in kinds(b)
+    b.apply(Action(K.DROP_ITEM, item="m.torch"))
+    b.apply(Action(K.DROP_ITEM, item="m.dagger"))
+    assert K.DROP_ITEM not in kinds(b)
+    assert b.combatants["m"].free_used == ["speak", "speak", "drop_item", "drop_item"]
+    next_turn(b, "m")
+    assert K.SPEAK in kinds(b) and b.combatants["m"].free_used == []
 
 
 def test_H25_random_play_always_ends() -> None:

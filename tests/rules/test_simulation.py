@@ -150,7 +150,7 @@ CHUNKS = [(sc, start, min(start + CHUNK, BATTLES.get(sc, CHUNK)))
 
 
 #: On the native engine, the decisions the engine plays (``Battle.random_play(check=True)``:
-#: its own invariants after every event and decision, ``rules/native/invariants.cpp``)
+#: its own invariants after every event and decision, ``rules/native/core/invariants.cpp``)
 #: between two of this file's Python checks. Each Python check reads the whole state
 #: through the mirror and writes it back before the next native step (about 1 ms), so a
 #: check after every action made these battles as slow as on the Python engine; that

@@ -24,9 +24,8 @@ bool can_spend(const combatant::Combatant& combatant, Category category) {
 }
 
 // H25
-bool free_left(const combatant::Combatant& combatant, ActionKind kind) {
-  return std::find(combatant.free_used.begin(), combatant.free_used.end(), kind) ==
-         combatant.free_used.end();
+bool free_left(const combatant::Combatant& combatant, ActionKind kind, int per_turn) {
+  return std::count(combatant.free_used.begin(), combatant.free_used.end(), kind) < per_turn;
 }
 
 // H18

@@ -470,7 +470,18 @@ void apply_effect(harm::Context& context, int actor, const actions::Action& acti
       event.actor = context.id(actor);
       return context.emit(std::move(event));
     }
-    default: return;
+    // No effect of their own (rules.effects.EFFECTS has no row for them either): a move's
+    // frame is its effect, END_TURN ends the turn, reactions answer frames. Listed, with
+    // no default, so a kind added to ActionKind without a case fails the build (-Wswitch).
+    case ActionKind::END_TURN:
+    case ActionKind::MOVE:
+    case ActionKind::FULL_MOVE:
+    case ActionKind::DISENGAGE:
+    case ActionKind::FREE_ATTACK:
+    case ActionKind::PARRY:
+    case ActionKind::DODGE:
+    case ActionKind::DECLINE:
+      return;
   }
 }
 

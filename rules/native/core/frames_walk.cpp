@@ -76,7 +76,8 @@ combatant::Concentration concentration(const harm::Context& context, const Comba
   return combatant::Concentration::none;
 }
 
-// MoveFrame.finish: the walked path (cut back for bodies on a held square), Moved.
+// MoveFrame.finish: the walked path (cut back for bodies on a held square), Moved (true
+// logs: a mover that left its walk gets the mount's way as the mount's event, then its own).
 void finish_move(harm::Context& context, bool complete) {
   const MoveFrame& frame = std::get<MoveFrame>(context.state.stack.back());  // popped last
   std::vector<Square> walked(frame.path.begin(), frame.path.begin() + frame.index + 1);
@@ -97,13 +98,30 @@ void finish_move(harm::Context& context, bool complete) {
   Combatant& mover = context.at(frame.actor);
   mover.diagonal_parity = parity;
   mover.moved_this_round = true;
-  events::Moved event;
-  event.actor = context.id(frame.actor);
-  event.path.reserve(walked.size());
-  for (const Square square : walked) event.path.push_back({square.x, square.y});
-  event.cost = cost;
-  event.complete = complete;
-  context.emit(std::move(event));
+  const auto moved = [&](int actor, const std::vector<Square>& path, int paid) {
+    events::Moved event;
+    event.actor = context.id(actor);
+    event.path.reserve(path.size());
+    for (const Square square : path) event.path.push_back({square.x, square.y});
+    event.cost = paid;
+    event.complete = complete;
+    context.emit(std::move(event));
+  };
+  const Square where = context.at(frame.actor).position;
+  if (where == walked.back()) {
+    moved(frame.actor, walked, cost);
+  } else {  // the mover left its walk: thrown from the saddle (H22), shifted by a dodge (H10)
+    bool carried = false;  // the mount, its own way
+    for (const int body : bodies) {
+      if (body == frame.actor) continue;
+      carried = true;
+      moved(body, walked, cost);
+    }
+    std::vector<Square> own;
+    if (!carried) own = walked;
+    own.push_back(where);
+    moved(frame.actor, own, carried ? 0 : cost);
+  }
   context.state.stack.pop_back();
 }
 

@@ -114,6 +114,7 @@ bool unseat(Context& context, int rider) {
   const int mount = context.at(rider).riding;
   const std::vector<grid::Square> spots = queries::free_adjacent(context.query(), rider);
   Combatant& who = context.at(rider);
+  const grid::Square start = who.position;
   if (!spots.empty()) {
     who.position = spots.front();
   } else if (who.in_action() && context.at(mount).in_action()) {
@@ -122,6 +123,15 @@ bool unseat(Context& context, int rider) {
   who.riding = kNone;
   context.at(mount).ridden_by = kNone;
   status_changed(context, rider, "off " + context.state.roster.ids.name(mount), "unseated");
+  const grid::Square landing = context.at(rider).position;
+  if (landing != start) {  // the landing, an event of its own (true logs)
+    events::Moved event;
+    event.actor = context.id(rider);
+    event.path = {{start.x, start.y}, {landing.x, landing.y}};
+    event.cost = 0;
+    event.complete = true;
+    context.emit(std::move(event));
+  }
   return true;
 }
 

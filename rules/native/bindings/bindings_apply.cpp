@@ -155,9 +155,8 @@ frames::AttackFrame attack_frame(NativeBattle& battle, nb::handle data) {
   return *attack;
 }
 
-}  // namespace
-
-void bind_apply(nb::module_& module) {
+// The engine's errors as rules.errors' (ForcedDiceError, InvariantViolation).
+void bind_errors() {
   static nb::object forced_error = nb::module_::import_("rules.errors").attr("ForcedDiceError");
   nb::register_exception_translator([](const std::exception_ptr& pointer, void*) {
     try {
@@ -169,7 +168,10 @@ void bind_apply(nb::module_& module) {
       PyErr_SetObject(violation.ptr(), violation(error.name(), error.what()).ptr());
     }
   });
+}
 
+// harm::ApplyRules: the ruleset numbers the native step reads.
+void bind_rules(nb::module_& module) {
   nb::class_<harm::ApplyRules>(module, "ApplyRules",
                                "The ruleset numbers the native step reads (harm.hpp).")
       .def("__init__", [](harm::ApplyRules* self, nb::handle content, const NativeBattle& battle) {
@@ -177,6 +179,10 @@ void bind_apply(nb::module_& module) {
       }, nb::arg("content"), nb::arg("state"),
       "From a rules.content.Content and a native state built with it (its weapon table order).");
 
+}
+
+// rules.harm, function by function (the differential tests' entry points).
+void bind_harm(nb::module_& module) {
   // rules.harm, function by function: (state, map, rules, combatant id, arguments...).
 #define FRAY_HARM_ARGS NativeBattle &battle, const legal::LegalMap &map, const harm::ApplyRules &rules
   module.def("harm_roll_skill",
@@ -256,6 +262,10 @@ void bind_apply(nb::module_& module) {
     harm::break_concentration(context, number_of(battle, who));
   });
 
+}
+
+// rules.combat on an attack frame given as frame_to_dict's dict.
+void bind_combat(nb::module_& module) {
   // rules.combat on an AttackFrame given as frame_to_dict's dict: (result, the frame after).
   module.def("combat_roll_attack", [](FRAY_HARM_ARGS, nb::handle data) {
     harm::Context context = context_of(battle, map, rules);
@@ -287,6 +297,10 @@ void bind_apply(nb::module_& module) {
     return frame_dict(frame, battle.state.roster, battle.names());
   });
 
+}
+
+// rules.battle's loop: BattleLoop, apply, start, legal actions, random play.
+void bind_loop(nb::module_& module) {
   // rules.battle's loop: apply an action and run to the next decision (battle.hpp).
   nb::class_<battle::BattleLoop>(module, "BattleLoop",
                                  "rules.battle's apply and run loop over one scenario's map.")
@@ -399,6 +413,10 @@ void bind_apply(nb::module_& module) {
   }, nb::arg("state"), nb::arg("loop"), nb::arg("rules"), nb::arg("seed"), nb::arg("max_decisions"),
   nb::arg("check") = false);
 
+}
+
+// rules.effects.apply_effect and rules.frames' answer-and-step.
+void bind_steps(nb::module_& module) {
   // rules.effects.apply_effect(state, actor, action, frame) (the frame is not read).
   module.def("effects_apply", [](FRAY_HARM_ARGS, std::string_view actor, nb::handle action) {
     harm::Context context = context_of(battle, map, rules);
@@ -432,6 +450,17 @@ void bind_apply(nb::module_& module) {
     return nb::none();
   });
 #undef FRAY_HARM_ARGS
+}
+
+}  // namespace
+
+void bind_apply(nb::module_& module) {
+  bind_errors();
+  bind_rules(module);
+  bind_harm(module);
+  bind_combat(module);
+  bind_loop(module);
+  bind_steps(module);
 }
 
 }  // namespace fray::bindings

@@ -113,7 +113,8 @@ int dodge_reduction(const harm::Context& context, const AttackFrame& frame, int 
     case Level::SUCCESS: cut = context.rules.dodge_success_reduction; break;
     case Level::SPECIAL: cut = context.rules.dodge_special_reduction; break;
     case Level::CRITICAL: cut = damage; break;
-    default: break;
+    case Level::FAILURE:
+    case Level::FUMBLE: break;
   }
   return std::min(cut, damage);
 }

@@ -123,17 +123,29 @@ struct Context {
   // A skill name's ruleset id (kNone for a name the ruleset lacks, as Python treats it).
   int skill_id(std::string_view skill) const { return content().skill_names.find(skill); }
   // BattleState.emit: the event, stamped with this round, appended to the log.
-  // With `watch`, invariants::check_bodies after every event (a Moved event's actor has
-  // just finished its move), as the fuzzer's event hook does on the Python engine.
+  // With `watch`, after every event invariants::check_bodies (a Moved event emitted while
+  // its move frame is on top ends that move) and, for a Moved event, check_moved (its actor
+  // stands on its last square), as the fuzzer's event hook does on the Python engine.
   template <typename Event>
   void emit(Event event) {
     event.round = state.round;
     int finished = content::kNone;
+    int actor = content::kNone;
+    combatant::Square last{};
     if constexpr (std::is_same_v<Event, events::Moved>) {
-      if (watch) finished = state.roster.ids.find(names.text(event.actor));
+      if (watch) {
+        const auto* move = state.stack.empty() ? nullptr
+                                               : std::get_if<frames::MoveFrame>(&state.stack.back());
+        if (move != nullptr) finished = move->actor;
+        actor = state.roster.ids.find(names.text(event.actor));
+        last = combatant::Square{event.path.back().x, event.path.back().y};
+      }
     }
     state.events.push_back(events::Event(std::move(event)));
-    if (watch) invariants::check_bodies(state, finished);
+    if (watch) {
+      invariants::check_bodies(state, finished);
+      if (actor != content::kNone) invariants::check_moved(state, actor, last);
+    }
   }
 };
 

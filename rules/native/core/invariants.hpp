@@ -1,6 +1,7 @@
-// The rules' cheap run-time invariants (experiments/fuzzing/invariants.py, the one place
-// their definitions live in Python), checked inside the engine by the native random-play
-// loop and by a battle loop asked to watch every event (BattleLoop::watch).
+// The rules' cheap run-time invariants (rules/invariants.py: the bodies and true logs, after
+// every event; the bounds of experiments/fuzzing/invariants.py's check_state), checked inside
+// the engine by the native random-play loop and by a battle loop asked to watch every event
+// (BattleLoop::watch).
 #pragma once
 
 #include <stdexcept>
@@ -25,6 +26,10 @@ class Broken : public std::runtime_error {
 // rider and its own mount; the bodies of a move under way may stand where they pass, and
 // `finished` (Roster::ids, or kNone) names the actor of a move that has just ended.
 void check_bodies(const state::BattleState& state, int finished);
+
+// invariants.check_moved (true logs): a Moved event's actor (Roster::ids) stands on the
+// event's last square `last` after it.
+void check_moved(const state::BattleState& state, int actor, const combatant::Square& last);
 
 // The bounds of invariants.check_state that need no map or content: hp at most max_hp
 // and above `out_of_action_at` in action (H5), an out-of-action body down (prone or dead),

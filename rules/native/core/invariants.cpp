@@ -46,6 +46,15 @@ void check_bodies(const state::BattleState& state, int finished) {
   }
 }
 
+void check_moved(const state::BattleState& state, int actor, const Square& last) {
+  const Combatant& who = state.roster.combatants.at(static_cast<std::size_t>(actor));
+  if (!(who.position == last)) {
+    throw Broken("moved-where-it-stands", state.roster.ids.name(actor) + " moved to " +
+                                              square_text(last) + " but stands on " +
+                                              square_text(who.position));
+  }
+}
+
 void check_bounds(const state::BattleState& state, int out_of_action_at, int max_rounds) {
   const combatant::Roster& roster = state.roster;
   for (const Combatant& who : roster.combatants) {

@@ -27,7 +27,7 @@ struct Spec {
 };
 constexpr Category kMove = Category::move, kAttack = Category::attack, kFull = Category::full,
                    kFree = Category::free;
-const std::array<Spec, actions::ACTION_KIND_COUNT> kSpecs = {{
+const Spec kSpecs[] = {
     {std::nullopt, false, FrameKind::none, false},  // END_TURN
     {kMove, false, FrameKind::move, true},          // MOVE
     {kFull, false, FrameKind::move, true},          // FULL_MOVE
@@ -64,7 +64,10 @@ const std::array<Spec, actions::ACTION_KIND_COUNT> kSpecs = {{
     {std::nullopt, false, FrameKind::none, false},  // PARRY
     {std::nullopt, false, FrameKind::none, false},  // DODGE
     {std::nullopt, false, FrameKind::none, false},  // DECLINE
-}};
+};
+// A missing row fails the build (a std::array of ACTION_KIND_COUNT would default-fill it).
+static_assert(sizeof(kSpecs) / sizeof(kSpecs[0]) == actions::ACTION_KIND_COUNT,
+              "one ACTION_SPECS row per ActionKind, in ActionKind order");
 
 const Spec& spec(ActionKind kind) { return kSpecs[static_cast<std::size_t>(kind)]; }
 

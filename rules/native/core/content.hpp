@@ -153,6 +153,7 @@ struct Ruleset {
   std::vector<int> reach_squares;    // H12: indexed by reach letter (Content::reach_names)
   ModifierRules modifiers;
   int torch_radius = 0;              // H23: misc.torch_radius, in squares
+  int free_actions_per_turn = 1;     // H25: misc.free_actions_per_turn
 };
 
 // ---------------------------------------------------------------- the tables

@@ -21,7 +21,6 @@ using actions::ActionKind;
 using actions::Category;
 using actions::Name;
 using budget::can_spend;
-using budget::free_left;
 using combatant::Combatant;
 using combatant::ItemInstance;
 using combatant::ItemState;
@@ -40,6 +39,10 @@ struct Lister {
   std::vector<Action>& out;
 
   const Combatant& at(int number) const { return query.combatant(number); }
+  // H25: misc.free_actions_per_turn uses of a voluntary FREE kind a turn.
+  bool free_left(const Combatant& actor, ActionKind kind) const {
+    return budget::free_left(actor, kind, tables.ruleset.free_actions_per_turn);
+  }
 
   void add(ActionKind kind) { out.push_back(Action{kind, {}, {}, {}}); }
   void add_target(ActionKind kind, int target) { out.push_back(Action{kind, names.id(target), {}, {}}); }
@@ -116,7 +119,7 @@ void walk(Lister& l, const Combatant& actor) {
 
 // S7: a Shift to a free, not difficult neighbouring square (not after moving, not riding).
 void shift(Lister& l, const Combatant& actor) {
-  if (!may_move(actor) || actor.moved_this_round || !free_left(actor, K::SHIFT) ||
+  if (!may_move(actor) || actor.moved_this_round || !l.free_left(actor, K::SHIFT) ||
       actor.riding != kNone) {
     return;
   }
@@ -250,7 +253,7 @@ void spells(Lister& l, const Combatant& actor) {
     const Category category = budget::spell_category(l.tables, spell_id);
     if (casting && casting->spell == spell_id) continue;
     if (actor.power_points < spell.cost || (spell.components && !actor.components_ready)) continue;
-    if (category == Category::free ? !free_left(actor, K::CAST_SPELL)
+    if (category == Category::free ? !l.free_left(actor, K::CAST_SPELL)
                                    : !can_spend(actor, category)) {
       continue;
     }
@@ -297,7 +300,7 @@ void components(Lister& l, const Combatant& actor) {
   const bool needed = std::any_of(actor.spells.begin(), actor.spells.end(), [&](int spell) {
     return l.tables.spells.at(static_cast<std::size_t>(spell)).components;
   });
-  if (needed && !actor.components_ready && free_left(actor, K::PREPARE_COMPONENTS)) {
+  if (needed && !actor.components_ready && l.free_left(actor, K::PREPARE_COMPONENTS)) {
     l.add(K::PREPARE_COMPONENTS);
   }
 }
@@ -345,7 +348,7 @@ void pick_up(Lister& l, const Combatant& actor) {
 
 // S16/H21: drop any carried item but a natural weapon (FREE, once a turn).
 void drop(Lister& l, const Combatant& actor) {
-  if (!free_left(actor, K::DROP_ITEM)) return;
+  if (!l.free_left(actor, K::DROP_ITEM)) return;
   for (const ItemInstance& inst : actor.inventory) {
     const content::Weapon* weapon = weapon_row(l.tables, inst.item);
     if (!(weapon != nullptr && weapon->natural)) l.add_item(K::DROP_ITEM, inst.uid);
@@ -358,7 +361,7 @@ void reload(Lister& l, const Combatant& actor) {
     const ItemInstance& inst = actor.inventory[index];
     const bool ammo = queries::ammo_of(actor, weapon.ammo).has_value();
     if (weapon.reload == content::Reload::nock && !inst.nocked && ammo &&
-        free_left(actor, K::NOCK_ARROW)) {
+        l.free_left(actor, K::NOCK_ARROW)) {
       l.add_item(K::NOCK_ARROW, inst.uid);
     }
     if (weapon.reload == content::Reload::wind && !inst.loaded && ammo &&
@@ -388,7 +391,7 @@ void stand_up(Lister& l, const Combatant& actor) {
 
 // H15: falling prone is FREE (once a turn), not from the saddle.
 void fall_prone(Lister& l, const Combatant& actor) {
-  if (!actor.prone && free_left(actor, K::FALL_PRONE) && actor.riding == kNone) {
+  if (!actor.prone && l.free_left(actor, K::FALL_PRONE) && actor.riding == kNone) {
     l.add(K::FALL_PRONE);
   }
 }
@@ -449,7 +452,7 @@ void first_aid(Lister& l, const Combatant& actor) {
 
 // H24: speaking is FREE, once a turn.
 void speak(Lister& l, const Combatant& actor) {
-  if (free_left(actor, K::SPEAK)) l.add(K::SPEAK);
+  if (l.free_left(actor, K::SPEAK)) l.add(K::SPEAK);
 }
 
 using Generator = void (*)(Lister&, const Combatant&);

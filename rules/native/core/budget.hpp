@@ -16,8 +16,8 @@ using actions::Category;
 // a whole turn; FREE always).
 bool can_spend(const combatant::Combatant& combatant, Category category);
 
-// H25: each voluntary FREE action at most once per turn.
-bool free_left(const combatant::Combatant& combatant, ActionKind kind);
+// H25: each voluntary FREE action at most `per_turn` (misc.free_actions_per_turn) times a turn.
+bool free_left(const combatant::Combatant& combatant, ActionKind kind, int per_turn);
 
 // H18: a spell's budget category from its casting time (multi-round: full).
 Category spell_category(const content::Content& tables, int spell);

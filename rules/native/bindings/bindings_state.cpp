@@ -103,6 +103,8 @@ void compile_ruleset(nb::handle ruleset, content::Content& out) {
   r.modifiers.long_range = integer(modifiers.attr("long_range"), "long_range");
   r.modifiers.long_range_factor = integer(modifiers.attr("long_range_factor"), "long_range_factor");
   r.torch_radius = integer(ruleset.attr("misc").attr("torch_radius"), "torch_radius");
+  r.free_actions_per_turn = integer(ruleset.attr("misc").attr("free_actions_per_turn"),
+                                    "free_actions_per_turn");
   nb::object encumbrance = ruleset.attr("encumbrance");
   r.encumbrance.str_offset = integer(encumbrance.attr("str_offset"), "str_offset");
   r.encumbrance.divisor = integer(encumbrance.attr("divisor"), "divisor");
