@@ -282,7 +282,7 @@ def _setup(battle: Battle) -> Any:
 
 def _mask(battle: Battle) -> np.ndarray:
     setup = _setup(battle)
-    if battle._driver is not None and _native_env():
+    if battle.engine == "native" and _native_env():
         return setup.native_layouts().mask(battle)[0].astype(bool)
     return setup.codec.mask(battle).astype(bool)
 
@@ -292,7 +292,7 @@ def observe(battle: Battle) -> tuple[str, dict[str, np.ndarray], np.ndarray]:
     decision = decision_of(battle)
     setup = _setup(battle)
     team = battle.combatants[decision.actor].team
-    if battle._driver is not None and _native_env():
+    if battle.engine == "native" and _native_env():
         layouts = setup.native_layouts()
         observation = layouts.observe(battle, team, decision.actor)
         mask = layouts.mask(battle)[0]

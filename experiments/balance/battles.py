@@ -171,7 +171,7 @@ def loaded_content(folder: str) -> rules.Content:
 def play_batch(task: BatchTask) -> Tally:
     """Play every battle of ``task``; the tally (its rounds in seed order)."""
     from experiments.replay import play
-    from rules import native_agents, native_driver
+    from rules import native_agents
 
     content_dir, scenario_file = materialise(task.files)
     content = loaded_content(content_dir)
@@ -185,13 +185,13 @@ def play_batch(task: BatchTask) -> Tally:
     rounds: list[int] = []
     for seed in task.seeds:
         battle = None
+        twins: dict[str, Any] = {}
         if rules.engine.resolve() == "native":
-            battle = native_driver.started_battle(scenario, seed, content, content_dir)
-        twins = {}
-        if battle is not None:
+            # the battle starts in the engine (rules.Battle picks it, once)
+            battle = rules.Battle(scenario, seed=seed, content=content, content_dir=content_dir)
             players = _players(task, teams, seed)
             twins = {team: native_agents.twin_of(player) for team, player in players.items()}
-        if battle is not None and None not in twins.values():
+        if battle is not None and battle.engine == "native" and None not in twins.values():
             native_agents.play_natively(battle, twins)
         else:
             battle, _ = play(scenario_file, seed, {party_team: task.party.name,
