@@ -23,8 +23,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 HANG = 15.0  # seconds: far above a stop's real time; only a hang reaches it
-AGENTS = "random,mcts(iterations=64)"  # a duel battle of about a second on one core
-BATTLES = 3  # per pairing and side: 6 battles
+# a duel battle of about half a second on one core, and 16 of them: the run is still going
+# when the first has finished, however idle the machine (at 64 iterations and 6 battles an
+# idle machine finished the whole run before the test could signal it)
+AGENTS = "random,mcts(iterations=2000)"
+BATTLES = 8  # per pairing and side: 16 battles
 
 
 def _command(out: Path, *extra: str) -> list[str]:
