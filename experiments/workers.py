@@ -21,6 +21,7 @@ line: any child process still alive when ``fray`` is interrupted is killed.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
 import threading
 from collections.abc import Iterable, Iterator
@@ -31,6 +32,12 @@ from types import FrameType
 
 #: how long a stopped worker may take to exit after SIGKILL (seconds)
 JOIN_SECONDS = 5.0
+
+
+def default_workers() -> int:
+    """All the cores this process may use (the default number of workers)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
+        os.cpu_count() or 1)
 
 
 def ignore_interrupts() -> None:

@@ -12,7 +12,8 @@ Where the docs' figure is a wall time, the load average matters: the header says
 
 Figures (name: where the docs quote it):
 
-- ``cli``: ``fray --version`` against ``python -c pass`` (docs/experiments.md, "The CLI")
+- ``cli``: ``fray --version``, ``--help``, ``tournament --help`` and a usage error
+  (``tournament --bogus``) against ``python -c pass`` (docs/experiments.md, "Start")
 - ``demo``: ``fray demo`` wall and CPU time (docs/experiments.md, "fray demo")
 - ``mcts``: the CPU time of a demo battle with mcts against one of the tactician
   (``fray demo``'s "about Nx", docs/experiments.md)
@@ -71,20 +72,28 @@ def _fray(*arguments: str) -> tuple[float, float]:
 
 
 def cli() -> str:
-    def best(command: list[str]) -> float:
+    def best(command: list[str], exit_code: int = 0) -> float:
         times = []
         for _ in range(5):
             start = time.monotonic()
-            subprocess.run(command, check=True, cwd=ROOT, stdout=subprocess.DEVNULL,
-                           env=dict(os.environ, PYTHONPATH=str(ROOT)))
+            done = subprocess.run(command, cwd=ROOT, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL,
+                                  env=dict(os.environ, PYTHONPATH=str(ROOT)))
             times.append(time.monotonic() - start)
+            if done.returncode != exit_code:
+                raise RuntimeError(f"{' '.join(command)}: exit {done.returncode}, "
+                                   f"expected {exit_code}")
         return min(times)
 
+    fray = [sys.executable, "-m", "experiments.cli"]
     bare = best([sys.executable, "-c", "pass"])
-    version = best([sys.executable, "-m", "experiments.cli", "--version"])
-    usage = best([sys.executable, "-m", "experiments.cli", "--help"])
-    return (f"fray --version {version:.3f} s, fray --help {usage:.3f} s, python -c pass "
-            f"{bare:.3f} s (best of 5)")
+    version = best([*fray, "--version"])
+    usage = best([*fray, "--help"])
+    command_help = best([*fray, "tournament", "--help"])
+    command_error = best([*fray, "tournament", "--bogus"], exit_code=2)
+    return (f"fray --version {version:.3f} s, fray --help {usage:.3f} s, fray tournament "
+            f"--help {command_help:.3f} s, fray tournament --bogus {command_error:.3f} s, "
+            f"python -c pass {bare:.3f} s (best of 5)")
 
 
 def demo() -> str:

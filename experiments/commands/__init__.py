@@ -8,8 +8,11 @@ of a second without numpy, torch or matplotlib (issue 50; tests/experiments/test
 To add a subcommand: write ``experiments/commands/NAME.py`` with ``add_parser(sub)``
 (which calls ``sub.add_parser("NAME", ...)`` and sets ``func``) and add one line here,
 ``"NAME": ("experiments.commands.NAME", "what it does, for fray --help")``. Keep the
-module's top-level imports light (argparse, pathlib): import the heavy ones inside the
-function that runs the command, so ``fray NAME --help`` stays fast too.
+module's top-level imports light (argparse, pathlib, ``experiments.paths``; no ``rules``,
+``agents``, numpy or a job module): import the heavy ones inside the function that runs
+the command, so ``fray NAME --help`` and its usage errors stay fast too (an option's
+``type=``, ``choices=`` or default from a light module, or checked at run time with a
+UsageError). tests/experiments/test_cli_startup.py checks both for every command here.
 """
 
 from __future__ import annotations

@@ -208,8 +208,9 @@ def verdict_text(agent: str, opponent: str, state: Comparison, args: argparse.Na
 
 def run(args: argparse.Namespace) -> int:
     from experiments.commands import UsageError
-    from experiments.comparison.runner import default_workers, parse_agents
+    from experiments.comparison.runner import parse_agents
     from experiments.comparison.tournament import config_from, scenario_teams
+    from experiments.workers import default_workers
 
     check_run_options(args)
     if args.max_battles < 2:

@@ -6,8 +6,6 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-import rules
-
 EXAMPLE = """examples:
   fray golden                 # re-play every shipped scenario, print the first difference
   fray golden duel crypt      # only these scenarios
@@ -19,6 +17,7 @@ exit status: 0 when every playthrough matches, 1 when one differs, 2 for a bad a
 def run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
+    import rules
     from experiments import golden
     from experiments.commands import UsageError
 
@@ -26,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
     unknown = [s for s in args.scenarios if s not in shipped]
     if unknown:
         raise UsageError(f"unknown scenario {unknown[0]!r}; shipped: {', '.join(shipped)}")
-    directory = Path(args.dir)
+    directory = golden.GOLDEN_DIR if args.dir is None else Path(args.dir)
     scenarios = args.scenarios or shipped
     differing = 0
     for scenario in tqdm(scenarios, desc="golden", unit="scenario", leave=False):
@@ -56,8 +55,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    from experiments import golden
-
     c = sub.add_parser("golden", description="Re-play each shipped scenario's recorded battle "
                        "(tests/golden/) and compare every event line, or re-record them.",
                        epilog=EXAMPLE,
@@ -65,6 +62,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     c.add_argument("scenarios", nargs="*", metavar="SCENARIO",
                    help="shipped scenarios to check (default: all)")
     c.add_argument("--update", action="store_true", help="re-record the golden files")
-    c.add_argument("--dir", default=str(golden.GOLDEN_DIR),
+    c.add_argument("--dir", default=None,
                    help="folder of golden files (default: tests/golden)")
     c.set_defaults(func=run)

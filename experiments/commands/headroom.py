@@ -6,14 +6,14 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-import agents
-import rules
-from experiments.comparison import headroom
 from experiments.paths import output_file
 
 
 def run(args: argparse.Namespace) -> int:
+    import agents
+    import rules
     from experiments.commands import UsageError
+    from experiments.comparison import headroom
 
     if args.scenario not in rules.shipped_scenarios():
         raise UsageError(f"SCENARIO: expected a shipped scenario "

@@ -6,20 +6,14 @@ import argparse
 import time
 from pathlib import Path
 
-import rules
-from experiments.comparison.ladder import (
-    DEFAULT_AGENTS,
-    DEFAULT_SCENARIOS,
-    LadderConfig,
-    plan,
-    run_ladder,
-)
-from experiments.comparison.runner import check_address, parse_agents, split_list
+from experiments.comparison.ladder_config import DEFAULT_AGENTS, DEFAULT_SCENARIOS
 from experiments.paths import output_folder
 
 
 def _cap(text: str) -> dict[str, int]:
     """``mcts=40,tactician=100`` -> battles per cell for those agents."""
+    from agents.spec import split_specs as split_list
+
     out: dict[str, int] = {}
     for part in split_list(text):
         name, sep, number = part.rpartition("=")
@@ -33,6 +27,7 @@ def time_decisions(args: argparse.Namespace) -> int:
     """``--time AGENT``: CPU time per decision instead of a ladder."""
     import statistics
 
+    from agents.spec import split_specs as split_list
     from experiments.comparison.ladder import decision_times
 
     for scenario, times in decision_times(args.time, split_list(args.scenarios),
@@ -69,7 +64,11 @@ def compare_runs(args: argparse.Namespace) -> int:
 def run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
+    import rules
+    from agents.spec import split_specs as split_list
     from experiments.commands import UsageError
+    from experiments.comparison.ladder import LadderConfig, plan, run_ladder
+    from experiments.comparison.runner import check_address, parse_agents
 
     if args.time:
         return time_decisions(args)

@@ -4,20 +4,22 @@ from __future__ import annotations
 
 import argparse
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-import rules
-from rules import Action, ActionKind, odds
-
-K = ActionKind
+if TYPE_CHECKING:  # rules (and numpy) load when the command runs, not for --help
+    import rules
 
 
 def _pct(probability: Fraction) -> str:
     return f"{float(probability) * 100:5.1f}%"
 
 
-def attack_options(battle: rules.Battle, attacker: str, target: str) -> list[Action]:
+def attack_options(battle: rules.Battle, attacker: str, target: str) -> list[rules.Action]:
     """Every attack ``attacker`` could make on ``target`` with what it holds ready: each
     ready weapon normally and as a Full Attack (H17), and unarmed (H19)."""
+    from rules import Action
+    from rules import ActionKind as K
+
     c = battle.combatants[attacker]
     out = []
     for inst, w in c.ready_weapons():
@@ -31,6 +33,8 @@ def attack_options(battle: rules.Battle, attacker: str, target: str) -> list[Act
 def table(battle: rules.Battle, attacker: str, target: str, max_damage_columns: int = 12
           ) -> str:
     """A readable table of every attack option against every defence."""
+    from rules import odds
+
     a, t = battle.combatants[attacker], battle.combatants[target]
     lines = [f"{attacker} ({a.name}) attacks {target} ({t.name}, {t.hp}/{t.max_hp} HP, "
              f"armour {t.armour_points} AP, CON {t.char('con')}) in round {battle.round}",
@@ -63,6 +67,7 @@ def table(battle: rules.Battle, attacker: str, target: str, max_damage_columns: 
 
 
 def run(args: argparse.Namespace) -> int:
+    import rules
     from experiments.commands import UsageError
 
     if args.seed < 0:

@@ -7,10 +7,13 @@ that found it, and the command says whether the failure still happens.
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-import rules
 from experiments.paths import input_file, output_file
-from experiments.replay import Replay, ReplayError
+
+if TYPE_CHECKING:  # rules (and numpy) load when the command runs, not for --help
+    import rules
+    from experiments.replay import Replay
 
 EXAMPLE = """examples:
   fray replay battle.json                 # verify and show the last 60 events and the map
@@ -25,6 +28,9 @@ recorded failure happens again, 2 for a file that cannot be read."""
 
 def load(path: str) -> Replay:
     """The replay in ``path``; every action is checked to be readable (else one line)."""
+    import rules
+    from experiments.replay import Replay, ReplayError
+
     replay = Replay.load(path)
     for index, data in enumerate(replay.actions):
         try:

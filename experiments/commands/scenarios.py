@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import argparse
 
-import rules
-
 EXAMPLE = """example:
   fray scenarios
   fray scenarios --measure --battles 4000 --seed 2048   # docs/balance.md's measurement
@@ -16,6 +14,7 @@ counts half) with its Wilson 95% interval, from experiments/balance/scenario_bal
 
 
 def run(args: argparse.Namespace) -> int:
+    import rules
     from experiments.balance.fairness import (
         balance_column,
         measure_scenarios,

@@ -6,8 +6,8 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from experiments.comparison.runner import check_address, default_workers, parse_agents
 from experiments.paths import output_folder
+from experiments.workers import default_workers
 
 if TYPE_CHECKING:  # the heavy modules load when a command runs, not for --help
     from experiments.comparison.summary import Summary
@@ -44,6 +44,7 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
 def check_run_options(args: argparse.Namespace) -> None:
     """One-line errors for run options argparse cannot check."""
     from experiments.commands import UsageError
+    from experiments.comparison.runner import check_address
 
     if args.workers is not None and args.workers < 1:
         raise UsageError(f"--workers: expected a whole number >= 1, got {args.workers}")
@@ -85,6 +86,7 @@ def write_report(out: Path, config: TournamentConfig, records: list[dict[str, An
 
 def run(args: argparse.Namespace) -> int:
     from experiments.commands import UsageError
+    from experiments.comparison.runner import parse_agents
     from experiments.comparison.summary import table_text
     from experiments.comparison.tournament import config_from, parse_scenarios, run_tournament
 

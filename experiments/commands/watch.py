@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-import rules
-from experiments.comparison import report
 from experiments.paths import output_file
+
+if TYPE_CHECKING:  # rules (and numpy) load when the command runs, not for --help
+    import rules
 
 DEFAULT_SCENARIO = "skirmish"
 
@@ -34,7 +36,9 @@ def check_agent_names(*names: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import rules
     from experiments.commands import UsageError
+    from experiments.comparison import report
 
     if args.seed < 0:
         raise UsageError(f"--seed: expected a whole number >= 0, got {args.seed}")

@@ -13,6 +13,9 @@ to ``DIR/ladder.md`` and ``DIR/ladder.csv`` after every cell and at the end.
 
     from experiments.comparison.ladder import LadderConfig, run_ladder
     cells = run_ladder(LadderConfig(out="runs/ladder", battles=200))
+
+:class:`LadderConfig` and the default agents and scenarios live in
+:mod:`experiments.comparison.ladder_config` (light, for ``fray ladder --help``).
 """
 
 from __future__ import annotations
@@ -22,9 +25,13 @@ import json
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
+from experiments.comparison.ladder_config import (
+    SIDES,
+    LadderConfig,
+)
 from experiments.comparison.runner import (
     AgentSpec,
     BattleSpec,
@@ -34,26 +41,6 @@ from experiments.comparison.runner import (
 )
 from experiments.comparison.stats import wilson_interval
 from experiments.comparison.tournament import BATTLES_FILE, load_records
-
-DEFAULT_AGENTS = ("random", "berserker", "tactician", "mcts")
-DEFAULT_SCENARIOS = ("duel", "skirmish")
-SIDES = ("monsters", "party")
-
-
-@dataclass(frozen=True)
-class LadderConfig:
-    """What to play: agents (specs), scenarios, battles per cell, the fixed opponents."""
-
-    out: str
-    agents: Sequence[str] = DEFAULT_AGENTS
-    scenarios: Sequence[str] = DEFAULT_SCENARIOS
-    battles: int = 200
-    battles_for: dict[str, int] = field(default_factory=dict)  # per agent label
-    fixed_party: str = "berserker"
-    fixed_monsters: str = "berserker"
-    workers: int = 1
-    backend: str = "local"          # or "ray": batches of battles as Ray tasks
-    address: str | None = None      # a Ray cluster to join (default: start one)
 
 
 @dataclass

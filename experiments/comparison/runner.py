@@ -27,7 +27,6 @@ comma list the commas inside parentheses stay with their agent).
 
 from __future__ import annotations
 
-import os
 import shutil
 import socket
 import tempfile
@@ -44,7 +43,7 @@ from agents.spec import parse_spec, spec_label
 from agents.spec import split_specs as split_list
 from experiments.heap import freeze_shared
 from experiments.replay import play
-from experiments.workers import ignore_interrupts, process_pool, stop_pool
+from experiments.workers import default_workers, ignore_interrupts, process_pool, stop_pool
 from rules import events as ev
 
 RAY_MAX_RETRIES = 3
@@ -173,12 +172,6 @@ def play_one(spec: BattleSpec) -> BattleResult:
 
 
 # ---------------------------------------------------------------- many battles
-
-
-def default_workers() -> int:
-    """All the cores this process may use."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
-        os.cpu_count() or 1)
 
 
 def run_battles(specs: Iterable[BattleSpec], *, backend: str = "local",

@@ -22,12 +22,13 @@ from typing import Any
 import numpy as np
 
 import rules
-from experiments.comparison.runner import TaskPool, default_workers
+from experiments.comparison.runner import TaskPool
 from experiments.fuzzing import differential as two_engines
 from experiments.fuzzing import fuzz_campaign as one
 from experiments.fuzzing.fuzz import Case, Checks, Failure, agent_chooser, run
 from experiments.fuzzing.generate import random_scenario, scenario_toml
 from experiments.fuzzing.native_loop import run_native as native_loop_run
+from experiments.workers import default_workers
 from rules.content import content_for
 
 #: battles a task checks (a fuzzed battle takes some milliseconds to a second)

@@ -14,10 +14,21 @@ The output folder holds everything a run writes, as it goes:
 - ``tb/``: TensorBoard logs, when tensorboard is installed.
 
 ``resume=True`` loads the newest checkpoint and continues its step count up to
-``steps`` in total. A SIGTERM (``timeout``, a batch scheduler) stops a run cleanly: it
-saves a checkpoint at its next step (after cloning, when it arrives during a warm
-start) and returns it, so ``--resume`` loses nothing; env subprocesses ignore SIGTERM and
-are closed by the run.
+``steps`` in total. A SIGTERM (``timeout``, a batch scheduler) or a SIGINT (Ctrl-C) during
+PPO stops a run cleanly within a step or two and returns the checkpoint it saves, so
+``--resume`` continues from it (issue 50):
+
+- while the envs collect a rollout: the checkpoint at the next step (the policy as it
+  stands; the rollout collected so far is dropped, its steps stay counted);
+- during a PPO update (tens of seconds on a loaded machine): the update is abandoned at
+  once and the policy and optimizer are put back as they were before it (a copy taken at
+  every rollout's end), so the checkpoint is the policy that collected that rollout, never
+  a half-updated one; the rollout is dropped, its steps stay counted;
+- outside PPO (the warm start, an evaluation): a SIGTERM saves at the next step after it
+  (after cloning, when it arrives during a warm start); a SIGINT stops at once as a
+  Ctrl-C does, keeping the checkpoints already written.
+
+Env subprocesses ignore both signals and are closed by the run.
 
 The run's policy network and vector env are built in :mod:`experiments.train.sb3_components`
 (``policy_spec``, ``make_vec_env``, ... are re-exported here).
@@ -25,12 +36,11 @@ The run's policy network and vector env are built in :mod:`experiments.train.sb3
 
 from __future__ import annotations
 
+import copy
 import csv
 import importlib.util
 import json
 import os
-import signal
-import threading
 from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -48,6 +58,14 @@ from experiments.train.sb3_components import batched_vec_env as batched_vec_env
 from experiments.train.sb3_components import make_vec_env as make_vec_env
 from experiments.train.sb3_components import policy_spec as policy_spec
 from experiments.train.stages import TRAINED_SHARE, Stages, imitation_stages
+from experiments.train.stopping import (
+    COLLECTING,
+    STOPPING,
+    UPDATING,
+    StopRequest,
+    UpdateStopped,
+    stop_on_terminate,
+)
 
 
 @dataclass
@@ -122,31 +140,6 @@ def write_checkpoint(model: Any, config: TrainConfig) -> Path:
                                                       "opponents": config.opponents})
 
 
-class StopRequest:
-    """Records a SIGTERM during :func:`train`; the callback then saves and stops."""
-
-    def __init__(self) -> None:
-        self.signal: int | None = None
-
-    def __call__(self, signum: int, frame: Any) -> None:
-        self.signal = signum
-
-
-@contextmanager
-def stop_on_terminate() -> Iterator[StopRequest]:
-    """SIGTERM sets the yielded request instead of killing the process (main thread only:
-    elsewhere the request is never set)."""
-    request = StopRequest()
-    if threading.current_thread() is not threading.main_thread():
-        yield request
-        return
-    previous = signal.signal(signal.SIGTERM, request)
-    try:
-        yield request
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
 def quiet_logger() -> Any:
     """A logger that writes nowhere, for a model with no tensorboard folder: without one,
     stable-baselines3 makes a new empty ``/tmp/SB3-<time>`` folder at every ``learn``."""
@@ -203,11 +196,37 @@ def _callback(config: TrainConfig, total: int, cloning: Any = None,
 
         def _on_rollout_start(self) -> None:
             torch.set_num_threads(1)          # the envs have the cores while collecting
+            self.set_phase(COLLECTING)
 
         def _on_rollout_end(self) -> None:
+            # the policy that collected this rollout, put back if a signal stops the update
+            self.before_update = (copy.deepcopy(self.model.policy.state_dict()),
+                                  copy.deepcopy(self.model.policy.optimizer.state_dict()))
+            self.set_phase(UPDATING)
+            if stop is not None and stop.signal is not None:  # came after the last step
+                raise UpdateStopped
             torch.set_num_threads(update_threads)  # and wait while the policy updates
             if cloning is not None:
                 cloning.update(self.num_timesteps - self.first_step)
+
+        def set_phase(self, phase: str | None) -> None:
+            if stop is not None:
+                stop.phase = phase
+
+        def update_stopped(self) -> Path:
+            """After :class:`UpdateStopped`: the policy and optimizer as before the update,
+            saved; the checkpoint's path."""
+            self._on_training_end()
+            self.set_phase(STOPPING)
+            policy, optimizer = self.before_update
+            self.model.policy.load_state_dict(policy)
+            self.model.policy.optimizer.load_state_dict(optimizer)
+            self.model.policy.set_training_mode(False)
+            path = self.save()
+            tqdm.write(f"signal {stop.signal if stop else '?'} during a PPO update: the "
+                       f"update is dropped; saved {path} (the policy before it); stopping "
+                       f"(--resume continues from it)")
+            return path
 
         def _on_step(self) -> bool:
             for info, done in zip(self.locals["infos"], self.locals["dones"], strict=True):
@@ -228,8 +247,11 @@ def _callback(config: TrainConfig, total: int, cloning: Any = None,
                     and self.num_timesteps - self.last_checkpoint >= config.checkpoint_every):
                 self.save()
             if config.eval_every and self.num_timesteps - self.last_eval >= config.eval_every:
+                self.set_phase(None)
                 self.evaluate()
+                self.set_phase(COLLECTING)
             if stop is not None and stop.signal is not None:
+                self.set_phase(STOPPING)
                 path = self.save()
                 tqdm.write(f"signal {stop.signal}: saved {path}; stopping "
                            f"(--resume continues from it)")
@@ -261,6 +283,7 @@ def _callback(config: TrainConfig, total: int, cloning: Any = None,
                                            opponent, 10**6, tally)})
 
         def _on_training_end(self) -> None:
+            self.set_phase(None)
             torch.set_num_threads(1)
             self.bar.close()
 
@@ -466,6 +489,8 @@ def _learn(config: TrainConfig, vec: Any, start: Path | None, tensorboard: str |
         if remaining > 0:
             model.learn(total_timesteps=remaining, callback=callback,
                         reset_num_timesteps=start is None, tb_log_name="ppo")
+    except UpdateStopped:
+        return callback.update_stopped().with_suffix(".json")
     finally:
         if stages is not None:
             stages.close()

@@ -223,5 +223,6 @@ def test_doc_figures_print_the_date_and_machine_then_each_figure(
     assert header.startswith("doc figures, 20") and "UTC" in header
     assert "cores, load average" in header
     assert line.startswith("cli: fray --version ") and "python -c pass" in line
+    assert "fray tournament --help " in line and "fray tournament --bogus " in line
     with pytest.raises(SystemExit):
         doc_figures.main(["no-such-figure"])

@@ -1,13 +1,19 @@
-"""``fray --version``, ``--help`` and a usage error start fast (issue 50).
+"""``fray --version``, ``--help`` and a usage error start fast (issue 50), and so do a
+subcommand's ``--help`` and usage errors (``fray tournament --help``, ``fray watch --tail
+x``): the command modules import their heavy modules when the command runs.
 
 No timing (the machine is shared): ``python -X importtime`` lists every module a run
-imports. These must import none of the heavy libraries, and at most twice as many modules
-as ``python -c pass`` on the same interpreter (before issue 50: about 14 times as many,
-numpy, scipy, matplotlib and gymnasium among them, 1.75-2.1 s a start).
+imports, or one interpreter runs ``fray CMD --help`` and ``fray CMD --no-such-flag`` for
+every command and looks at ``sys.modules`` after each. These must import none of the
+heavy libraries, and a start that runs no command at most twice as many modules as
+``python -c pass`` on the same interpreter (before issue 50: about 14 times as many,
+numpy, scipy, matplotlib and gymnasium among them, 1.75-2.1 s a start; a subcommand's
+``--help`` imported numpy and the rules until the cli-fast branch).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -45,6 +51,58 @@ def test_a_start_that_runs_no_command_imports_nothing_heavy(arguments: list[str]
         assert done.returncode == 0
         for name, (_, summary) in COMMANDS.items():
             assert name in done.stdout and summary.split()[0] in done.stdout
+    else:
+        assert done.returncode == 2
+        assert done.stderr.strip().splitlines()[-1].startswith("fray: error: ")
+
+
+#: run in a fresh interpreter: every command's --help and a usage error through fray's main,
+#: printing {"CMD OPTION": [heavy modules loaded by then], ...} and the exit codes (the
+#: first run with modules is the one that imported them)
+_EVERY_COMMAND = """
+import contextlib, io, json, sys
+from experiments.cli import main
+from experiments.commands import COMMANDS
+heavy = set(sys.argv[1].split(","))
+def loaded():
+    return {name for name in sys.modules if name.split(".")[0] in heavy}
+before = loaded()
+found, codes = {}, {}
+for command in COMMANDS:
+    for option in ("--help", "--no-such-flag"):
+        with contextlib.redirect_stdout(io.StringIO()), \\
+                contextlib.redirect_stderr(io.StringIO()) as errors:
+            codes[f"{command} {option}"] = [main([command, option]),
+                                            errors.getvalue().strip()]
+        found[f"{command} {option}"] = sorted(loaded() - before)
+print(json.dumps({"heavy": found, "codes": codes}))
+"""
+
+
+def test_every_commands_help_and_usage_error_import_nothing_heavy() -> None:
+    environment = dict(os.environ, PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, "-c", _EVERY_COMMAND, ",".join(HEAVY)],
+                          capture_output=True, text=True, env=environment, cwd=ROOT,
+                          check=True)
+    result = json.loads(done.stdout)
+    assert len(result["heavy"]) == 2 * len(COMMANDS)
+    assert {run: modules for run, modules in result["heavy"].items() if modules} == {}
+    for run, (code, errors) in result["codes"].items():
+        if run.endswith("--help"):
+            assert (code, errors) == (0, ""), run
+        else:
+            assert code == 2, run
+            assert errors.startswith("fray: error: ") and "\n" not in errors, run
+
+
+@pytest.mark.parametrize("arguments", [["tournament", "--help"], ["tournament", "--bogus"],
+                                       ["watch", "duel", "--tail", "x"], ["ladder", "--help"]])
+def test_a_subcommands_help_or_usage_error_imports_nothing_heavy(arguments: list[str]
+                                                                 ) -> None:
+    modules, done = _imports("-m", "experiments.cli", *arguments)
+    assert sorted({name for name in modules if name.split(".")[0] in HEAVY}) == []
+    if arguments[-1] == "--help":
+        assert done.returncode == 0 and done.stdout.startswith(f"usage: fray {arguments[0]}")
     else:
         assert done.returncode == 2
         assert done.stderr.strip().splitlines()[-1].startswith("fray: error: ")

@@ -105,6 +105,47 @@ def test_sigterm_saves_a_checkpoint_and_stops_the_run(
     assert _steps(resumed) >= steps + 64
 
 
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_during_a_ppo_update_drops_it_and_saves_the_policy_before_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, signum: int) -> None:
+    """Issue 50: the run stops without finishing the update (one took 75 s under load)
+    and saves the policy and optimizer as they were before it; --resume continues."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    original = MaskablePPO.train
+    updates: list[str] = []
+    before: dict[str, torch.Tensor] = {}
+
+    def signal_at_the_second_update(model: MaskablePPO) -> None:
+        if updates == ["finished"]:
+            before.update({k: v.clone() for k, v in model.policy.state_dict().items()})
+            updates.append("started")
+            signal.raise_signal(signum)
+        original(model)
+        updates.append("finished")
+
+    monkeypatch.setattr(MaskablePPO, "train", signal_at_the_second_update)
+    handlers = [signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)]
+    config = TrainConfig(scenario="duel", out=str(tmp_path), opponents=["berserker"],
+                         steps=100_000, n_steps=64, batch_size=64, n_epochs=1,
+                         checkpoint_every=0, progress=False)
+    final = train(config)
+    assert updates == ["finished", "started"]        # the second update did not finish
+    rollout = config.n_steps * config.envs
+    assert _steps(final) == 2 * rollout               # its rollout's steps stay counted
+    assert final == latest_checkpoint(tmp_path).with_suffix(".json")
+    saved = MaskablePPO.load(latest_checkpoint(tmp_path), device="cpu").policy.state_dict()
+    assert saved.keys() == before.keys()
+    assert all(torch.equal(saved[name], value) for name, value in before.items())
+    played = load_model(final).policy.state_dict()     # fray's model file: the same policy
+    assert played.keys() == before.keys()
+    assert all(torch.equal(played[name], value) for name, value in before.items())
+    assert [signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)] == handlers
+    resumed = train(replace(config, steps=3 * rollout), resume=True)
+    assert _steps(resumed) == 3 * rollout
+
+
 def test_the_cli_trains_and_rejects_bad_arguments(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "run"
