@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 import rules
+from experiments.checkpoint import check_arguments, read_records
 from experiments.comparison.runner import TaskPool, default_workers
 from experiments.fuzzing import differential as two_engines
 from experiments.fuzzing import fuzz_campaign as one
@@ -106,40 +107,16 @@ def draw(rng: np.random.Generator, generated: bool, content_dir: str | None,
         number += 1
 
 
-class ResumeError(rules.FrayError):
-    """``--resume`` on a folder fuzzed with other settings."""
-
-
 def _check_settings(out: Path, settings: dict[str, Any], resume: bool) -> None:
-    """``OUT/campaign.json`` holds the drawing settings; ``--resume`` needs the same."""
-    import json
-
-    path = out / "campaign.json"
-    if resume and path.exists():
-        stored = json.loads(path.read_text(encoding="utf-8"))
-        for key, value in settings.items():
-            if stored.get(key) != value:
-                raise ResumeError(f"{path}: {key}: this campaign was run with "
-                                  f"{stored.get(key)!r}, got {value!r}; resume with the "
-                                  f"same settings or choose a new --out")
-    elif resume and (out / "battles.jsonl").exists():
-        raise ResumeError(f"{path}: expected the settings of the campaign to resume "
-                          f"(written by --workers/--backend ray/--resume runs), found none")
-    path.write_text(json.dumps(settings, indent=1) + "\n", encoding="utf-8")
+    """``OUT/campaign.json`` holds the drawing settings; ``--resume`` needs the same
+    (:func:`experiments.checkpoint.check_arguments`)."""
+    check_arguments(out / "campaign.json", settings, resume=resume,
+                    log=out / "battles.jsonl", what="campaign")
 
 
 def logged(out: Path) -> list[dict[str, Any]]:
     """The battles a campaign in ``out`` logged (a half-written last line is cut off)."""
-    import json
-
-    path = out / "battles.jsonl"
-    if not path.exists():
-        return []
-    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
-    if lines and not lines[-1].endswith("\n"):
-        lines = lines[:-1]
-        path.write_text("".join(lines), encoding="utf-8")
-    return [json.loads(line) for line in lines]
+    return read_records(out / "battles.jsonl")
 
 
 def campaign(out: Path, *, seconds: float, generated: bool = False, seed: int = 0,
