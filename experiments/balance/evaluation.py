@@ -25,7 +25,7 @@ from tqdm import tqdm
 
 import rules
 from experiments.balance.battles import BatchTask, Tally, play_batch, setting_files
-from experiments.balance.knobs import Setting, setting_id, write_setting
+from experiments.balance.knobs import KnobError, Setting, setting_id, write_setting
 from experiments.checkpoint import append_record, check_arguments, read_records
 from experiments.comparison.runner import AgentSpec, TaskPool
 from experiments.comparison.tournament import battle_seed
@@ -62,6 +62,7 @@ class Evaluator:
         self.out.mkdir(parents=True, exist_ok=True)
         self._done: dict[tuple[str, str, int], Tally] = _read_batches(self.out / BATCHES_FILE)
         self._files: dict[str, tuple[tuple[str, str], ...]] = {}
+        self._base = setting_files(str(self.base), str(self.scenario))
         self.used = 0
         self._pool = TaskPool(self.backend, self.workers, self.address)
         self._bar = tqdm(total=self.budget or None, desc="balance", unit="battle",
@@ -81,8 +82,9 @@ class Evaluator:
                      for i in range(self.batch_size))
 
     def files(self, setting: Setting) -> tuple[tuple[str, str], ...]:
-        """The setting's content and scenario texts (written to ``DIR/settings/ID/`` and
-        checked once)."""
+        """The setting's content and scenario texts, written to ``DIR/settings/ID/`` and
+        checked once here (``fray knobs``' check of each nudge, the recommended setting's
+        files); the batches write and check their settings themselves (:func:`variant`)."""
         key = setting_id(setting)
         if key not in self._files:
             self._files[key] = setting_files(*write_setting(
@@ -95,15 +97,19 @@ class Evaluator:
         tasks: dict[tuple[str, str, int], BatchTask] = {}
         for (setting, stream, batch), key in zip(requests, keys, strict=True):
             if key not in self._done and key not in tasks:
-                tasks[key] = BatchTask(self.files(setting), self.party, self.monsters,
-                                       self.seeds(stream, batch))
+                tasks[key] = BatchTask(self._base, self.party, self.monsters,
+                                       self.seeds(stream, batch),
+                                       tuple(sorted(setting.items())))
         recovered = len(keys) - len(tasks)
         self._count(recovered * self.batch_size)
         order = list(tasks)
         if order:
             with (self.out / BATCHES_FILE).open("a", encoding="utf-8") as handle:
-                for index, tally in self._pool.map(play_batch, [tasks[k] for k in order]):
+                for index, tally in self._pool.map(play_setting_batch,
+                                                   [tasks[k] for k in order]):
                     key = order[index]
+                    if isinstance(tally, str):
+                        raise KnobError(tally)
                     self._done[key] = tally
                     append_record(handle, {"setting": key[0], "stream": key[1],
                                            "batch": key[2], "size": self.batch_size,
@@ -121,6 +127,15 @@ class Evaluator:
     def _count(self, battles: int) -> None:
         self.used += battles
         self._bar.update(battles)
+
+
+def play_setting_batch(task: BatchTask) -> Tally | str:
+    """:func:`play_batch` (a worker's task), or the one line saying why the rules reject
+    the task's setting (raised in the driver, whatever the backend)."""
+    try:
+        return play_batch(task)
+    except KnobError as exc:
+        return str(exc)
 
 
 def _read_batches(path: Path) -> dict[tuple[str, str, int], Tally]:
