@@ -112,3 +112,21 @@ def test_main_resumes_without_writing_rows_twice(tmp_path: Path) -> None:
     with pytest.raises(SystemExit) as exit_:
         main([*argv[:-1], "6", "--out", str(cut / "e.csv"), "--resume"])
     assert exit_.value.code == 2
+
+
+def test_fray_trains_final_evaluation_reads_back_its_logged_chunks(tmp_path: Path) -> None:
+    """``fray train``'s final evaluation keeps its chunks in the run's folder
+    (``evaluation.jsonl``): rerun on a log cut half-way (as a resumed run does), it writes
+    the same ``final_eval.csv`` as the uninterrupted run."""
+    from experiments.train.final_evaluation import final_evaluation
+
+    log = tmp_path / evaluation.TRAIN_LOG
+    whole = final_evaluation("duel", "monsters", "berserker", ["random"], 30, tmp_path,
+                             log=log)
+    expected = (tmp_path / "final_eval.csv").read_text()
+    lines = log.read_text().splitlines(keepends=True)
+    log.write_text("".join(lines[:len(lines) // 2]) + '{"scen')
+    again = final_evaluation("duel", "monsters", "berserker", ["random"], 30, tmp_path,
+                             log=log)
+    assert again == whole and (tmp_path / "final_eval.csv").read_text() == expected
+    assert len(log.read_text().splitlines()) == len(lines)   # only the missing chunks
