@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -41,12 +42,15 @@ METRICS = ("party_win", "monsters_win", "rounds", "draws")
 class BatchTask:
     """Battles to play: one per seed, on a setting given as the texts of its content files
     and scenario (``files``: (file name, text), the scenario as ``scenario.toml``), so a
-    worker on another machine needs nothing of the driver's folder."""
+    worker on another machine needs nothing of the driver's folder; ``setting`` (knob,
+    value) pairs are applied to those files in the task (:func:`variant`), so the driver
+    only plans: writing and checking each setting's files is the workers' work."""
 
     files: tuple[tuple[str, str], ...]
     party: AgentSpec
     monsters: AgentSpec
     seeds: tuple[int, ...]
+    setting: tuple[tuple[str, Any], ...] = ()
 
 
 def setting_files(content_dir: str, scenario: str) -> tuple[tuple[str, str], ...]:
@@ -72,6 +76,34 @@ def materialise(files: tuple[tuple[str, str], ...]) -> tuple[str, str]:
         partial.write_text(dict(files)[SCENARIO_FILE], encoding="utf-8")
         partial.replace(scenario)  # last, whole: its presence says the folder is complete
     return str(content), str(scenario)
+
+
+def variant(task: BatchTask) -> tuple[str, str]:
+    """The task's setting written once a machine under the temp folder (named by the hash
+    of its files and setting) by :func:`experiments.balance.knobs.write_setting`, which
+    checks it (a setting the rules reject is its KnobError): (content folder, scenario
+    file). Written beside its place, then renamed into it whole, so workers writing the
+    same setting at once never read a half-written one."""
+    from experiments.balance.knobs import write_setting
+
+    if not task.setting:
+        return materialise(task.files)
+    digest = hashlib.sha256(repr((task.files, task.setting)).encode()).hexdigest()[:20]
+    root = Path(tempfile.gettempdir()) / "fray-balance"
+    folder = root / f"setting-{digest}"
+    if not folder.exists():
+        content, scenario = materialise(task.files)
+        staging = Path(tempfile.mkdtemp(prefix=f".setting-{digest}-", dir=root))
+        try:
+            write_setting(dict(task.setting), Path(content), Path(scenario), staging)
+            staging.rename(folder)
+        except OSError:   # another process published it first
+            if not folder.exists():
+                raise
+        finally:
+            if staging.exists():
+                shutil.rmtree(staging, ignore_errors=True)
+    return str(folder / "content"), str(folder / SCENARIO_FILE)
 
 
 @dataclass
@@ -173,7 +205,7 @@ def play_batch(task: BatchTask) -> Tally:
     from experiments.replay import play
     from rules import native_agents
 
-    content_dir, scenario_file = materialise(task.files)
+    content_dir, scenario_file = variant(task)
     content = loaded_content(content_dir)
     scenario = rules.load_scenario(scenario_file, content)
     teams = list(scenario.teams)

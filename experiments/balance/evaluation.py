@@ -6,7 +6,8 @@ changes nothing gives exactly the same battles and a small effect shows in fewer
 The ``final`` stream's seeds are fresh (never played by the search), for an estimate the
 search did not select on.
 
-Every batch played is appended to ``DIR/batches.jsonl`` (flushed as it finishes). A run
+Every batch played is appended to ``DIR/batches.jsonl`` (flushed as it finishes;
+:mod:`experiments.checkpoint`, the one mechanism of every ``--resume``). A run
 is deterministic given its arguments, so ``--resume`` reruns it from the start and reads
 the batches already played from that file instead of playing them: the same result as
 a run never killed, whatever was in flight when it died.
@@ -24,7 +25,8 @@ from tqdm import tqdm
 
 import rules
 from experiments.balance.battles import BatchTask, Tally, play_batch, setting_files
-from experiments.balance.knobs import Setting, setting_id, write_setting
+from experiments.balance.knobs import KnobError, Setting, setting_id, write_setting
+from experiments.checkpoint import append_record, check_arguments, read_records
 from experiments.comparison.runner import AgentSpec, TaskPool
 from experiments.comparison.tournament import battle_seed
 
@@ -60,6 +62,7 @@ class Evaluator:
         self.out.mkdir(parents=True, exist_ok=True)
         self._done: dict[tuple[str, str, int], Tally] = _read_batches(self.out / BATCHES_FILE)
         self._files: dict[str, tuple[tuple[str, str], ...]] = {}
+        self._base = setting_files(str(self.base), str(self.scenario))
         self.used = 0
         self._pool = TaskPool(self.backend, self.workers, self.address)
         self._bar = tqdm(total=self.budget or None, desc="balance", unit="battle",
@@ -79,8 +82,9 @@ class Evaluator:
                      for i in range(self.batch_size))
 
     def files(self, setting: Setting) -> tuple[tuple[str, str], ...]:
-        """The setting's content and scenario texts (written to ``DIR/settings/ID/`` and
-        checked once)."""
+        """The setting's content and scenario texts, written to ``DIR/settings/ID/`` and
+        checked once here (``fray knobs``' check of each nudge, the recommended setting's
+        files); the batches write and check their settings themselves (:func:`variant`)."""
         key = setting_id(setting)
         if key not in self._files:
             self._files[key] = setting_files(*write_setting(
@@ -93,20 +97,23 @@ class Evaluator:
         tasks: dict[tuple[str, str, int], BatchTask] = {}
         for (setting, stream, batch), key in zip(requests, keys, strict=True):
             if key not in self._done and key not in tasks:
-                tasks[key] = BatchTask(self.files(setting), self.party, self.monsters,
-                                       self.seeds(stream, batch))
+                tasks[key] = BatchTask(self._base, self.party, self.monsters,
+                                       self.seeds(stream, batch),
+                                       tuple(sorted(setting.items())))
         recovered = len(keys) - len(tasks)
         self._count(recovered * self.batch_size)
         order = list(tasks)
         if order:
             with (self.out / BATCHES_FILE).open("a", encoding="utf-8") as handle:
-                for index, tally in self._pool.map(play_batch, [tasks[k] for k in order]):
+                for index, tally in self._pool.map(play_setting_batch,
+                                                   [tasks[k] for k in order]):
                     key = order[index]
+                    if isinstance(tally, str):
+                        raise KnobError(tally)
                     self._done[key] = tally
-                    handle.write(json.dumps({"setting": key[0], "stream": key[1],
-                                             "batch": key[2], "size": self.batch_size,
-                                             **tally.to_dict()}) + "\n")
-                    handle.flush()
+                    append_record(handle, {"setting": key[0], "stream": key[1],
+                                           "batch": key[2], "size": self.batch_size,
+                                           **tally.to_dict()})
                     self._count(tally.battles)
         return [self._done[key] for key in keys]
 
@@ -122,42 +129,30 @@ class Evaluator:
         self._bar.update(battles)
 
 
+def play_setting_batch(task: BatchTask) -> Tally | str:
+    """:func:`play_batch` (a worker's task), or the one line saying why the rules reject
+    the task's setting (raised in the driver, whatever the backend)."""
+    try:
+        return play_batch(task)
+    except KnobError as exc:
+        return str(exc)
+
+
 def _read_batches(path: Path) -> dict[tuple[str, str, int], Tally]:
-    """The checkpointed batches (a half-written last line is dropped)."""
+    """The checkpointed batches (:func:`experiments.checkpoint.read_records`)."""
     done: dict[tuple[str, str, int], Tally] = {}
-    if not path.exists():
-        return done
-    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
-    for number, line in enumerate(lines, start=1):
+    for number, data in enumerate(read_records(path, BalanceError), start=1):
         try:
-            if not line.endswith("\n"):
-                raise ValueError("unterminated line")
-            data = json.loads(line)
             done[(data["setting"], data["stream"], int(data["batch"]))] = Tally.from_dict(data)
         except (ValueError, KeyError, TypeError):
-            if number == len(lines):
-                break  # the line a killed run was writing
             raise BalanceError(f"{path}: line {number}: expected a batch record, got "
-                               f"{line[:60]!r}") from None
-    if lines and not lines[-1].endswith("\n"):
-        path.write_text("".join(lines[:-1]), encoding="utf-8")
+                               f"{json.dumps(data)[:60]!r}") from None
     return done
 
 
 def check_run_folder(out: Path, arguments: Mapping[str, Any], resume: bool) -> None:
     """``DIR/run.json`` holds the run's arguments: a new run refuses a folder that holds
-    batches; ``--resume`` refuses one played with other arguments."""
-    path = out / "run.json"
-    has_batches = (out / BATCHES_FILE).exists() and (out / BATCHES_FILE).stat().st_size > 0
-    if has_batches and not resume:
-        raise BalanceError(f"{out}: already holds a balance run ({BATCHES_FILE}); pass "
-                           f"--resume to continue it, or choose a new --out")
-    if has_batches and path.exists():
-        stored = json.loads(path.read_text(encoding="utf-8"))
-        for key, value in arguments.items():
-            if stored.get(key) != value:
-                raise BalanceError(f"{path}: {key}: this folder was run with "
-                                   f"{stored.get(key)!r}, got {value!r}; resume with the "
-                                   f"same arguments or choose a new --out")
-    out.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(dict(arguments), indent=1) + "\n", encoding="utf-8")
+    batches; ``--resume`` refuses one played with other arguments
+    (:func:`experiments.checkpoint.check_arguments`)."""
+    check_arguments(out / "run.json", arguments, resume=resume, log=out / BATCHES_FILE,
+                    error=BalanceError, refuse_new=True, what="balance run")

@@ -20,7 +20,8 @@ KEY: ruleset.PATH, creatures.ID.PATH (weapons., armour., items., races., spells.
 scenario.PATH, scenario.units.UNIT.FIELD (=a|b choices; .present=true|false).
 METRIC: party_win (a draw counts half), monsters_win (draws half), rounds (median),
 draws. Writes DIR/balance.json, DIR/report.html, DIR/recommended.png, DIR/effects.png,
-DIR/batches.jsonl (the checkpoint) and DIR/settings/ (each setting's files)."""
+DIR/batches.jsonl (the checkpoint) and DIR/settings/ID/ (the recommended setting's
+files)."""
 
 DEFAULT_BUDGET = 20_000
 
@@ -69,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
                           progress=not args.quiet, budget=steps.battles)
     try:
         result = run_balance(evaluator, knobs, target, steps, args.seed)
+        evaluator.files(result["recommended"])   # DIR/settings/ID: its files, to copy
     finally:
         evaluator.close()
     command = "fray " + " ".join(shlex.quote(a) for a in sys.argv[1:]) \

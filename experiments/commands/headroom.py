@@ -33,10 +33,13 @@ def run(args: argparse.Namespace) -> int:
         from experiments.comparison.runner import check_address
 
         check_address(args.address)
+    if args.resume and not args.out:
+        raise UsageError("--resume: needs --out (the run to continue is kept beside it)")
     battles = list(range(args.first, args.first + args.battles))
     summary = headroom.run(args.scenario, battles, args.base, args.screen, args.confirm,
                            Path(args.out) if args.out else None, seed=args.seed, progress=True,
-                           backend=args.backend, workers=args.workers, address=args.address)
+                           backend=args.backend, workers=args.workers, address=args.address,
+                           resume=args.resume)
     print("\n".join(summary.lines()))
     return 0
 
@@ -64,4 +67,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="local processes (default) or Ray tasks, a battle each")
     p.add_argument("--address", default=None,
                    help="Ray cluster address (with --backend ray; default: start one)")
+    p.add_argument("--resume", action="store_true",
+                   help="continue the run a killed driver left in --out (its finished "
+                   "battles are kept in OUT-STEM.battles.jsonl beside it)")
     p.set_defaults(func=run)

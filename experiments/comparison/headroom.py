@@ -45,6 +45,7 @@ import statistics
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from tqdm import tqdm
@@ -52,6 +53,7 @@ from tqdm import tqdm
 import agents
 from agents.base import Agent
 from agents.mcts import candidates, hp_balance
+from experiments.checkpoint import append_record, check_arguments, read_records
 from rules import Action, Battle, native_agents
 
 COLUMNS = ("battle", "decision", "team", "kind", "candidates", "base", "best", "screen",
@@ -228,62 +230,101 @@ def battle_task(job: tuple[str, int, str, int, int, int]) -> list[Row]:
     return list(battle_rows(*job))
 
 
+def checkpoint_files(out: Path) -> tuple[Path, Path]:
+    """The checkpoint of a run writing ``out``: ``OUT-STEM.battles.jsonl`` (each finished
+    battle's rows) and ``OUT-STEM.run.json`` (its arguments), beside ``out``."""
+    return (out.with_name(f"{out.stem}.battles.jsonl"),
+            out.with_name(f"{out.stem}.run.json"))
+
+
+def _finished(out: Path | None, arguments: dict[str, Any], resume: bool
+              ) -> dict[int, list[Row]]:
+    """The battles a killed run writing ``out`` finished (with ``resume``), checked to be
+    of the same arguments (:mod:`experiments.checkpoint`)."""
+    if out is None:
+        return {}
+    log, run_file = checkpoint_files(out)
+    check_arguments(run_file, arguments, resume=resume, log=log, what="headroom run")
+    if not resume:
+        log.write_text("", encoding="utf-8")
+        return {}
+    return {int(record["battle"]): [Row(**row) for row in record["rows"]]
+            for record in read_records(log)}
+
+
 def run(scenario: str, battles: list[int], base: str, screen: int, confirm: int,
         out: Path | None, seed: int = 0, progress: bool = False, backend: str = "local",
-        workers: int | None = None, address: str | None = None) -> Summary:
-    """Measure every battle in ``battles``; rows are written to ``out`` (CSV) as they
-    come. With ``progress``, a bar on stderr counts the rollouts against
+        workers: int | None = None, address: str | None = None,
+        resume: bool = False) -> Summary:
+    """Measure every battle in ``battles``; rows are written to ``out`` (CSV) in battle
+    order as they come. With ``progress``, a bar on stderr counts the rollouts against
     :func:`planned_rollouts` (so its ETA shows from the start). With ``workers`` > 1 or
-    ``backend="ray"`` the battles are played in parallel, one task each (the bar then
-    counts battles); the rows and the summary are the same, written in battle order."""
-    if backend == "ray" or (workers or 1) > 1:
-        return _run_parallel(scenario, battles, base, screen, confirm, out, seed, progress,
-                             backend, workers, address)
-    rows: list[Row] = []
-    total = (planned_rollouts(scenario, battles, base, screen, confirm, progress=True)
+    ``backend="ray"`` the battles are played in parallel, one task each; the rows and the
+    summary are the same.
+
+    Each finished battle's rows are also logged beside ``out``
+    (:func:`checkpoint_files`); ``resume`` reads the battles a killed run finished from
+    there instead of playing them again: the same CSV and summary as a run never killed.
+    """
+    from experiments.comparison.runner import TaskPool
+
+    arguments = {"scenario": scenario, "battles": list(battles), "base": base,
+                 "screen": screen, "confirm": confirm, "seed": seed}
+    finished = _finished(out, arguments, resume)
+    recovered = set(finished)
+    todo = [index for index in battles if index not in recovered]
+    parallel = backend == "ray" or (workers or 1) > 1
+    total = (planned_rollouts(scenario, todo, base, screen, confirm, progress=True)
              if progress else None)
-    with (out.open("w", newline="") if out is not None else contextlib.nullcontext()
-          ) as handle, tqdm(total=total, desc=f"headroom {scenario}", unit="rollout",
-                            disable=not progress, dynamic_ncols=True, smoothing=0) as bar:
-        writer = csv.DictWriter(handle, fieldnames=COLUMNS) if handle is not None else None
-        if writer is not None:
-            writer.writeheader()
-        for number, index in enumerate(battles):
-            bar.set_postfix(battle=f"{number + 1}/{len(battles)}", refresh=False)
-            for row in battle_rows(scenario, index, base, screen, confirm, seed,
-                                   bar if progress else None):
-                rows.append(row)
-                if writer is not None:
-                    writer.writerow(asdict(row))
-                    handle.flush()
-    return summarise(rows, battles)
-
-
-def _run_parallel(scenario: str, battles: list[int], base: str, screen: int, confirm: int,
-                  out: Path | None, seed: int, progress: bool, backend: str,
-                  workers: int | None, address: str | None) -> Summary:
-    from experiments.comparison.runner import map_tasks
-
-    jobs = [(scenario, index, base, screen, confirm, seed) for index in battles]
-    finished: dict[int, list[Row]] = {}
-    written = 0
+    log_path = checkpoint_files(out)[0] if out is not None else None
     rows: list[Row] = []
     with (out.open("w", newline="") if out is not None else contextlib.nullcontext()
-          ) as handle, tqdm(total=len(jobs), desc=f"headroom {scenario}", unit="battle",
-                            disable=not progress, dynamic_ncols=True) as bar:
+          ) as handle, (log_path.open("a", encoding="utf-8") if log_path is not None
+                        else contextlib.nullcontext()) as log, \
+            tqdm(total=total, desc=f"headroom {scenario}", unit="rollout",
+                 disable=not progress, dynamic_ncols=True, smoothing=0) as bar, \
+            TaskPool(backend if parallel else "local", workers if parallel else 1,
+                     address) as pool:
         writer = csv.DictWriter(handle, fieldnames=COLUMNS) if handle is not None else None
         if writer is not None:
             writer.writeheader()
-        for number, battle in map_tasks(battle_task, jobs, backend=backend,
-                                        workers=workers, address=address):
-            finished[number] = battle
-            bar.update(1)
-            while written in finished:   # rows in battle order, as soon as they can be
-                for row in finished.pop(written):
+        written = 0
+
+        def write_ready() -> None:   # rows in battle order, as soon as they can be
+            nonlocal written
+            while written < len(battles) and battles[written] in finished:
+                for row in finished[battles[written]]:
                     rows.append(row)
                     if writer is not None:
                         writer.writerow(asdict(row))
                 if handle is not None:
                     handle.flush()
                 written += 1
+
+        write_ready()
+        if parallel:
+            jobs = [(scenario, index, base, screen, confirm, seed) for index in todo]
+            played = pool.map(battle_task, jobs)
+        else:
+            played = ((number, list(battle_rows(scenario, index, base, screen, confirm,
+                                                seed, bar if progress else None)))
+                      for number, index in enumerate(todo))
+        for number, battle in played:
+            index = todo[number]
+            finished[index] = battle
+            if log is not None:
+                append_record(log, {"battle": index, "rows": [asdict(r) for r in battle]})
+            if parallel and progress and bar.total is not None:
+                unneeded = sum(2 * confirm for row in battle if row.best == row.base)
+                bar.total -= unneeded   # planned confirmations the battle did not need
+                bar.update(battle_rollouts(battle, screen, confirm))
+            bar.set_postfix(battle=f"{len(finished)}/{len(battles)}", refresh=False)
+            write_ready()
     return summarise(rows, battles)
+
+
+def battle_rollouts(rows: list[Row], screen: int, confirm: int) -> int:
+    """The rollouts a battle's rows took: each screened candidate ``screen`` times, and
+    ``2 * confirm`` for a screen whose best was not the base agent's choice."""
+    return sum(row.candidates * screen + (2 * confirm if row.best != row.base else 0)
+               for row in rows)

@@ -14,14 +14,17 @@ batches (a few per worker) until the time is up, so it may play a round's worth 
 from __future__ import annotations
 
 import time
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 import rules
+from experiments.checkpoint import check_arguments, read_records
 from experiments.comparison.runner import TaskPool
 from experiments.fuzzing import differential as two_engines
 from experiments.fuzzing import fuzz_campaign as one
@@ -107,40 +110,16 @@ def draw(rng: np.random.Generator, generated: bool, content_dir: str | None,
         number += 1
 
 
-class ResumeError(rules.FrayError):
-    """``--resume`` on a folder fuzzed with other settings."""
-
-
 def _check_settings(out: Path, settings: dict[str, Any], resume: bool) -> None:
-    """``OUT/campaign.json`` holds the drawing settings; ``--resume`` needs the same."""
-    import json
-
-    path = out / "campaign.json"
-    if resume and path.exists():
-        stored = json.loads(path.read_text(encoding="utf-8"))
-        for key, value in settings.items():
-            if stored.get(key) != value:
-                raise ResumeError(f"{path}: {key}: this campaign was run with "
-                                  f"{stored.get(key)!r}, got {value!r}; resume with the "
-                                  f"same settings or choose a new --out")
-    elif resume and (out / "battles.jsonl").exists():
-        raise ResumeError(f"{path}: expected the settings of the campaign to resume "
-                          f"(written by --workers/--backend ray/--resume runs), found none")
-    path.write_text(json.dumps(settings, indent=1) + "\n", encoding="utf-8")
+    """``OUT/campaign.json`` holds the drawing settings; ``--resume`` needs the same
+    (:func:`experiments.checkpoint.check_arguments`)."""
+    check_arguments(out / "campaign.json", settings, resume=resume,
+                    log=out / "battles.jsonl", what="campaign")
 
 
 def logged(out: Path) -> list[dict[str, Any]]:
     """The battles a campaign in ``out`` logged (a half-written last line is cut off)."""
-    import json
-
-    path = out / "battles.jsonl"
-    if not path.exists():
-        return []
-    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
-    if lines and not lines[-1].endswith("\n"):
-        lines = lines[:-1]
-        path.write_text("".join(lines), encoding="utf-8")
-    return [json.loads(line) for line in lines]
+    return read_records(out / "battles.jsonl")
 
 
 def campaign(out: Path, *, seconds: float, generated: bool = False, seed: int = 0,
@@ -156,8 +135,6 @@ def campaign(out: Path, *, seconds: float, generated: bool = False, seed: int = 
     tasks, joining ``address``). ``resume`` continues the campaign in ``out`` that a
     killed driver left: its logged battles are drawn again but not played (their
     failures count as seen), and the log goes on after them."""
-    import json
-
     if differential:
         checks = checks or two_engines.differential_checks()
     checks = checks or Checks()
@@ -196,37 +173,23 @@ def campaign(out: Path, *, seconds: float, generated: bool = False, seed: int = 
             batches = [Batch(tuple(playing[i:i + BATCH]), checks, native_loop)
                        for i in range(0, len(playing), BATCH)]
             results: dict[int, dict[str, Any]] = {}
-            for index, rows in tasks.map(check_batch, batches):
-                for job, row in zip(batches[index].jobs, rows, strict=True):
-                    results[job.number] = row
-            for job in drawn:
-                if job.rejected is not None:
-                    one._rejected(out, job.case, job.rejected, summary, seen, log, job.number)
-                    continue
-                row = results[job.number]
-                summary.battles += 1
-                summary.decisions += row["decisions"]
-                record: dict[str, Any] = {"battle": job.number, "scenario": job.case.source,
-                                          "seed": job.case.seed, "agents": job.names,
-                                          "decisions": row["decisions"],
-                                          "winner": row["winner"], "failure": row["failure"]}
-                failure = row["failure"] and Failure.from_dict(row["failure"])
-                if failure and failure.signature not in seen:
-                    seen.add(failure.signature)
-                    if on_shrink is not None:
-                        on_shrink(failure)
-                    outcome = play(job, checks, native_loop)   # here, to shrink it
-                    found = one._shrink_and_write(out, job.case, outcome, checks,
-                                                  (shrink_seconds, shrink_tests),
-                                                  len(summary.found))
-                    summary.found.append(found)
-                    record["replay"] = str(found.path)
-                log.write(json.dumps(record) + "\n")
-                log.flush()
-                summary.seconds = time.monotonic() - start
-                summary.cpu_seconds = time.process_time() - cpu_start
-                if on_battle is not None:
-                    on_battle(summary)
+            waiting = deque(drawn)
+            # log the drawn battles whose results are in, in drawing order (the log is the
+            # one-process campaign's), after each batch (the progress moves per batch);
+            # None at the end: a round of rejected scenarios only
+            for finished in chain(tasks.map(check_batch, batches), [None]):
+                if finished is not None:
+                    index, rows = finished
+                    for job, row in zip(batches[index].jobs, rows, strict=True):
+                        results[job.number] = row
+                while waiting and (waiting[0].rejected is not None
+                                   or waiting[0].number in results):
+                    _record(waiting.popleft(), results, out, checks, native_loop,
+                            summary, seen, log, (shrink_seconds, shrink_tests), on_shrink)
+                    summary.seconds = time.monotonic() - start
+                    summary.cpu_seconds = time.process_time() - cpu_start
+                    if on_battle is not None:
+                        on_battle(summary)
             if checks.differential:
                 one.write_record(out, summary)
     summary.seconds = time.monotonic() - start
@@ -234,3 +197,34 @@ def campaign(out: Path, *, seconds: float, generated: bool = False, seed: int = 
     if checks.differential:
         one.write_record(out, summary)
     return summary
+
+
+def _record(job: Job, results: dict[int, dict[str, Any]], out: Path, checks: Checks,
+            native_loop: bool, summary: one.Summary, seen: set[tuple[str, str, str]],
+            log: Any, shrink: tuple[float, int],
+            on_shrink: Callable[[Failure], None] | None) -> None:
+    """One drawn battle into the summary and the log (a new failure shrunk here)."""
+    import json
+
+    if job.rejected is not None:
+        one._rejected(out, job.case, job.rejected, summary, seen, log, job.number)
+        return
+    row = results[job.number]
+    summary.battles += 1
+    summary.decisions += row["decisions"]
+    record: dict[str, Any] = {"battle": job.number, "scenario": job.case.source,
+                              "seed": job.case.seed, "agents": job.names,
+                              "decisions": row["decisions"],
+                              "winner": row["winner"], "failure": row["failure"]}
+    failure = row["failure"] and Failure.from_dict(row["failure"])
+    if failure and failure.signature not in seen:
+        seen.add(failure.signature)
+        if on_shrink is not None:
+            on_shrink(failure)
+        outcome = play(job, checks, native_loop)   # here, to shrink it
+        found = one._shrink_and_write(out, job.case, outcome, checks, shrink,
+                                      len(summary.found))
+        summary.found.append(found)
+        record["replay"] = str(found.path)
+    log.write(json.dumps(record) + "\n")
+    log.flush()

@@ -7,6 +7,14 @@ two-sided) and the paired sign test (the agents met the same battles: of the see
 of the two won, how many went to each) are :mod:`experiments.comparison.stats`'.
 ``--battle-log FILE.jsonl`` keeps every battle's winner, one JSON line each.
 
+Each finished chunk of 25 battles can be logged (``log``, :mod:`experiments.checkpoint`,
+the mechanism of every ``--resume``): an evaluation given the log of a killed one plays
+only the chunks it lacks, to the same tallies. The command keeps it beside ``--out``
+(``OUT-STEM.chunks.jsonl``, its arguments in ``OUT-STEM.run.json``) and ``--resume``
+continues from it (rows already written to ``--out`` and ``--battle-log`` are not written
+again); ``fray train`` keeps it in the run's folder (``evaluation.jsonl``) and reads it
+on ``--resume``.
+
     python -m experiments.train.evaluation duel --team monsters \\
         --agents learned:duel,tactician,mcts --opponents tactician,berserker \\
         --battles 500 --seed 0 --out results.csv
@@ -15,6 +23,7 @@ of the two won, how many went to each) are :mod:`experiments.comparison.stats`'.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import json
 import sys
@@ -26,7 +35,13 @@ from tqdm import tqdm
 
 import rules
 from agents.spec import split_specs
+from experiments.checkpoint import append_record, check_arguments, read_records
 from experiments.comparison.stats import sign_test, two_proportion_test, wilson_interval
+
+#: battles of a chunk (a worker's or a Ray task's work)
+CHUNK = 25
+#: the chunk log ``fray train`` keeps in its run's folder
+TRAIN_LOG = "evaluation.jsonl"
 
 
 @dataclass
@@ -101,27 +116,51 @@ def _chunks(seeds: Sequence[int], size: int) -> Iterator[Sequence[int]]:
 
 def evaluate(scenario: str, team: str, agent: str, opponent: str, battles: int,
              seed: int = 0, workers: int = 1, progress: bool = False,
-             backend: str = "local", address: str | None = None) -> Tally:
+             backend: str = "local", address: str | None = None,
+             log: Path | None = None) -> Tally:
     """``agent`` commanding ``team`` against ``opponent`` for every other team: chunks of
-    25 battles on local worker processes or as Ray tasks (``backend="ray"``, joining
-    ``address`` or starting Ray), tallied in seed order whatever order they finish in."""
+    :data:`CHUNK` battles on local worker processes or as Ray tasks (``backend="ray"``,
+    joining ``address`` or starting Ray), tallied in seed order whatever order they
+    finish in. With ``log``, the chunks it holds for this evaluation are read instead of
+    played, and each chunk played is appended to it."""
     from experiments.comparison.runner import map_tasks
 
     seeds = list(range(seed, seed + battles))
-    jobs = [(scenario, team, agent, opponent, chunk) for chunk in _chunks(seeds, 25)]
-    finished: dict[int, list[str | None]] = {}
-    bar = tqdm(total=battles, desc=f"{agent} vs {opponent}", disable=not progress,
-               leave=False)
-    for index, winners in map_tasks(_play_chunk, jobs, backend=backend, workers=workers,
-                                    address=address):
-        finished[index] = winners
-        bar.update(len(winners))
+    chunks = list(_chunks(seeds, CHUNK))
+    identity = {"scenario": scenario, "team": team, "agent": agent, "opponent": opponent}
+    logged = {}
+    if log is not None:
+        logged = {(record["first"], len(record["winners"])): record["winners"]
+                  for record in read_records(log)
+                  if "first" in record and all(record.get(k) == v
+                                                for k, v in identity.items())}
+    finished: dict[int, list[str | None]] = {
+        index: logged[chunk[0], len(chunk)] for index, chunk in enumerate(chunks)
+        if (chunk[0], len(chunk)) in logged}
+    todo = [index for index in range(len(chunks)) if index not in finished]
+    jobs = [(scenario, team, agent, opponent, chunks[index]) for index in todo]
+    bar = tqdm(total=battles, initial=sum(map(len, finished.values())),
+               desc=f"{agent} vs {opponent}", disable=not progress, leave=False)
+    with (log.open("a", encoding="utf-8") if log is not None
+          else contextlib.nullcontext()) as handle:
+        for number, winners in map_tasks(_play_chunk, jobs, backend=backend,
+                                         workers=workers, address=address):
+            finished[todo[number]] = winners
+            if handle is not None:
+                append_record(handle, {**identity, "first": chunks[todo[number]][0],
+                                       "winners": winners})
+            bar.update(len(winners))
     bar.close()
     tally = Tally()
-    for index in range(len(jobs)):
+    for index in range(len(chunks)):
         for winner in finished[index]:
             tally.add(winner, team)
     return tally
+
+
+def checkpoint_files(out: Path) -> tuple[Path, Path]:
+    """The command's checkpoint beside its CSV ``out``: the chunk log and the arguments."""
+    return (out.with_name(f"{out.stem}.chunks.jsonl"), out.with_name(f"{out.stem}.run.json"))
 
 
 FIELDS = ("scenario", "team", "agent", "opponent", "battles", "seed_first", "seed_last",
@@ -157,16 +196,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="CSV file (appended)")
     parser.add_argument("--battle-log", type=Path,
                         help="JSON lines file (appended): every battle's seed and winner")
+    parser.add_argument("--resume", action="store_true",
+                        help="continue the evaluation a killed driver left (needs --out: "
+                        "its finished chunks are kept in OUT-STEM.chunks.jsonl)")
     args = parser.parse_args(argv)
+    if args.resume and args.out is None:
+        parser.error("--resume: needs --out (the evaluation to continue is kept beside it)")
     tallies: dict[tuple[str, str], Tally] = {}
     names = split_specs(args.agents)
+    try:
+        log, written = _command_log(args)
+    except rules.FrayError as exc:
+        parser.exit(2, f"{exc}\n")
     for opponent in split_specs(args.opponents):
         for agent in names:
             tally = evaluate(args.scenario, args.team, agent, opponent, args.battles,
                              args.seed, args.workers, progress=True, backend=args.backend,
-                             address=args.address)
+                             address=args.address, log=log)
             tallies[agent, opponent] = tally
             print(f"{args.scenario} {agent} vs {opponent}: {tally.text()}", flush=True)
+            if [agent, opponent] in written:
+                continue   # written by the run resumed
             if args.battle_log is not None:
                 with args.battle_log.open("a") as handle:
                     for offset, winner in enumerate(tally.winners):
@@ -182,6 +232,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         writer.writeheader()
                     writer.writerow(row(args.scenario, args.team, agent, opponent,
                                         args.seed, tally))
+            if log is not None:
+                with log.open("a", encoding="utf-8") as handle:
+                    append_record(handle, {"written": [agent, opponent]})
         first = names[0]
         for agent in names[1:]:
             p = compare(tallies[first, opponent], tallies[agent, opponent])
@@ -191,6 +244,21 @@ def main(argv: Sequence[str] | None = None) -> int:
                   f"paired: only {first} won {only_first}, only {agent} won {only_other}, "
                   f"sign test p = {p_paired:.4g}", flush=True)
     return 0
+
+
+def _command_log(args: argparse.Namespace) -> tuple[Path | None, list[list[str]]]:
+    """The command's chunk log (with ``--out``), checked against the run resumed, and the
+    (agent, opponent) rows that run wrote already."""
+    if args.out is None:
+        return None, []
+    log, run_file = checkpoint_files(args.out)
+    arguments = {key: getattr(args, key) for key in ("scenario", "team", "agents",
+                                                    "opponents", "battles", "seed")}
+    check_arguments(run_file, arguments, resume=args.resume, log=log, what="evaluation")
+    if not args.resume:
+        log.write_text("", encoding="utf-8")
+        return log, []
+    return log, [record["written"] for record in read_records(log) if "written" in record]
 
 
 if __name__ == "__main__":

@@ -32,18 +32,22 @@ FIELDS = ("party", "seen", "battles", "seed_first", "model_wins", "model_rate",
 
 def final_evaluation(scenario: str, team: str, model: str, trained: Sequence[str],
                      battles: int, out: str | Path, workers: int = 1,
-                     progress: bool = False) -> list[dict[str, Any]]:
+                     progress: bool = False, log: Path | None = None
+                     ) -> list[dict[str, Any]]:
     """Evaluate ``model`` (an agent spec) and :data:`BASELINE` on the same battles
-    against every trained and held-out party; write ``final_eval.csv`` in ``out``."""
+    against every trained and held-out party; write ``final_eval.csv`` in ``out``. With
+    ``log`` (``fray train``'s ``evaluation.jsonl``) finished chunks are read back from it
+    and new ones appended (:func:`experiments.train.evaluation.evaluate`)."""
     from experiments.train.opponents import SELF
 
     parties = [(name, True) for name in dict.fromkeys(trained) if name != SELF]
     parties += [(name, False) for name in HELD_OUT if name not in trained]
     rows = []
     for party, seen in parties:
-        mine = evaluate(scenario, team, model, party, battles, FINAL_SEED, workers, progress)
+        mine = evaluate(scenario, team, model, party, battles, FINAL_SEED, workers, progress,
+                        log=log)
         base = evaluate(scenario, team, BASELINE, party, battles, FINAL_SEED, workers,
-                        progress)
+                        progress, log=log)
         only_model, only_baseline, p = paired(mine, base, team)
         (model_low, model_high), (base_low, base_high) = mine.interval(), base.interval()
         rows.append({"party": party, "seen": seen, "battles": battles,

@@ -50,6 +50,7 @@ from typing import Any
 
 from tqdm import tqdm
 
+from experiments.train.evaluation import TRAIN_LOG
 from experiments.train.opponents import SELF, SELF_FALLBACK
 from experiments.train.sb3_components import POLICIES as POLICIES
 from experiments.train.sb3_components import PoolOpponents as PoolOpponents
@@ -270,7 +271,8 @@ def _callback(config: TrainConfig, total: int, cloning: Any = None,
                 if opponent == SELF:
                     continue
                 tally = evaluate(config.scenario, config.team, f"learned:{path}", opponent,
-                                 config.eval_battles, seed=10**6, progress=config.progress)
+                                 config.eval_battles, seed=10**6, progress=config.progress,
+                                 log=out.parent / TRAIN_LOG)
                 self.logger.record(f"eval/win_rate_{opponent}", tally.rate)
                 tqdm.write(f"step {self.num_timesteps}: vs {opponent} {tally.text()}")
                 new = not out.exists()
@@ -423,6 +425,8 @@ def train(config: TrainConfig, resume: bool = False) -> Path:
     vec = make_vec_env(config)
     tensorboard = str(out / "tb") if importlib.util.find_spec("tensorboard") else None
     start = latest_checkpoint(out) if resume else None
+    if not resume:   # a new run: no evaluation chunks of an older one are read
+        (out / TRAIN_LOG).unlink(missing_ok=True)
     with stop_on_terminate() as stop:
         try:
             final = _learn(config, vec, start, tensorboard, stop)
@@ -439,7 +443,7 @@ def report(config: TrainConfig, final: Path) -> None:
 
     rows = final_evaluation(config.scenario, config.team, f"learned:{final}",
                             config.opponents, config.final_eval_battles, config.out,
-                            progress=config.progress)
+                            progress=config.progress, log=Path(config.out) / TRAIN_LOG)
     for row in rows:
         tqdm.write(f"final: vs {row['party']}{'' if row['seen'] else ' (held out)'}: "
                    f"{row['model_rate']:.3f} [{row['model_low']:.3f}, {row['model_high']:.3f}]"

@@ -239,3 +239,16 @@ def test_fray_knobs_nudges_the_scenarios_own_numbers(
                      ("scenario.units.orc_1.hp", 8), ("scenario.units.orc_1.hp", 10)}
     hp = {row["to"]: row for row in rows if row["knob"] == "scenario.units.orc_1.hp"}
     assert hp[10]["win_change"] < 0 < hp[8]["win_change"]   # a tougher orc: fewer party wins
+
+
+def test_a_setting_the_rules_refuse_is_one_line_from_the_worker_that_checks_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Settings are written and checked in the tasks (the driver only plans): a refused
+    one still ends the run with one line naming the setting and the rule."""
+    assert cli.main(["balance", "duel", "--knob", "scenario.max_rounds=-3..-1", "--target",
+                 "party_win=0.4..0.6", "--party", "tactician", "--monsters", "tactician",
+                 "--budget", "400", "--quiet", "--workers", "2",
+                 "--out", str(tmp_path / "run")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "setting scenario.max_rounds=" in err and "max_rounds: expected an integer" in err
+    assert "\n" not in err

@@ -407,3 +407,27 @@ def test_a_killed_campaign_resumes_to_the_same_battles(tmp_path: Path) -> None:
     assert cli.main([*args[:-1], "7", "--resume", "--out", str(killed)]) == 2
     assert cli.main([*args, "--resume", "--out", str(killed)]) == 0
     assert (killed / "battles.jsonl").read_text().splitlines(keepends=True) == lines
+
+
+def test_a_campaign_on_workers_reports_progress_per_batch(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The battles of a batch are logged (and the progress callback called) as soon as
+    the batch is in, not when the whole round is: here the first battles are reported
+    before the round's second batch is played, and the log is the one-process log."""
+    from experiments.fuzzing import fuzz_distributed
+
+    events: list[str] = []
+    check_batch = fuzz_distributed.check_batch
+    monkeypatch.setattr(fuzz_distributed, "check_batch",
+                        lambda batch: events.append("batch") or check_batch(batch))
+    summary = fuzz_distributed.campaign(
+        tmp_path / "batched", seconds=600, battles=2 * fuzz_distributed.BATCH, seed=4,
+        workers=1, on_battle=lambda summary: events.append("battle"))
+    assert events[0] == "batch" and events.count("batch") == 2
+    assert events.index("battle") < events.index("batch", 1)
+    assert events.count("battle") == summary.battles == 2 * fuzz_distributed.BATCH
+    from experiments.fuzzing.fuzz_campaign import campaign
+
+    campaign(tmp_path / "one", seconds=600, battles=summary.battles, seed=4)
+    assert (tmp_path / "batched" / "battles.jsonl").read_text() == \
+        (tmp_path / "one" / "battles.jsonl").read_text()

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import agents
+from experiments.checkpoint import ResumeError
 from experiments.cli import main
 from experiments.comparison import headroom
 from rules import Action, ActionKind, Battle, engine
@@ -88,6 +89,7 @@ def test_run_writes_a_row_per_decision_with_a_choice(
     (["headroom", "nowhere"], "SCENARIO: expected a shipped scenario"),
     (["headroom", "duel", "--base", "nobody"], "--base: expected an agent name"),
     (["headroom", "duel", "--confirm", "1"], "--confirm: expected a whole number >= 2"),
+    (["headroom", "duel", "--resume"], "--resume: needs --out"),
     (["headroom", "duel", "--out", "/no/such/dir/x.csv"],
      "--out: /no/such/dir/x.csv: the folder /no/such does not exist"),
 ])
@@ -119,3 +121,43 @@ def test_parallel_headroom_writes_the_same_rows_in_battle_order(tmp_path: Path) 
     assert two.read_text() == one.read_text() and parallel == alone
     assert [int(r["battle"]) for r in csv.DictReader(two.open())] == sorted(
         int(r["battle"]) for r in csv.DictReader(one.open()))
+
+
+def test_resume_after_a_killed_driver_gives_the_uninterrupted_run(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run killed after its first battle (its log cut there, with a half-written line)
+    resumes without playing that battle again, to the uninterrupted run's CSV and
+    summary; resuming with other arguments is refused."""
+    whole, cut = tmp_path / "whole.csv", tmp_path / "cut.csv"
+    uninterrupted = headroom.run("duel", [0, 1, 2], "berserker", screen=1, confirm=2,
+                                 out=whole)
+    headroom.run("duel", [0, 1, 2], "berserker", screen=1, confirm=2, out=cut)
+    log = headroom.checkpoint_files(cut)[0]
+    first = log.read_text().splitlines(keepends=True)[0]
+    log.write_text(first + '{"battle": 1, "rows": [')
+    cut.write_text("battle,decision\n")   # the CSV a killed run left
+    played: list[int] = []
+    rows = headroom.battle_rows
+    monkeypatch.setattr(headroom, "battle_rows",
+                        lambda scenario, index, *rest: played.append(index) or rows(
+                            scenario, index, *rest))
+    resumed = headroom.run("duel", [0, 1, 2], "berserker", screen=1, confirm=2, out=cut,
+                           resume=True)
+    assert played == [1, 2]
+    assert resumed == uninterrupted and cut.read_text() == whole.read_text()
+    with pytest.raises(ResumeError, match="screen: this headroom run was run"):
+        headroom.run("duel", [0, 1, 2], "berserker", screen=2, confirm=2, out=cut,
+                     resume=True)
+
+
+def test_parallel_progress_counts_rollouts(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """With workers the bar counts rollouts too: it ends at the rollouts played."""
+    out = tmp_path / "two.csv"
+    headroom.run("duel", [0, 1], "berserker", screen=1, confirm=2, out=out, progress=True,
+                 workers=2)
+    bar = [line for line in re.split(r"[\r\n]", capsys.readouterr().err)
+           if line.startswith("headroom duel:")]
+    rows = list(csv.DictReader(out.open()))
+    played = sum(int(r["candidates"]) + (4 if r["best"] != r["base"] else 0) for r in rows)
+    assert f" {played}/{played} " in bar[-1] and "rollout" in bar[-1]

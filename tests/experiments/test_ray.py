@@ -1,6 +1,7 @@
-"""fray tournament --backend ray: a real local Ray session gives byte-identical records and
-replays to local workers for the same seeds, and a Ray worker that dies has its battle
-retried."""
+"""--backend ray: a real local Ray session gives the local results for the same seeds
+(tournament, balance, ladder, fuzz, headroom, the training evaluation), and a Ray worker
+that dies in the middle of a task has the task retried, the results unchanged (tournament,
+balance, fuzz, headroom, the training evaluation)."""
 
 from __future__ import annotations
 
@@ -142,29 +143,50 @@ def test_ladder_on_ray_equals_local(tmp_path: Path, ray_session: Path) -> None:
     assert len(outcomes(tmp_path / "ray")) == 2 * 2 * 6
 
 
-def test_the_training_evaluation_on_ray_equals_local(ray_session: Path) -> None:
+def arm_dying_agent(tmp_path: Path, ray_session: Path) -> None:
+    """``test_dies_once`` registered here too (already past dying: the local run is the
+    reference), and armed on Ray: the next act on a Ray worker kills it."""
+    dying_agent_hook(tmp_path / "local-flag")()
+    (tmp_path / "local-flag").write_text("died")
+    ray_session.unlink(missing_ok=True)
+
+
+def test_the_training_evaluation_on_ray_equals_local_and_survives_a_dying_worker(
+        tmp_path: Path, ray_session: Path) -> None:
     from experiments.train.evaluation import evaluate
 
-    on_ray = evaluate("duel", "monsters", "berserker", "tactician", 60, seed=3,
+    arm_dying_agent(tmp_path, ray_session)
+    on_ray = evaluate("duel", "monsters", "test_dies_once", "tactician", 30, seed=3,
                       backend="ray")
-    local = evaluate("duel", "monsters", "berserker", "tactician", 60, seed=3, workers=1)
-    assert on_ray.winners == local.winners and len(local.winners) == 60
+    assert ray_session.exists(), "no worker died"
+    local = evaluate("duel", "monsters", "test_dies_once", "tactician", 30, seed=3,
+                     workers=1)
+    assert on_ray.winners == local.winners and len(local.winners) == 30
 
 
-def test_a_fuzz_campaign_on_ray_equals_the_one_process_campaign(
+def test_a_fuzz_campaign_on_ray_equals_the_one_process_campaign_despite_a_dying_worker(
         tmp_path: Path, ray_session: Path) -> None:
-    args = ["fuzz", "--seconds", "600", "--battles", "12", "--generated", "--seed", "4"]
+    arm_dying_agent(tmp_path, ray_session)
+    args = ["fuzz", "--seconds", "600", "--battles", "12", "--generated", "--seed", "4",
+            "--agents", "test_dies_once,berserker"]
     assert cli.main([*args, "--out", str(tmp_path / "ray"), "--backend", "ray"]) == 0
     assert cli.main([*args, "--out", str(tmp_path / "local")]) == 0
+    assert ray_session.exists(), "no worker died"
     ray_log = (tmp_path / "ray" / "battles.jsonl").read_text().splitlines()
     assert ray_log == (tmp_path / "local" / "battles.jsonl").read_text().splitlines()
-    assert len(ray_log) == 12
+    assert len(ray_log) == 12 and "test_dies_once" in "".join(ray_log)
 
 
-def test_headroom_on_ray_equals_one_process(ray_session: Path) -> None:
+def test_headroom_on_ray_equals_one_process_and_survives_a_dying_worker(
+        tmp_path: Path, ray_session: Path) -> None:
+    """The base agent plays the battle and every rollout in Python: its first act on a
+    Ray worker kills the worker, and the battle is retried."""
     from experiments.comparison import headroom
 
-    on_ray = headroom.run("duel", [0, 1], "berserker", screen=1, confirm=2, out=None,
+    arm_dying_agent(tmp_path, ray_session)
+    battles = [2]   # a short one (22 decisions): random rollouts in Python take long
+    on_ray = headroom.run("duel", battles, "test_dies_once", screen=1, confirm=2, out=None,
                           backend="ray")
-    alone = headroom.run("duel", [0, 1], "berserker", screen=1, confirm=2, out=None)
-    assert on_ray == alone and alone.battles == 2
+    assert ray_session.exists(), "no worker died"
+    alone = headroom.run("duel", battles, "test_dies_once", screen=1, confirm=2, out=None)
+    assert on_ray == alone and alone.decisions > 0

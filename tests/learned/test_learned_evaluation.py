@@ -10,6 +10,7 @@ import pytest
 
 from experiments.comparison.stats import sign_test
 from experiments.replay import play
+from experiments.train import evaluation
 from experiments.train.evaluation import Tally, evaluate, main, paired
 
 
@@ -59,3 +60,73 @@ def test_main_logs_every_battle(tmp_path: Path) -> None:
         ("berserker", 5), ("berserker", 6), ("berserker", 7),
         ("random", 5), ("random", 6), ("random", 7)]
     assert {r["winner"] for r in rows} <= {"party", "monsters", None}
+
+
+def test_a_log_of_a_killed_evaluation_is_read_not_played_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Chunks logged by a killed evaluation (the log cut after its first chunk, with a
+    half-written line) are read back; only the rest is played, to the uninterrupted
+    tallies. A chunk of another evaluation in the same log is not taken."""
+    whole = evaluate("duel", "monsters", "berserker", "random", battles=60, seed=3)
+    log = tmp_path / "evaluation.jsonl"
+    evaluate("duel", "monsters", "random", "random", battles=25, seed=3, log=log)
+    evaluate("duel", "monsters", "berserker", "random", battles=60, seed=3, log=log)
+    lines = log.read_text().splitlines(keepends=True)
+    assert len(lines) == 1 + 3
+    log.write_text("".join(lines[:2]) + '{"scenario": "du')
+    played: list[int] = []
+    chunk = evaluation._play_chunk
+    monkeypatch.setattr(evaluation, "_play_chunk",
+                        lambda job: played.append(job[4][0]) or chunk(job))
+    resumed = evaluate("duel", "monsters", "berserker", "random", battles=60, seed=3,
+                       log=log)
+    assert sorted(played) == [28, 53]
+    assert resumed == whole
+
+
+def test_main_resumes_without_writing_rows_twice(tmp_path: Path) -> None:
+    """``--resume`` after a run killed between its two rows: the CSV and battle log are
+    those of a run never killed; other arguments are refused in one line."""
+    argv = ["duel", "--agents", "berserker,random", "--opponents", "random",
+            "--battles", "30", "--seed", "5"]
+    whole, cut = tmp_path / "whole", tmp_path / "cut"
+    whole.mkdir()
+    cut.mkdir()
+    assert main([*argv, "--out", str(whole / "e.csv"),
+                 "--battle-log", str(whole / "b.jsonl")]) == 0
+    assert main([*argv, "--out", str(cut / "e.csv"),
+                 "--battle-log", str(cut / "b.jsonl")]) == 0
+    # as killed in the second evaluation: its row, its log lines and its last chunk gone
+    csv_lines = (cut / "e.csv").read_text().splitlines(keepends=True)
+    (cut / "e.csv").write_text("".join(csv_lines[:2]))
+    (cut / "b.jsonl").write_text("".join(
+        (cut / "b.jsonl").read_text().splitlines(keepends=True)[:30]))
+    log = evaluation.checkpoint_files(cut / "e.csv")[0]
+    records = log.read_text().splitlines(keepends=True)
+    assert sum('"written"' in r for r in records) == 2
+    log.write_text("".join(records[:4]))   # the first row done, one chunk of the second
+    assert main([*argv, "--out", str(cut / "e.csv"),
+                 "--battle-log", str(cut / "b.jsonl"), "--resume"]) == 0
+    assert (cut / "e.csv").read_text() == (whole / "e.csv").read_text()
+    assert (cut / "b.jsonl").read_text() == (whole / "b.jsonl").read_text()
+    with pytest.raises(SystemExit) as exit_:
+        main([*argv[:-1], "6", "--out", str(cut / "e.csv"), "--resume"])
+    assert exit_.value.code == 2
+
+
+def test_fray_trains_final_evaluation_reads_back_its_logged_chunks(tmp_path: Path) -> None:
+    """``fray train``'s final evaluation keeps its chunks in the run's folder
+    (``evaluation.jsonl``): rerun on a log cut half-way (as a resumed run does), it writes
+    the same ``final_eval.csv`` as the uninterrupted run."""
+    from experiments.train.final_evaluation import final_evaluation
+
+    log = tmp_path / evaluation.TRAIN_LOG
+    whole = final_evaluation("duel", "monsters", "berserker", ["random"], 30, tmp_path,
+                             log=log)
+    expected = (tmp_path / "final_eval.csv").read_text()
+    lines = log.read_text().splitlines(keepends=True)
+    log.write_text("".join(lines[:len(lines) // 2]) + '{"scen')
+    again = final_evaluation("duel", "monsters", "berserker", ["random"], 30, tmp_path,
+                             log=log)
+    assert again == whole and (tmp_path / "final_eval.csv").read_text() == expected
+    assert len(log.read_text().splitlines()) == len(lines)   # only the missing chunks
