@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import rules
+from experiments.balance.content_cache import loaded_content
 from experiments.comparison.runner import AgentSpec
 from experiments.comparison.stats import Interval, median_interval, wilson_interval
 
@@ -178,26 +179,6 @@ def _players(task: BatchTask, teams: Sequence[str], seed: int) -> dict[str, Any]
     specs = (task.party, task.monsters)
     return {team: spec.make(seed=seed + index) for index, (team, spec)
             in enumerate(zip(teams, specs, strict=True))}
-
-
-#: content this process has loaded, by the sha256 of its files' names and texts
-_CONTENT: dict[str, rules.Content] = {}
-_CONTENT_KEPT = 64
-
-
-def loaded_content(folder: str) -> rules.Content:
-    """``rules.load_content(folder)``, parsed once a process for the same files' texts
-    wherever they lie (the driver's check of a setting and a batch played in the same
-    process share it; the native engine then reuses its battle template too)."""
-    digest = hashlib.sha256()
-    for path in sorted(Path(folder).glob("*.toml")):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-    key = digest.hexdigest()
-    if key not in _CONTENT:
-        if len(_CONTENT) >= _CONTENT_KEPT:
-            _CONTENT.pop(next(iter(_CONTENT)))
-        _CONTENT[key] = rules.load_content(folder)
-    return _CONTENT[key]
 
 
 def play_batch(task: BatchTask) -> Tally:

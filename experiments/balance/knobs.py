@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import rules
-from experiments.balance.battles import loaded_content
+from experiments.balance.content_cache import loaded_content
 from experiments.comparison.sweep import (
     SweepError,
     leaves,
