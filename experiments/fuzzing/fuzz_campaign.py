@@ -99,6 +99,20 @@ def shipped_cases() -> list[tuple[str, str]]:
     return out
 
 
+def draw_case(rng: np.random.Generator, number: int, generated: bool, content: rules.Content,
+              shipped: Sequence[tuple[str, str]], content_dir: str | None) -> Case:
+    """Battle ``number`` of a campaign: its seed, then (with ``generated``) a generated
+    scenario for every odd battle, else the shipped scenarios in turn; drawn from ``rng`` in
+    this order, which every way of running a campaign (one process, workers, Ray) keeps."""
+    battle_seed = int(rng.integers(2**31))
+    if generated and number % 2 == 1:
+        data = random_scenario(rng, content, name=f"generated_{number}")
+        text, source = scenario_toml(data), f"<generated {number}>"
+    else:
+        text, source = shipped[(number // (2 if generated else 1)) % len(shipped)]
+    return Case(text, source, battle_seed, content_dir)
+
+
 def campaign(out: Path, *, seconds: float, generated: bool = False, seed: int = 0,
              content_dir: str | None = None, battles: int | None = None,
              agent_pool: Sequence[str] | None = None, checks: Checks | None = None,
@@ -132,13 +146,8 @@ def campaign(out: Path, *, seconds: float, generated: bool = False, seed: int = 
         while time.monotonic() - start < seconds and (battles is None
                                                      or summary.battles < battles):
             number = summary.battles
-            battle_seed = int(rng.integers(2**31))
-            if generated and number % 2 == 1:
-                data = random_scenario(rng, content, name=f"generated_{number}")
-                text, source = scenario_toml(data), f"<generated {number}>"
-            else:
-                text, source = shipped[(number // (2 if generated else 1)) % len(shipped)]
-            case = Case(text, source, battle_seed, content_dir)
+            case = draw_case(rng, number, generated, content, shipped, content_dir)
+            source = case.source
             try:
                 probe = case.battle()
             except rules.ScenarioError as exc:
@@ -152,12 +161,12 @@ def campaign(out: Path, *, seconds: float, generated: bool = False, seed: int = 
                                           == "native" else None)
             else:
                 names = {team: _pick(rng, pool) for team in probe.scenario.teams}
-                outcome = player(case, agent_chooser(probe, names, battle_seed), checks,
+                outcome = player(case, agent_chooser(probe, names, case.seed), checks,
                                  names)
             summary.battles += 1
             summary.decisions += outcome.decisions
             record: dict[str, Any] = {"battle": number, "scenario": source,
-                                      "seed": battle_seed, "agents": names,
+                                      "seed": case.seed, "agents": names,
                                       "decisions": outcome.decisions,
                                       "winner": outcome.battle.winner,
                                       "failure": None}

@@ -29,7 +29,6 @@ from experiments.comparison.runner import TaskPool
 from experiments.fuzzing import differential as two_engines
 from experiments.fuzzing import fuzz_campaign as one
 from experiments.fuzzing.fuzz import Case, Checks, Failure, agent_chooser, run
-from experiments.fuzzing.generate import random_scenario, scenario_toml
 from experiments.fuzzing.native_loop import run_native as native_loop_run
 from experiments.workers import default_workers
 from rules.content import content_for
@@ -87,13 +86,8 @@ def draw(rng: np.random.Generator, generated: bool, content_dir: str | None,
     shipped = one.shipped_cases()
     number = 0
     while True:
-        battle_seed = int(rng.integers(2**31))
-        if generated and number % 2 == 1:
-            data = random_scenario(rng, content, name=f"generated_{number}")
-            text, source = scenario_toml(data), f"<generated {number}>"
-        else:
-            text, source = shipped[(number // (2 if generated else 1)) % len(shipped)]
-        case = Case(text, source, battle_seed, content_dir)
+        case = one.draw_case(rng, number, generated, content, shipped, content_dir)
+        source = case.source
         try:
             probe = case.battle()
         except rules.ScenarioError as exc:
