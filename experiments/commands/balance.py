@@ -33,7 +33,8 @@ def run(args: argparse.Namespace) -> int:
     from experiments.balance.search import plan, run_balance
     from experiments.balance.target import Target
     from experiments.commands import UsageError
-    from experiments.comparison.runner import AgentSpec, check_address
+    from experiments.commands.tournament import check_run_options
+    from experiments.comparison.runner import AgentSpec
     from experiments.comparison.sweep import base_folder
     from rules.limits import MAX_BALANCE_BATTLES, MAX_SEED
 
@@ -42,12 +43,7 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= args.budget <= MAX_BALANCE_BATTLES:
         raise UsageError(f"--budget: expected a whole number 1..{MAX_BALANCE_BATTLES}, got "
                          f"{args.budget}")
-    if args.workers is not None and args.workers < 1:
-        raise UsageError(f"--workers: expected a whole number >= 1, got {args.workers}")
-    if args.address and args.backend != "ray":
-        raise UsageError("--address: only with --backend ray")
-    if args.address:
-        check_address(args.address)
+    check_run_options(args)  # --workers, --backend, --address: tournament's checks
     base = base_folder(args.content_dir)
     if not base.is_dir():
         raise UsageError(f"--content-dir {base}: expected a folder of content TOML files")

@@ -55,6 +55,7 @@ def run(args: argparse.Namespace) -> int:
 
     from agents.spec import split_specs
     from experiments.commands import UsageError
+    from experiments.commands.tournament import check_run_options
     from experiments.fuzzing.fuzz import Failure
     from experiments.fuzzing.fuzz_campaign import Summary, campaign, default_agents
     from rules.content import content_for
@@ -70,14 +71,7 @@ def run(args: argparse.Namespace) -> int:
         return _run_inputs(args)
     if args.battles is not None and args.battles < 1:
         raise UsageError(f"--battles: expected a positive whole number, got {args.battles}")
-    if args.workers is not None and args.workers < 1:
-        raise UsageError(f"--workers: expected a whole number >= 1, got {args.workers}")
-    if args.address and args.backend != "ray":
-        raise UsageError("--address: only with --backend ray")
-    if args.address:
-        from experiments.comparison.runner import check_address
-
-        check_address(args.address)
+    check_run_options(args)  # --workers, --backend, --address: tournament's checks
     pool = split_specs(args.agents) if args.agents else default_agents()
     _check_agents(pool)
     if args.content_dir is not None and not Path(args.content_dir).is_dir():

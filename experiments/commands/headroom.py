@@ -13,6 +13,7 @@ def run(args: argparse.Namespace) -> int:
     import agents
     import rules
     from experiments.commands import UsageError
+    from experiments.commands.tournament import check_run_options
     from experiments.comparison import headroom
 
     if args.scenario not in rules.shipped_scenarios():
@@ -25,14 +26,7 @@ def run(args: argparse.Namespace) -> int:
                                ("--confirm", args.confirm, 2)):
         if value < least:
             raise UsageError(f"{flag}: expected a whole number >= {least}, got {value}")
-    if args.workers is not None and args.workers < 1:
-        raise UsageError(f"--workers: expected a whole number >= 1, got {args.workers}")
-    if args.address and args.backend != "ray":
-        raise UsageError("--address: only with --backend ray")
-    if args.address:
-        from experiments.comparison.runner import check_address
-
-        check_address(args.address)
+    check_run_options(args)  # --workers, --backend, --address: tournament's checks
     if args.resume and not args.out:
         raise UsageError("--resume: needs --out (the run to continue is kept beside it)")
     battles = list(range(args.first, args.first + args.battles))

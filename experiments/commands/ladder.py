@@ -67,8 +67,9 @@ def run(args: argparse.Namespace) -> int:
     import rules
     from agents.spec import split_specs as split_list
     from experiments.commands import UsageError
+    from experiments.commands.tournament import check_run_options
     from experiments.comparison.ladder import LadderConfig, plan, run_ladder
-    from experiments.comparison.runner import check_address, parse_agents
+    from experiments.comparison.runner import parse_agents
 
     if args.time:
         return time_decisions(args)
@@ -81,12 +82,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--out: expected an output folder for the ladder")
     if args.battles < 1:
         raise UsageError(f"--battles: expected a whole number >= 1, got {args.battles}")
-    if args.workers < 1:
-        raise UsageError(f"--workers: expected a whole number >= 1, got {args.workers}")
-    if args.address and args.backend != "ray":
-        raise UsageError("--address: only with --backend ray")
-    if args.address:
-        check_address(args.address)
+    check_run_options(args)  # --workers, --backend, --address: tournament's checks
     scenarios = split_list(args.scenarios)
     shipped = rules.shipped_scenarios()
     for s in scenarios:
