@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 
+from experiments.paths import output_folder
+
 EXAMPLE = """example:
   fray az-train duel --out runs/az-duel --iterations 6 --battles 24 --search 32
   fray az-train duel --out runs/az-duel --iterations 10 --resume   # 4 more iterations
@@ -72,7 +74,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "az-train", description=__doc__, epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("scenario", help="a shipped scenario name or a TOML path")
-    parser.add_argument("--out", required=True, help="output folder")
+    parser.add_argument("--out", required=True, type=output_folder, help="output folder")
     parser.add_argument("--iterations", type=int, default=4,
                         help="loop iterations in all (a resumed run goes on to this many)")
     parser.add_argument("--battles", type=int, default=16, help="self-play battles an iteration")

@@ -8,6 +8,8 @@ import shlex
 import sys
 from pathlib import Path
 
+from experiments.paths import output_folder
+
 EXAMPLE = """example:
   fray balance duel --knob creatures.orc.skills.axe=30..90:5 \\
       --knob creatures.orc.characteristics.con=10..18 \\
@@ -96,7 +98,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--budget", type=int, default=DEFAULT_BUDGET,
                    help=f"battles to spend in all (default {DEFAULT_BUDGET})")
     s.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
-    s.add_argument("--out", default="balance-out", help="output folder (default balance-out)")
+    s.add_argument("--out", default="balance-out", type=output_folder,
+                   help="output folder (default balance-out)")
     s.add_argument("--resume", action="store_true", help="continue the run in --out")
     s.add_argument("--backend", choices=("local", "ray"), default="local",
                    help="local processes (default) or Ray tasks")

@@ -8,6 +8,8 @@ import json
 import tempfile
 from pathlib import Path
 
+from experiments.paths import output_file
+
 EXAMPLE = """example:
   fray knobs duel --party tactician --monsters tactician --battles 400
   fray knobs my_scenario.toml --content-dir my_content --only creatures.hobgoblin \
@@ -76,6 +78,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--workers", type=int, default=None, help="parallel workers")
     s.add_argument("--only", default="", metavar="PREFIX",
                    help="only the knobs whose key starts so (creatures.orc, ruleset.defence)")
-    s.add_argument("--json", default=None, metavar="FILE", help="also write the rows as JSON")
+    s.add_argument("--json", default=None, type=output_file, metavar="FILE",
+                   help="also write the rows as JSON")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=run)

@@ -34,6 +34,9 @@ OUT_FOLDER_COMMANDS = [
     ["exploits", "--agent", "random", "--scenario", "duel", "--battles", "1"],
     ["compare", "random", "berserker", "--scenario", "duel"],
     ["train", "duel"],
+    ["balance", "duel", "--knob", "scenario.max_rounds=5..10", "--target",
+     "party_win=0.4..0.6", "--party", "random", "--monsters", "random"],
+    ["az-train", "duel"],
 ]
 
 
@@ -52,6 +55,7 @@ def test_an_output_folder_under_a_file_is_one_line(arguments, tmp_path, capsys) 
     ["headroom", "duel", "--out", "{folder}"],
     ["bench", "--quick", "--json", "{folder}"],
     ["watch", "duel", "--gif", "{folder}"],
+    ["knobs", "duel", "--json", "{folder}"],
 ], ids=lambda a: a[0])
 def test_a_folder_where_a_file_is_expected_is_one_line(arguments, tmp_path, capsys) -> None:
     line = _one_error_line(capsys, [a.format(folder=tmp_path) for a in arguments])
