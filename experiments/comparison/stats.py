@@ -16,6 +16,10 @@
 - :class:`Sprt`: a generalised sequential probability ratio test on pairs of battles with
   swapped sides (the pentanomial model of chess engines' test frameworks, fishtest), with
   the normal approximation of the log-likelihood ratio.
+
+scipy is imported inside the functions that use it: a worker process that only plays
+battles (a Ray worker importing :mod:`experiments.balance.battles`, say) does not pay
+scipy.stats' import, about a second of its start.
 """
 
 from __future__ import annotations
@@ -25,8 +29,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import optimize
-from scipy import stats as sps
 
 Interval = tuple[float, float]
 
@@ -34,6 +36,7 @@ Interval = tuple[float, float]
 def wilson_interval(successes: float, trials: int, confidence: float = 0.95) -> Interval:
     """Wilson score interval of ``successes / trials``; (0, 1) when there are no trials.
     ``successes`` may count halves (a draw as half a win): the same score formula."""
+    from scipy import stats as sps
     if trials == 0:
         return (0.0, 1.0)
     if successes != int(successes):
@@ -51,6 +54,7 @@ def wilson_interval(successes: float, trials: int, confidence: float = 0.95) -> 
 
 def mean_interval(values: Sequence[float], confidence: float = 0.95) -> tuple[float, Interval]:
     """The mean and its Student-t interval (the mean itself twice for < 2 values)."""
+    from scipy import stats as sps
     data = np.asarray(values, dtype=float)
     if data.size == 0:
         return (math.nan, (math.nan, math.nan))
@@ -65,6 +69,7 @@ def median_interval(values: Sequence[float],
                     confidence: float = 0.95) -> tuple[float, Interval]:
     """The median and its distribution-free interval: the order statistics whose ranks
     the binomial(n, 1/2) quantiles give (nan and (nan, nan) for no values)."""
+    from scipy import stats as sps
     data = np.sort(np.asarray(values, dtype=float))
     n = data.size
     if n == 0:
@@ -81,6 +86,7 @@ def median_interval(values: Sequence[float],
 def two_proportion_test(successes_a: int, trials_a: int, successes_b: int,
                         trials_b: int) -> float:
     """Two-sided p-value of the pooled two-proportion z-test (1.0 if undefined)."""
+    from scipy import stats as sps
     if trials_a == 0 or trials_b == 0:
         return 1.0
     pooled = (successes_a + successes_b) / (trials_a + trials_b)
@@ -94,6 +100,7 @@ def two_proportion_test(successes_a: int, trials_a: int, successes_b: int,
 def sign_test(only_first: int, only_second: int) -> float:
     """Two-sided p-value of the paired sign test: of the pairs (battles of one seed) that
     only one of two agents won, ``only_first`` went to the first (1.0 with none)."""
+    from scipy import stats as sps
     discordant = only_first + only_second
     if discordant == 0:
         return 1.0
@@ -195,6 +202,7 @@ def nash_average(agent_names: Sequence[str], payoff: np.ndarray) -> NashAverage:
 
 def _equilibrium_lp(matrix: np.ndarray) -> np.ndarray:
     """One equilibrium: maximise v subject to p @ matrix >= v, p a distribution."""
+    from scipy import optimize
     n = matrix.shape[0]
     cost = np.zeros(n + 1)
     cost[-1] = -1.0
@@ -209,6 +217,7 @@ def _equilibrium_lp(matrix: np.ndarray) -> np.ndarray:
 
 def _max_entropy(matrix: np.ndarray, start: np.ndarray) -> np.ndarray:
     """The maximum-entropy distribution with ``p @ matrix >= 0`` (``start`` if it fails)."""
+    from scipy import optimize
     n = matrix.shape[0]
     tolerance = 1e-9
 
@@ -314,6 +323,7 @@ class Sprt:
 
     def elo_estimate(self, confidence: float = 0.95) -> tuple[float, Interval]:
         """Agent A's Elo advantage from the mean pair score, with a normal interval."""
+        from scipy import stats as sps
         total, mean, variance = self._moments()
         half = sps.norm.ppf((1 + confidence) / 2) * math.sqrt(variance / max(total, 1))
         return (score_to_elo(mean),

@@ -130,3 +130,15 @@ def test_the_command_is_found_past_the_engine_option(argv: list[str], command: s
     from experiments.cli import command_in
 
     assert command_in(argv) == command
+
+
+@pytest.mark.parametrize("module", ["experiments.balance.battles",
+                                    "experiments.comparison.runner"])
+def test_a_worker_that_plays_battles_does_not_import_scipy(module: str) -> None:
+    """A Ray worker imports the module of its task before its first batch (a fixed cost
+    of every Ray run, docs/balance.md "Speed"): the battles need no scipy, whose stats
+    module alone is about a second of that start."""
+    modules, done = _imports("-c", f"import {module}")
+    assert done.returncode == 0, done.stderr[-500:]
+    assert module in modules
+    assert not [name for name in modules if name.split(".")[0] == "scipy"]
