@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import rules
-from rules import native_agents
+from rules import bridge
 from rules.events import event_from_dict, event_to_dict
 from rules.limits import MAX_NESTING, MAX_SEED, nesting_depth, within
 
@@ -269,7 +269,7 @@ def play(scenario: str, seed: int, agents_by_team: Mapping[str, str], *,
     twins = _native_twins(battle, {team: p for team, p in players.items() if team not in given})
     if on_decision is None and len(twins) == len(players):
         # every team's agent has a native form: the engine plays it out
-        actions, reasons = native_agents.play_records(battle, twins)
+        actions, reasons = bridge.play_records(battle, twins)
         replay.actions.extend(actions)
         replay.reasons.extend(reasons)
     while not battle.is_over:
@@ -280,7 +280,7 @@ def play(scenario: str, seed: int, agents_by_team: Mapping[str, str], *,
             raise ReplayError("the battle is running but has no decision")
         team = battle.combatants[decision.actor].team
         if team in twins:  # the agent's twin decides in the engine, as the agent would
-            action, reason = native_agents.native_choice(battle, twins[team])
+            action, reason = bridge.native_choice(battle, twins[team])
             reason = reason or None
         else:
             agent = players[team]
@@ -303,7 +303,7 @@ def _native_twins(battle: rules.Battle, players: Mapping[str, Any]) -> dict[str,
     battle runs on the native engine (else none): those teams decide in the engine."""
     if battle.engine == "python":
         return {}
-    twins = {team: native_agents.twin_of(player) for team, player in players.items()}
+    twins = {team: bridge.twin_of(player) for team, player in players.items()}
     return {team: twin for team, twin in twins.items() if twin is not None}
 
 

@@ -63,7 +63,7 @@ def start_episode(core: Any, battle: Battle, opponent: Any) -> None:
     native agent ``opponent``; the battle follows by itself (its mirror and legal actions
     are brought up to date when read), so the env repairs nothing (issue 47)."""
     core.start(*engine_parts(battle), opponent)
-    _stepped(battle)
+    battle._driver.stepped(battle)
 
 
 def step_episode(core: Any, battle: Battle, index: int, *buffers: Any) -> Any:
@@ -72,14 +72,8 @@ def step_episode(core: Any, battle: Battle, index: int, *buffers: Any) -> Any:
     follows by itself: the step's result (reward, terminated, truncated, ..., legal
     count, round)."""
     result = core.step_observe(index, *buffers)
-    _stepped(battle)
+    battle._driver.stepped(battle)
     return result
-
-
-def _stepped(battle: Battle) -> None:
-    from rules.native_driver import stepped_natively
-
-    stepped_natively(battle)
 
 
 def native_choice(battle: Battle, agent: Any) -> tuple[Action, str]:
@@ -119,12 +113,7 @@ def _battle_play(battle: Battle, agents_by_team: dict[str, Any], max_decisions: 
         raise ValueError("play_natively: the battle runs on the Python engine; native agents "
                          "need Battle(engine='native')")
     module = engine.require_native("battle_play", "the in-engine battle loop")
-    made = module.battle_play(driver.to_native(battle), driver.loop, driver.rules,
-                              agents_by_team, max_decisions, records)
-    from rules.native_driver import stepped_natively
-
-    stepped_natively(battle)
-    return made
+    return driver.run(battle, module.battle_play, agents_by_team, max_decisions, records)
 
 
 def search_round(battle: Battle, candidates: list[Action], seed: int, rollout: Any,
