@@ -357,7 +357,7 @@ class MCTS(SeededAgent):
             return [self._iterate(battle, root, team, [action], seed) for action in alive]
         else:
             values = bridge.search_round(battle, alive, seed, self._native_rollout,
-                                                self.rollout_depth, team)
+                                         self.rollout_depth, team)
         for action, value in zip(alive, values, strict=True):
             child = root.children.get(action)
             if child is None:

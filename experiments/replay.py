@@ -266,7 +266,10 @@ def play(scenario: str, seed: int, agents_by_team: Mapping[str, str], *,
         players[team] = given.get(team) or agents.make(
             names[team], seed=agent_seed, **(agent_kwargs or {}).get(team, {}))
     replay = Replay.start(battle, names)
-    twins = _native_twins(battle, {team: p for team, p in players.items() if team not in given})
+    # the teams whose agent has a native twin decide in the engine when the battle runs
+    # there (none on the Python engine)
+    twins = bridge.battle_twins(battle, {team: p for team, p in players.items()
+                                         if team not in given})
     if on_decision is None and len(twins) == len(players):
         # every team's agent has a native form: the engine plays it out
         actions, reasons = bridge.play_records(battle, twins)
@@ -296,15 +299,6 @@ def _new_battle(scenario: str, seed: int, content_dir: str | None) -> rules.Batt
     """``rules.Battle.from_scenario(scenario, seed, content_dir)`` (on the native engine
     started in C++ from the scenario mustered once: ``rules.Battle`` does so)."""
     return rules.Battle.from_scenario(scenario, seed=seed, content_dir=content_dir)
-
-
-def _native_twins(battle: rules.Battle, players: Mapping[str, Any]) -> dict[str, Any]:
-    """The native twin (``agent.native_twin()``) of each team's agent that has one, when the
-    battle runs on the native engine (else none): those teams decide in the engine."""
-    if battle.engine == "python":
-        return {}
-    twins = {team: bridge.twin_of(player) for team, player in players.items()}
-    return {team: twin for team, twin in twins.items() if twin is not None}
 
 
 def rerun(replay: Replay) -> rules.Battle:

@@ -150,8 +150,8 @@ def base_play(scenario: str, index: int, base: str) -> Iterator[tuple[Battle, in
     battle = Battle.from_scenario(scenario, seed=index)
     players = {team: agents.make(base, seed=index + i)
                for i, team in enumerate(battle.scenario.teams)}
-    twins = {team: bridge.twin_of(player) for team, player in players.items()}
-    native = battle.engine == "native" and None not in twins.values()
+    twins = bridge.battle_twins(battle, players)
+    native = len(twins) == len(players)  # every team decides in the engine
     decision = 0
     while not battle.is_over:
         d = battle.decision

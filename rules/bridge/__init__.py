@@ -24,8 +24,9 @@ other names are the bridge's own (tests/test_architecture.py fails on any other 
 from outside rules/):
 
 - Native agents: :func:`native_agent` makes one by name; :func:`twin_of` asks a Python
-  agent for its native twin; :func:`is_native_agent`; :func:`native_choice` (a native
-  agent's choice for a native battle's decision).
+  agent for its native twin, :func:`battle_twins` each team's for a battle (none on the
+  Python engine: the caller does not ask which engine runs it); :func:`is_native_agent`;
+  :func:`native_choice` (a native agent's choice for a native battle's decision).
 - In-engine loops on a native battle: :func:`play_natively` / :func:`play_records` (whole
   battles, native agents on every team), :func:`search_round` (the flat search's round,
   ``agents.mcts``); :func:`engine_parts` (a native battle's current state, loop and
@@ -40,6 +41,7 @@ from outside rules/):
 """
 
 from rules.bridge.agents import (
+    battle_twins,
     current_native_state,
     engine_parts,
     is_native_agent,
@@ -59,6 +61,7 @@ from rules.bridge.start import StartTemplate, start_native, start_template
 
 __all__ = [
     "StartTemplate",
+    "battle_twins",
     "current_native_state",
     "engine_parts",
     "is_native_agent",

@@ -29,6 +29,16 @@ def twin_of(agent: Any) -> Any | None:
     return twin() if twin is not None else None
 
 
+def battle_twins(battle: Battle, agents_by_team: dict[str, Any]) -> dict[str, Any]:
+    """team -> the native twin of its agent (:func:`twin_of`), for the teams whose agent
+    has one, when ``battle`` runs on the native engine; ``{}`` on the Python engine. The
+    teams named decide in the engine (:func:`native_choice`, :func:`play_records`)."""
+    if battle._driver is None:
+        return {}
+    twins = {team: twin_of(agent) for team, agent in agents_by_team.items()}
+    return {team: twin for team, twin in twins.items() if twin is not None}
+
+
 def is_native_agent(agent: Any) -> bool:
     """Whether ``agent`` is a ``rules._native.NativeAgent`` (a twin, not a Python agent)."""
     return engine.native_available() and isinstance(agent, engine.native_module().NativeAgent)
