@@ -35,7 +35,8 @@ def start_template(scenario: Scenario, content: Content | None = None,
     """``scenario`` mustered as ``Battle(scenario, seed, content, content_dir)`` musters it
     for any seed (``rules.muster.muster_combatants``: round ``start_round``, no events, no
     decision), as native parts; :func:`start_native` starts battles from it. ``records``:
-    as in :func:`native_parts` (the started battles' events are interned there too).
+    as in :func:`rules.bridge.driver.native_parts` (the started battles' events are
+    interned there too).
 
     ValueError when mustering rolls dice (a unit with ``roll_characteristics``, H1): its
     combatants depend on the seed, so the battle must be built by ``rules.Battle``."""
