@@ -29,7 +29,7 @@ from env import native
 from env.core import OpponentSource
 from env.skirmish import SkirmishEnv
 from env.vector import SkirmishVectorEnv
-from rules import native_agents
+from rules import bridge
 
 DEFAULT_OPPONENT = "berserker"
 
@@ -90,7 +90,7 @@ def skirmish_vector_env(num_envs: int = 8, scenario: str | Path | None = None,
     engine = kwargs.get("engine")
     probe = source(0) if not hasattr(source, "act") or isinstance(source, type) else source
     if (set(kwargs) - {"engine"} <= batched and engine in (None, "native") and native.available()
-            and native_agents.twin_of(probe) is not None):
+            and bridge.twin_of(probe) is not None):
         twins = None if options is None else option_twin_rows(options, option_seed,
                                                                int(num_envs))
         if options is None or twins is not None:

@@ -69,7 +69,7 @@ from agents import factory as registry
 from agents import tactics as t
 from agents.base import SeededAgent, legal_for
 from agents.spec import Option
-from rules import Action, ActionKind, Battle, Combatant, DecisionKind, native_agents
+from rules import Action, ActionKind, Battle, Combatant, DecisionKind, bridge
 from rules import engine as rules_engine
 from rules.actions import TURN_DESTINATION_KINDS
 from rules.grid import chebyshev
@@ -231,11 +231,11 @@ class MCTS(SeededAgent):
         #: the rollout policy's native twin (made at once, then used in place for every
         #: rollout, as the Python policy is): the flat search's rounds then run in the
         #: engine (rules/native/agents/agents_mcts.cpp) on native battles
-        self._native_rollout = None if tree else native_agents.twin_of(self.rollout_policy)
+        self._native_rollout = None if tree else bridge.twin_of(self.rollout_policy)
         self.prior = registry.make(prior, seed=seed) if prior else None
         #: the prior's native twin, asked instead of the prior on a native battle (made at
         #: once and used in place, so its generator runs on as the prior's would)
-        self._native_prior = native_agents.twin_of(self.prior)
+        self._native_prior = bridge.twin_of(self.prior)
         self.reason: str | None = None
         self.last_iterations = 0
 
@@ -337,7 +337,7 @@ class MCTS(SeededAgent):
         if self.prior is None:
             return None
         if self._native_prior is not None and battle.engine == "native":
-            choice, _ = native_agents.native_choice(battle, self._native_prior)
+            choice, _ = bridge.native_choice(battle, self._native_prior)
             return choice
         choice = self.prior.act(battle)
         return choice if choice in legal else None
@@ -349,15 +349,15 @@ class MCTS(SeededAgent):
         runs the whole round in one call, with the same values and statistics as
         :meth:`_iterate` (tests/agents/test_mcts_native.py)."""
         if self._plan_search is not None:
-            values = self._plan_search.round(*native_agents.engine_parts(battle), alive, seed,
+            values = self._plan_search.round(*bridge.engine_parts(battle), alive, seed,
                                              self._native_rollout, self._native_prior)
         elif self.plan:
             values = [self._plan_iterate(battle, root, team, action, seed) for action in alive]
         elif self._native_rollout is None or battle.engine == "python":
             return [self._iterate(battle, root, team, [action], seed) for action in alive]
         else:
-            values = native_agents.search_round(battle, alive, seed, self._native_rollout,
-                                                self.rollout_depth, team)
+            values = bridge.search_round(battle, alive, seed, self._native_rollout,
+                                         self.rollout_depth, team)
         for action, value in zip(alive, values, strict=True):
             child = root.children.get(action)
             if child is None:
@@ -397,7 +397,7 @@ class MCTS(SeededAgent):
                 self.prior is not None and self._native_prior is None):
             return None
         return rules_engine.native_module().PlanSearch(
-            native_agents.engine_parts(battle)[0], SEARCHED_KIND_NUMBERS, MOVE_KIND_NUMBERS,
+            bridge.engine_parts(battle)[0], SEARCHED_KIND_NUMBERS, MOVE_KIND_NUMBERS,
             self.plan, self.rollout_depth, team, self.exploration)
 
     def _plan_iterate(self, root_battle: Battle, root: Node, team: str, action: Action,

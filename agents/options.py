@@ -89,7 +89,7 @@ class OptionSelector:
         or when an option has none (or the engine is not built)."""
         if self.hold != "decision":
             return None
-        from rules.native_agents import twin_of
+        from rules.bridge import twin_of
 
         twins = [twin_of(agent) for agent in self.agents]
         return None if any(twin is None for twin in twins) else twins
@@ -124,7 +124,7 @@ class OptionSelector:
             self._held[key] = option
         twins = self.twins_for(battle)
         if twins is not None:
-            from rules.native_agents import native_choice
+            from rules.bridge import native_choice
 
             return native_choice(battle, twins[option])[0]
         return self.agents[option].act(battle)

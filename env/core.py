@@ -20,8 +20,7 @@ from rules import (
     Battle,
     DecisionKind,
     IllegalActionError,
-    native_agents,
-    native_driver,
+    bridge,
 )
 from rules.content import content_for
 
@@ -74,7 +73,7 @@ def _steps_natively(opponent: Any) -> bool:
 
     if not native.available():
         return False
-    return native_agents.twin_of(opponent(0)) is not None
+    return bridge.twin_of(opponent(0)) is not None
 
 
 class ScenarioSetup:
@@ -113,13 +112,13 @@ class ScenarioSetup:
         from this thread's template of the scenario: ``rules.Battle`` does so)."""
         return Battle(self.scenario, seed, self.content, self.content_dir, engine=self.engine)
 
-    def template(self, records: Any) -> native_driver.StartTemplate | None:
+    def template(self, records: Any) -> bridge.StartTemplate | None:
         """The scenario mustered once as native parts with names in ``records`` (a batch's
         own name table: ``env.vector``), or None when mustering rolls dice (then battles
         are built by ``rules.Battle``)."""
         try:
-            return native_driver.start_template(self.scenario, self.content, self.content_dir,
-                                                records)
+            return bridge.start_template(self.scenario, self.content, self.content_dir,
+                                         records)
         except ValueError:
             return None
 
@@ -146,7 +145,7 @@ def unit_status(battle: Battle) -> list[tuple[str, str, bool, int, int]]:
     """(id, team, in action, hp, max hp) of every combatant in the scenario's order, read
     from the native state without bringing the Python mirror up to date when only the
     native state is current (the envs ask it every step)."""
-    native = native_agents.current_native_state(battle)
+    native = bridge.current_native_state(battle)
     if native is not None:
         rows = rules.engine.native_module().env_units(native)
         return [(unit.id, unit.team, *row)

@@ -21,7 +21,7 @@ import numpy as np
 import rules
 from env.observation import GLOBAL_FEATURES, PLANES, UNIT_FEATURES
 from env.spaces import _FIELD, ITEM_CATEGORIES, ActionCodec, EncodingError
-from rules import ActionKind, Battle, native_agents, native_battle
+from rules import ActionKind, Battle, bridge
 from rules.actions import DESTINATION_KINDS
 
 #: env_spaces.hpp Parameter::Type of each LAYOUT parameter name
@@ -70,7 +70,7 @@ def layout_tables(codec: ActionCodec, scenario: str) -> dict[str, Any]:
 
 def battle_parts(battle: Battle) -> tuple[Any, Any, Any]:
     """A native battle's (state, loop, rules), its state current in the engine."""
-    return native_agents.engine_parts(battle)
+    return bridge.engine_parts(battle)
 
 
 class NativeLayouts:
@@ -98,7 +98,7 @@ class NativeLayouts:
     def actions_in(self, records: Any) -> Any:
         """The action layout with its names in ``records`` (a ``rules._native.Records``):
         for battles whose events are interned there."""
-        state = native_battle.native_state(self._probe, records)
+        state = bridge.native_state(self._probe, records)
         return rules.engine.native_module().ActionLayout(
             state, layout_tables(self._codec, self._probe.scenario.name))
 

@@ -27,7 +27,7 @@ from env.core import (
     team_health,
 )
 from env.observation import DECISION_KINDS, GLOBAL_FEATURES, PLANES, UNIT_FEATURES
-from rules import Battle, IllegalActionError, native_agents
+from rules import Battle, IllegalActionError, bridge
 
 _MAX_RESET_ATTEMPTS = 64
 
@@ -213,7 +213,7 @@ class SkirmishEnv(gym.Env):
             return self._obs(), self.illegal_penalty, False, False, self._info(True)
         if self._core is not None:  # step, observation and mask in one native call
             obs = self.setup.native_layouts().empty()
-            reward, terminated, truncated, _, legal, round_ = native_agents.step_episode(
+            reward, terminated, truncated, _, legal, round_ = bridge.step_episode(
                 self._core, b, index, obs["planes"], obs["units"], obs["decision"],
                 obs["globals"], self._mask)
             over = terminated or truncated
@@ -281,13 +281,13 @@ class SkirmishEnv(gym.Env):
         has a native twin; None otherwise (the episode steps in Python)."""
         if battle.engine == "python" or self.opponent_source is opponent:
             return None
-        twin = native_agents.twin_of(opponent)
+        twin = bridge.twin_of(opponent)
         if twin is None:
             return None
         if self._native_core is None:
             self._native_core = native.episode_core(self.setup, self.team, self.illegal_penalty,
                                                     self.damage_reward)
-        native_agents.start_episode(self._native_core, battle, twin)
+        bridge.start_episode(self._native_core, battle, twin)
         return self._native_core
 
     def _refresh_mask(self) -> None:

@@ -49,7 +49,7 @@ from env.core import (
     default_scenario,
     make_opponent,
 )
-from rules import Battle, native_agents, native_driver, native_records
+from rules import Battle, bridge
 from rules.limits import MAX_NUM_ENVS, within
 
 _MAX_RESET_ATTEMPTS = 64
@@ -104,7 +104,7 @@ class SkirmishVectorEnv(VectorEnv):
         self.layouts = self.setup.native_layouts()
         module = rules.engine.native_module()
         #: this batch's own name table: its steps run without the GIL, beside other threads
-        self._records = native_records.new_records()
+        self._records = bridge.new_records()
         #: the scenario mustered once: battles start in C++ (None: mustering rolls dice)
         self._template = self.setup.template(self._records)
         actions = self.layouts.actions_in(self._records)
@@ -186,7 +186,7 @@ class SkirmishVectorEnv(VectorEnv):
         if len(rows) != self.num_envs or len({len(row) for row in rows}) != 1 or len(rows[0]) < 2:
             raise ValueError(f"options: expected {self.num_envs} rows of the same two or more "
                              f"native agents, got {[len(row) for row in rows]}")
-        if not all(native_agents.is_native_agent(agent) for row in rows for agent in row):
+        if not all(bridge.is_native_agent(agent) for row in rows for agent in row):
             raise TypeError("options: expected native agents (rules._native.NativeAgent; "
                             "agents.options.option_twins makes them from agent names)")
         return rows
@@ -201,14 +201,14 @@ class SkirmishVectorEnv(VectorEnv):
             opponent_seed = int(generator.integers(2**62))
             if self._template is not None:  # started in C++ from the mustered scenario
                 template = self._template
-                state, rules_, loop = (native_driver.start_native(template, battle_seed),
+                state, rules_, loop = (bridge.start_native(template, battle_seed),
                                        template.rules, template.loop)
             else:
                 battle = Battle(self.setup.scenario, battle_seed, self.setup.content,
                                 self.setup.content_dir, engine="python")
-                state, rules_, loop = native_driver.native_parts(battle, self._records)
+                state, rules_, loop = bridge.native_parts(battle, self._records)
             opponent = make_opponent(self.opponent_source, opponent_seed)
-            twin = native_agents.twin_of(opponent)
+            twin = bridge.twin_of(opponent)
             if twin is None:
                 known = ", ".join(rules.engine.native_module().NativeAgent.known())
                 raise TypeError(f"the vector env's opponent {opponent!r} has no native form "

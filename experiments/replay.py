@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import rules
-from rules import native_agents
+from rules import bridge
 from rules.events import event_from_dict, event_to_dict
 from rules.limits import MAX_NESTING, MAX_SEED, nesting_depth, within
 
@@ -266,10 +266,13 @@ def play(scenario: str, seed: int, agents_by_team: Mapping[str, str], *,
         players[team] = given.get(team) or agents.make(
             names[team], seed=agent_seed, **(agent_kwargs or {}).get(team, {}))
     replay = Replay.start(battle, names)
-    twins = _native_twins(battle, {team: p for team, p in players.items() if team not in given})
+    # the teams whose agent has a native twin decide in the engine when the battle runs
+    # there (none on the Python engine)
+    twins = bridge.battle_twins(battle, {team: p for team, p in players.items()
+                                         if team not in given})
     if on_decision is None and len(twins) == len(players):
         # every team's agent has a native form: the engine plays it out
-        actions, reasons = native_agents.play_records(battle, twins)
+        actions, reasons = bridge.play_records(battle, twins)
         replay.actions.extend(actions)
         replay.reasons.extend(reasons)
     while not battle.is_over:
@@ -280,7 +283,7 @@ def play(scenario: str, seed: int, agents_by_team: Mapping[str, str], *,
             raise ReplayError("the battle is running but has no decision")
         team = battle.combatants[decision.actor].team
         if team in twins:  # the agent's twin decides in the engine, as the agent would
-            action, reason = native_agents.native_choice(battle, twins[team])
+            action, reason = bridge.native_choice(battle, twins[team])
             reason = reason or None
         else:
             agent = players[team]
@@ -296,15 +299,6 @@ def _new_battle(scenario: str, seed: int, content_dir: str | None) -> rules.Batt
     """``rules.Battle.from_scenario(scenario, seed, content_dir)`` (on the native engine
     started in C++ from the scenario mustered once: ``rules.Battle`` does so)."""
     return rules.Battle.from_scenario(scenario, seed=seed, content_dir=content_dir)
-
-
-def _native_twins(battle: rules.Battle, players: Mapping[str, Any]) -> dict[str, Any]:
-    """The native twin (``agent.native_twin()``) of each team's agent that has one, when the
-    battle runs on the native engine (else none): those teams decide in the engine."""
-    if battle.engine == "python":
-        return {}
-    twins = {team: native_agents.twin_of(player) for team, player in players.items()}
-    return {team: twin for team, twin in twins.items() if twin is not None}
 
 
 def rerun(replay: Replay) -> rules.Battle:

@@ -41,7 +41,7 @@ from rules.scenario import Scenario, load_scenario, parsed_scenario
 from rules.state import BattleState
 
 if TYPE_CHECKING:
-    from rules.native_driver import NativeDriver
+    from rules.bridge.driver import NativeDriver
 
 Square = tuple[int, int]
 
@@ -90,7 +90,7 @@ class Battle:
         content = content if content is not None else default_content()
         self.content_dir = content_dir
         self.seed = seed
-        #: the native engine's state and loop when it runs this battle (rules.native_driver)
+        #: the native engine's state and loop when it runs this battle (rules.bridge.driver)
         self._driver: NativeDriver | None = None
         self._legal: list[Action] | None = None  # this decision's, once asked for
         self._legal_set: frozenset[Action] | None = None  # the same, built when needed
@@ -98,7 +98,7 @@ class Battle:
         if not _restoring and not force and resolve_engine(engine) == "native":
             # the engine is chosen here, once: a native battle starts in C++ from this
             # thread's template of the scenario where it can (the same battle as below)
-            from rules.native_driver import started_driver
+            from rules.bridge.start import started_driver
 
             self._driver = started_driver(scenario, seed, content, content_dir)
             if self._driver is not None:
@@ -112,7 +112,7 @@ class Battle:
         if _restoring:
             return
         self.combatants.update(muster.muster_combatants(content, self.dice, scenario))
-        # rules.native_driver.start_template / start_native: the same from here on in C++
+        # rules.bridge.start.start_template / start_native: the same from here on in C++
         self.initiative_order = muster.roll_initiative(content, self.dice, self.combatants)
         self.emit(BattleStarted, scenario=scenario.name, order=tuple(self.initiative_order),
                   initiative=tuple(self.combatants[i].initiative for i in self.initiative_order))
@@ -126,7 +126,7 @@ class Battle:
         """Hand the battle to the native engine when it runs it (the Python state, built
         and run to the first decision by the reference code, becomes its mirror)."""
         if self._state.engine == "native":
-            from rules.native_driver import NativeDriver
+            from rules.bridge.driver import NativeDriver
             self._driver = NativeDriver.start(self)
 
     # ---------------------------------------------------------------- construction
@@ -162,7 +162,7 @@ class Battle:
     @property
     def state(self) -> BattleState:
         """The whole state as Python objects (on the native engine: its mirror, brought up
-        to date first, which Python code may then change; ``rules.native_driver``)."""
+        to date first, which Python code may then change; ``rules.bridge.driver``)."""
         driver = self._driver
         if driver is not None:
             return driver.to_python(self)
@@ -329,8 +329,7 @@ class Battle:
                              f"got {seed!r}")
         limit = (1 << 31) - 1 if max_decisions is None else max_decisions
         if self._driver is not None:
-            from rules.native_driver import random_play
-            return random_play(self, seed, limit, check)
+            return self._driver.random_play(self, seed, limit, check)
         if check:
             raise ValueError("random_play(check=True) checks inside the native engine; this "
                              "battle runs on the Python engine (experiments.fuzzing checks "

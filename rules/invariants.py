@@ -64,6 +64,6 @@ def watch_natively(battle: Battle) -> bool:
     every event of ``battle`` from now on (``rules/native/core/invariants.cpp``; a broken one
     raises :class:`rules.errors.InvariantViolation` from ``apply``). False (nothing done)
     when ``battle`` runs on the Python engine (the fuzzer's event hook checks it there)."""
-    from rules.native_driver import watch_bodies
+    from rules.bridge.driver import watch_bodies
 
     return watch_bodies(battle)

@@ -106,7 +106,7 @@ def mover_of(state: BattleState, combatant: Combatant) -> tuple[Combatant, tuple
 
 
 #: The reach search of another engine than this module's, by engine name (the native
-#: engine's glue, rules.native_reach, adds its own when imported, as rules.native_driver
+#: engine's glue, rules.bridge.reach, adds its own when imported, as rules.bridge.driver
 #: does: this module imports none of it). A state whose engine has none searches here.
 ROUTE_SEARCHES: dict[str, Callable[[BattleState, Combatant, int, bool], Reach]] = {}
 

@@ -2,7 +2,7 @@
 
 ``Battle.from_json`` calls :func:`check_save` on the decoded JSON, once the scenario and
 the content it names are loaded, and before anything is restored: both engines are
-restored from the Python state it fills (``rules.native_driver``), so they share this one
+restored from the Python state it fills (``rules.bridge.driver``), so they share this one
 verdict. A save is accepted only when it is a state the rules could have built:
 
 - the schema: exactly the keys ``Battle.to_dict`` writes, each of its JSON type (a bool

@@ -1,7 +1,7 @@
 """A battle as JSON data (``Battle.to_dict``/``to_json``/``from_json``): what the Python
 engine writes, and how a restored battle's state is filled in from it. The native engine
 writes the same data itself (``rules._native.BattleState.to_dict``) and is restored from
-the Python state this module fills (``rules.native_driver``)."""
+the Python state this module fills (``rules.bridge.driver``)."""
 
 from __future__ import annotations
 

@@ -83,6 +83,112 @@ def test_the_cycle_check_sees_lazy_imports_and_skips_type_checking(tmp_path: Pat
     assert Graph(tmp_path, ("pkg",)).cycles() == [["pkg.first", "pkg.second", "pkg.first"]]
 
 
+#: The packages above rules/: they use the native engine through ``rules.bridge``'s public
+#: names only (issue 47).
+ABOVE_RULES = ("env", "agents", "experiments")
+PRIVATE_ENGINE_FIELD = "_driver"  # Battle's native driver, and anything named like it
+
+
+def bridge_public_names() -> set[str]:
+    """``rules.bridge.__all__``, read from its source (nothing imported)."""
+    tree = ast.parse((ROOT / "rules" / "bridge" / "__init__.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and getattr(node.targets[0], "id", None) == "__all__"):
+            return set(ast.literal_eval(node.value))
+    raise AssertionError("rules/bridge/__init__.py has no __all__")
+
+
+def bridge_misuses(source: str, public: set[str]) -> list[str]:
+    """What a module above rules/ must not do, as ``line: what``: name the private engine
+    field (``_driver``, anywhere in its text), import a module inside ``rules.bridge``, or
+    import or read a ``rules.bridge`` name outside its ``__all__``."""
+    found = [f"{number}: names {PRIVATE_ENGINE_FIELD}"
+             for number, line in enumerate(source.splitlines(), 1)
+             if PRIVATE_ENGINE_FIELD in line]
+    tree = ast.parse(source)
+    bridge_names = {"bridge"}  # local names bound to the package rules.bridge
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            if node.module.startswith("rules.bridge."):
+                found.append(f"{node.lineno}: imports {node.module}")
+            elif node.module == "rules.bridge":
+                found += [f"{node.lineno}: imports rules.bridge.{alias.name}"
+                          for alias in node.names if alias.name not in public]
+            elif node.module == "rules":
+                bridge_names |= {alias.asname or alias.name for alias in node.names
+                                 if alias.name == "bridge"}
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("rules.bridge."):
+                    found.append(f"{node.lineno}: imports {alias.name}")
+                elif alias.name == "rules.bridge" and alias.asname:
+                    bridge_names.add(alias.asname)
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Attribute) or node.attr in public:
+            continue
+        owner = node.value
+        if (isinstance(owner, ast.Name) and owner.id in bridge_names) or (
+                isinstance(owner, ast.Attribute) and owner.attr == "bridge"
+                and isinstance(owner.value, ast.Name) and owner.value.id == "rules"):
+            found.append(f"{node.lineno}: reads rules.bridge.{node.attr}")
+    return found
+
+
+def test_env_agents_and_experiments_use_the_bridge_by_its_public_names() -> None:
+    """Issue 47, one seam: no module of env/, agents/ or experiments/ names ``_driver``
+    (``grep -rn _driver env agents experiments`` finds nothing) or reaches into the
+    bridge past ``rules.bridge.__all__``."""
+    public = bridge_public_names()
+    found = [f"{path.relative_to(ROOT).as_posix()}:{entry}"
+             for package in ABOVE_RULES for path in sorted((ROOT / package).rglob("*.py"))
+             for entry in bridge_misuses(path.read_text(encoding="utf-8"), public)]
+    assert not found, "private engine glue used outside rules/:\n" + "\n".join(found)
+
+
+def test_the_bridge_check_sees_every_way_in() -> None:
+    public = {"twin_of"}
+    assert bridge_misuses("from rules import bridge\nbridge.twin_of(agent)\n", public) == []
+    planted = {
+        "battle._driver.loop\n": "1: names _driver",
+        "from rules.bridge.driver import NativeDriver\n": "1: imports rules.bridge.driver",
+        "import rules.bridge.agents\n": "1: imports rules.bridge.agents",
+        "from rules.bridge import twin_of, engine_parts\n":
+            "1: imports rules.bridge.engine_parts",
+        "from rules import bridge as glue\nglue.native_parts(b)\n":
+            "2: reads rules.bridge.native_parts",
+        "import rules\nrules.bridge.start.started_driver(s)\n": "2: names _driver",
+        "import rules\nrules.bridge.start\n": "2: reads rules.bridge.start",
+        "def f():\n    from rules import bridge\n    return bridge.driver\n":
+            "3: reads rules.bridge.driver",
+    }
+    for source, expected in planted.items():
+        assert expected in bridge_misuses(source, public), source
+
+
+def test_the_bridge_sits_below_battle() -> None:
+    """Issue 47: ``rules.battle`` imports the bridge; no bridge module reaches
+    ``rules.battle`` (imports inside functions too, ``TYPE_CHECKING`` aside), and the
+    shipped package holds no test-only glue module (they live in tests/native/glue/)."""
+    graph = Graph()
+    bridge = sorted(name for name in graph.edges if name.startswith("rules.bridge"))
+    assert bridge, "no rules.bridge modules"
+    reaching = []
+    for start in bridge:
+        seen, frontier = {start}, [start]
+        while frontier:
+            following = [target for node in frontier for target in graph.edges[node]
+                         if target not in seen]
+            seen.update(following)
+            frontier = following
+        if "rules.battle" in seen:
+            reaching.append(start)
+    assert not reaching, f"bridge modules importing rules.battle: {reaching}"
+    assert any(target.startswith("rules.bridge") for target in graph.edges["rules.battle"])
+    flat = sorted(path.name for path in (ROOT / "rules").glob("native_*.py"))
+    assert not flat, f"native glue outside rules/bridge/: {flat}"
+
+
 def test_env_loads_no_agents_module_at_run_time() -> None:
     """Importing env, then making and stepping an env (Gymnasium and PettingZoo) whose
     opponent is an agent object, loads no module of ``agents`` (nor ``experiments``)."""

@@ -7,7 +7,7 @@ this process, a worker process or a Ray task) and returns a :class:`Tally`: the 
 depends only on the task. Each battle is :func:`experiments.replay.play`'s battle (agent
 of the i-th team seeded ``seed + i``), so ``fray watch`` replays any of them; when the
 engine is native and both agents have a native twin, the whole battle runs in the engine
-(``rules.native_agents.play_natively``), a few hundred microseconds a battle.
+(``rules.bridge.play_natively``), a few hundred microseconds a battle.
 
 Metrics of a tally:
 
@@ -184,7 +184,7 @@ def _players(task: BatchTask, teams: Sequence[str], seed: int) -> dict[str, Any]
 def play_batch(task: BatchTask) -> Tally:
     """Play every battle of ``task``; the tally (its rounds in seed order)."""
     from experiments.replay import play
-    from rules import native_agents
+    from rules import bridge
 
     content_dir, scenario_file = variant(task)
     content = loaded_content(content_dir)
@@ -203,9 +203,9 @@ def play_batch(task: BatchTask) -> Tally:
             # the battle starts in the engine (rules.Battle picks it, once)
             battle = rules.Battle(scenario, seed=seed, content=content, content_dir=content_dir)
             players = _players(task, teams, seed)
-            twins = {team: native_agents.twin_of(player) for team, player in players.items()}
+            twins = {team: bridge.twin_of(player) for team, player in players.items()}
         if battle is not None and battle.engine == "native" and None not in twins.values():
-            native_agents.play_natively(battle, twins)
+            bridge.play_natively(battle, twins)
         else:
             battle, _ = play(scenario_file, seed, {party_team: task.party.name,
                                                    monsters_team: task.monsters.name},

@@ -26,7 +26,7 @@ the base policy is really beatable.
 Search here, like mcts, never sees the real battle's future dice: each rollout is a
 re-seeded clone (``clone.dice.reseed``). On the native engine, with a base agent that has
 a native twin (``random``, ``berserker``, ``tactician``, ``defender``, ``skirmisher``),
-the battles and every rollout run in the engine (``rules.native_agents.search_round``
+the battles and every rollout run in the engine (``rules.bridge.search_round``
 to the end of the battle, the twin used in place as the Python rollout agent is): the
 same rows as on the Python engine, many times sooner.
 
@@ -54,7 +54,7 @@ import agents
 from agents.base import Agent
 from agents.mcts import candidates, hp_balance
 from experiments.checkpoint import append_record, check_arguments, read_records
-from rules import Action, Battle, native_agents
+from rules import Action, Battle, bridge
 
 COLUMNS = ("battle", "decision", "team", "kind", "candidates", "base", "best", "screen",
            "gap", "error")
@@ -91,8 +91,8 @@ def outcome(battle: Battle, action: Action, seed: int, team: str, rollout: Agent
     ``seed``: 1 if ``team`` wins, 0.5 for a draw, 0 if it loses (mcts's value of a
     finished battle). ``rollout`` may be a native agent (a twin) on a native battle: the
     rollout then runs in the engine."""
-    if native_agents.is_native_agent(rollout):
-        return native_agents.search_round(battle, [action], seed, rollout, TO_THE_END, team)[0]
+    if bridge.is_native_agent(rollout):
+        return bridge.search_round(battle, [action], seed, rollout, TO_THE_END, team)[0]
     clone = battle.clone()
     clone.dice.reseed(seed)
     clone.apply(action)
@@ -150,14 +150,14 @@ def base_play(scenario: str, index: int, base: str) -> Iterator[tuple[Battle, in
     battle = Battle.from_scenario(scenario, seed=index)
     players = {team: agents.make(base, seed=index + i)
                for i, team in enumerate(battle.scenario.teams)}
-    twins = {team: native_agents.twin_of(player) for team, player in players.items()}
-    native = battle.engine == "native" and None not in twins.values()
+    twins = bridge.battle_twins(battle, players)
+    native = len(twins) == len(players)  # every team decides in the engine
     decision = 0
     while not battle.is_over:
         d = battle.decision
         assert d is not None
         team = battle.combatants[d.actor].team
-        choice = (native_agents.native_choice(battle, twins[team])[0] if native
+        choice = (bridge.native_choice(battle, twins[team])[0] if native
                   else players[team].act(battle))
         yield battle, decision, choice
         battle.apply(choice)
@@ -184,7 +184,7 @@ def battle_rows(scenario: str, index: int, base: str, screen: int, confirm: int,
     """The rows of battle ``index`` (:func:`base_play`'s battle), the base agent
     answering the rollouts (agent seed ``seed``)."""
     rollout = agents.make(base, seed=seed)
-    twin = native_agents.twin_of(rollout)  # plays the rollouts of native battles
+    twin = bridge.twin_of(rollout)  # plays the rollouts of native battles
     for battle, decision, choice in base_play(scenario, index, base):
         if twin is not None and battle.engine == "native":
             rollout = twin

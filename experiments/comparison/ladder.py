@@ -118,7 +118,7 @@ def ray_session(config: LadderConfig) -> Iterator[None]:
     except ImportError:
         raise RunnerError("--backend ray: ray is not installed (pip install 'fray[ray]')"
                           ) from None
-    started = start_ray(config.address, config.workers, log_to_driver=False)
+    started = start_ray(config.address, config.workers, worker_output=False)
     try:
         yield
     finally:

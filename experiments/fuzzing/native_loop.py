@@ -37,7 +37,7 @@ from experiments.fuzzing.fuzz import (
 )
 from experiments.fuzzing.invariants import check_state
 from experiments.replay import Replay
-from rules import Action, Battle, native_agents
+from rules import Action, Battle, bridge
 from rules.errors import InvariantViolation
 
 #: decisions played inside the engine between two samples of the full Python invariants
@@ -98,7 +98,7 @@ def same_end(first: Battle, second: Battle) -> bool:
     def log(battle: Battle) -> bytes:
         if battle.engine == "python":
             raise ValueError("same_end: the battle runs on the Python engine")
-        return native_agents.engine_parts(battle)[0].event_bytes()
+        return bridge.engine_parts(battle)[0].event_bytes()
 
     return (first.to_dict(events=False) == second.to_dict(events=False)
             and log(first) == log(second))

@@ -153,15 +153,15 @@ def batched_vec_env(config: TrainConfig) -> Any:
     env of rank ``i``'s."""
     import agents
     from env import native
-    from rules import native_agents
+    from rules import bridge
 
     if config.advice or not native.available():
         return None
     if config.options and (config.option_hold != "decision" or any(
-            native_agents.twin_of(agents.make(name, seed=0)) is None for name in config.options)):
+            bridge.twin_of(agents.make(name, seed=0)) is None for name in config.options)):
         return None
     for name in config.opponents:
-        if name == SELF or native_agents.twin_of(agents.make(name, seed=0)) is None:
+        if name == SELF or bridge.twin_of(agents.make(name, seed=0)) is None:
             return None
     from stable_baselines3.common.vec_env import VecMonitor
 

@@ -9,7 +9,7 @@ import pytest
 import agents
 from agents import mcts
 from experiments import replay as replays
-from rules import engine, native_agents
+from rules import bridge, engine
 
 pytestmark = pytest.mark.skipif(not engine.native_available(),
                                 reason="the native engine (rules._native) is not built")
@@ -26,8 +26,8 @@ SMALL_DEFAULT = "mcts(iterations=8,rollout_depth=4)"
 def test_native_rounds_play_the_same_battle(monkeypatch: pytest.MonkeyPatch, scenario: str,
                                             seed: int, spec: str) -> None:
     rounds = []
-    original = native_agents.search_round
-    monkeypatch.setattr(native_agents, "search_round",
+    original = bridge.search_round
+    monkeypatch.setattr(bridge, "search_round",
                         lambda *args, **kwargs: rounds.append(1) or original(*args, **kwargs))
     played = {}
     for name in engine.ENGINES:
@@ -47,8 +47,8 @@ def test_hp_balance_equals_the_python_leaf_value() -> None:
         team = battle.scenario.teams[0]
         if battle.is_over:
             continue
-        values = native_agents.search_round(battle, battle.legal_actions()[:1], seed,
-                                            native_agents.native_agent("random", seed), 0, team)
+        values = bridge.search_round(battle, battle.legal_actions()[:1], seed,
+                                            bridge.native_agent("random", seed), 0, team)
         copy = battle.clone()
         copy.dice.reseed(seed)
         copy.apply(copy.legal_actions()[0])

@@ -18,7 +18,7 @@ from experiments.fuzzing.reproduce import reproduce
 from experiments.replay import Replay
 from rules import engine
 from rules.actions import Action, ActionKind
-from rules.native_driver import NativeDriver
+from rules.bridge.driver import NativeDriver
 
 needs_native = pytest.mark.skipif(not engine.native_available(),
                                   reason="the native engine (rules._native) is not built")

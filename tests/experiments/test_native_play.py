@@ -29,8 +29,8 @@ def test_in_engine_battles_equal_python_battles(monkeypatch: pytest.MonkeyPatch,
     names = dict(zip(teams, pairing, strict=False))
     played = {}
     calls = []
-    original = replays.native_agents.play_records
-    monkeypatch.setattr(replays.native_agents, "play_records",
+    original = replays.bridge.play_records
+    monkeypatch.setattr(replays.bridge, "play_records",
                         lambda *args, **kwargs: calls.append(1) or original(*args, **kwargs))
     for name in engine.ENGINES:
         monkeypatch.setenv(engine.ENVIRONMENT_VARIABLE, name)
@@ -46,11 +46,11 @@ def test_an_agent_without_native_form_plays_in_python_beside_twins(
     """``per_unit()`` has no native form: it decides in Python while the berserkers'
     twins decide in the engine, decision by decision, with the Python engine's replay."""
     for name in ("play_natively", "play_records"):
-        monkeypatch.setattr(replays.native_agents, name,
+        monkeypatch.setattr(replays.bridge, name,
                             lambda *args, **kwargs: pytest.fail("played in the engine"))
     asked = []
-    original = replays.native_agents.native_choice
-    monkeypatch.setattr(replays.native_agents, "native_choice",
+    original = replays.bridge.native_choice
+    monkeypatch.setattr(replays.bridge, "native_choice",
                         lambda *args: asked.append(1) or original(*args))
     played = {}
     for name in engine.ENGINES:
@@ -69,15 +69,15 @@ def test_play_records_are_the_actions_dicts(scenario: str) -> None:
     ``play_natively``'s actions and reasons give through ``Action.to_dict()``, and leaves
     the battle in the same state."""
     import agents
-    from rules import native_agents
+    from rules import bridge
 
     def played(records: bool) -> tuple[object, str]:
         battle = rules.Battle.from_scenario(scenario, 8, engine="native")
-        twins = {team: native_agents.twin_of(agents.make("tactician", seed=8 + index))
+        twins = {team: bridge.twin_of(agents.make("tactician", seed=8 + index))
                  for index, team in enumerate(battle.scenario.teams)}
         if records:
-            return native_agents.play_records(battle, twins), battle.to_json()
-        made = native_agents.play_natively(battle, twins)
+            return bridge.play_records(battle, twins), battle.to_json()
+        made = bridge.play_natively(battle, twins)
         return ([action.to_dict() for action, _ in made],
                 [reason for _, reason in made]), battle.to_json()
 

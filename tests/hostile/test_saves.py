@@ -184,13 +184,13 @@ def test_limits_the_native_engine_relies_on_are_rules_limits() -> None:
     if not engine.native_available():
         pytest.skip("the native engine is not built")
     battle = Battle.from_scenario("skirmish", seed=1, engine="python")
-    from rules import native_battle
+    from rules import bridge
 
     battle.combatants["warrior"].characteristics["str"] = limits.MAX_STAT
-    native_battle.native_state(battle)
+    bridge.native_state(battle)
     battle.combatants["warrior"].characteristics["str"] = limits.MAX_STAT + 1
     with pytest.raises(ValueError, match=r"characteristic: expected a value in 0\.\.10000"):
-        native_battle.native_state(battle)
+        bridge.native_state(battle)
 
 
 # ------------------------------------------------------------------ the native binding
@@ -216,7 +216,7 @@ BINDING: dict[str, str] = {
 #: building the native state must raise a ValueError; then a fresh native battle plays.
 BINDING_SCRIPT = """
 import json, sys
-from rules import Battle, native_battle
+from rules import Battle, bridge
 edits = json.loads(sys.argv[1])
 data = json.loads(open(sys.argv[2]).read())
 data["stack"][1]["level"] = 2
@@ -227,7 +227,7 @@ for name, edit in edits.items():
                     "initiative_order": state.initiative_order})
     print(name, "->", end=" ", flush=True)
     try:
-        native_battle.native_state(battle)
+        bridge.native_state(battle)
     except ValueError as error:
         print("refused:", error, flush=True)
     else:

@@ -1,5 +1,5 @@
 """The native step against the Python rules core (rules/native/core/roller.cpp, harm.cpp,
-combat.cpp through rules/native_apply.py): from states of seeded random play on every
+combat.cpp through tests/native/glue/harness.py): from states of seeded random play on every
 shipped scenario, each :mod:`rules.harm` and :mod:`rules.combat` function runs on a clone
 of the Python battle and on the battle's native state, from the same dice state; after
 every call the two ``to_dict()`` are equal (every combatant, the ground, the dice state
@@ -30,7 +30,7 @@ if _MISSING is not None:
     pytest.skip(_MISSING, allow_module_level=True)
 native = rules.engine.native_module()
 
-from rules import native_apply  # noqa: E402  (needs the module checked above)
+from tests.native.glue import harness as native_apply  # noqa: E402  (needs the module checked above)
 
 SEEDS = (1, 2)
 #: Decisions played per battle at most, and every how many a state is probed.

@@ -1,5 +1,5 @@
 """The battle state on the native engine (rules/native/core/state.hpp, frames.hpp,
-bindings_battle.cpp, bindings_frames.cpp through rules/native_battle.py): at every
+bindings_battle.cpp, bindings_frames.cpp through rules/bridge/battle_state.py): at every
 decision of seeded random play on every shipped scenario, mid-action decisions
 included (Free Attack offers, parries and dodges, with their frames on the stack), the
 native state built from the battle gives back ``battle.to_dict()`` exactly, and its
@@ -29,7 +29,8 @@ if _MISSING is not None:
     pytest.skip(_MISSING, allow_module_level=True)
 native = rules.engine.native_module()
 
-from rules import native_battle  # noqa: E402  (needs the module checked above)
+from rules.bridge import native_state  # noqa: E402  (needs the module checked above)
+from tests.native.glue import state as native_battle  # noqa: E402
 
 #: Decisions played per battle at most (seeded random play).
 MAX_DECISIONS = 200
@@ -51,7 +52,7 @@ def _check_round_trip(battle: rules.Battle, seen: collections.Counter[str],
     JSON when ``clone_json``; its dict always)."""
     expected = battle.to_dict()
     expected_json = json.dumps(expected, sort_keys=True)  # what battle.to_json() writes
-    state = native_battle.native_state(battle)
+    state = native_state(battle)
     written = native_battle.to_dict(state)
     assert written == expected
     assert json.dumps(written, sort_keys=True) == expected_json
@@ -80,7 +81,7 @@ def test_round_trip_at_every_decision(scenario: str) -> None:
             _check_round_trip(battle, seen, clone_json=decisions % 10 == 0)
             battle.apply(agent.act(battle))
             decisions += 1
-        assert native_battle.to_json(native_battle.native_state(battle)) == battle.to_json()
+        assert native_battle.to_json(native_state(battle)) == battle.to_json()
         _check_round_trip(battle, seen)
     print(f"{scenario}: frames on the stack at decisions {dict(seen)}")
 
@@ -104,14 +105,14 @@ def test_forced_faces_and_finished_battle() -> None:
     trip too, from Battle.to_dict() data read back."""
     battle = rules.Battle.from_scenario("duel", seed=3, engine="python")
     battle.dice.force(5, 7, 9)
-    state = native_battle.native_state(battle)
+    state = native_state(battle)
     assert native_battle.to_json(state) == battle.to_json()
     assert state.to_dict()["dice"]["forced"] == [5, 7, 9]
     battle.dice.forced.clear()
     agent = agents.make("random", seed=3)
     while battle.decision is not None:
         battle.apply(agent.act(battle))
-    state = native_battle.native_state(
+    state = native_state(
         rules.Battle.from_json(json.dumps(battle.to_dict()), engine="python"))
     assert state.is_over
     assert native_battle.to_json(state) == battle.to_json()
@@ -141,7 +142,7 @@ def print_clone_timing() -> None:
     """Prints a native clone's µs against Battle.clone()'s
     (`python tests/native/test_battle_state_roundtrip.py`; never a timed test)."""
     battle = _mid_skirmish()
-    state = native_battle.native_state(battle)
+    state = native_state(battle)
     native_us = _microseconds(state.clone)
     python_us = _microseconds(battle.clone)
     print(f"\nclone mid-skirmish ({len(battle.events)} events, {len(battle.combatants)} "

@@ -1,12 +1,12 @@
 """The engine's state on the native engine (rules/native/core/content.cpp, combatant.cpp through
-rules/native_state.py) against the Python reference (rules/combatant.py): every field and
+rules/bridge/combatants.py) against the Python reference (rules/combatant.py): every field and
 every derived value of every combatant, exactly (S17, S19-S21, H3-H6, H12).
 
 Where: at every decision of seeded random play (uniform over ``battle.legal_actions()``)
 on every shipped scenario, again on a variant of the content (ruleset numbers changed in
 a copied data directory), and on Hypothesis-generated combatants (characteristics,
 inventory, armour, training, fatigue, buffs, status). Compared: ``Roster.fields(i)`` with
-``Combatant.to_dict()``; ``Roster.derived(i)`` with ``native_state.derived_values`` (float
+``Combatant.to_dict()``; ``Roster.derived(i)`` with ``glue.combatants.derived_values`` (float
 for float, bit for bit); every ruleset skill with and without ``current_round``,
 ``factor`` and ``points``. Python's ``round(x, 9)`` (load_stones) is checked against
 ``python_round`` on its own, exact decimal ties included.
@@ -38,7 +38,8 @@ if _MISSING is not None:
     pytest.skip(_MISSING, allow_module_level=True)
 native = rules.engine.native_module()
 
-from rules import native_state  # noqa: E402  (needs the module checked above)
+from rules.bridge import combatants as native_state  # noqa: E402  (needs the module checked above)
+from tests.native.glue.combatants import derived_values, skill_values  # noqa: E402
 
 #: Random-play battles per shipped scenario, and the decisions played in each at most.
 SEEDS = (1, 2)
@@ -63,7 +64,7 @@ def same(actual: Any, expected: Any) -> bool:
 def check_combatant(roster: Any, index: int, combatant: Combatant, current_round: int,
                     where: str) -> None:
     assert same(roster.fields(index), combatant.to_dict()), f"{where}: fields"
-    expected = native_state.derived_values(combatant)
+    expected = derived_values(combatant)
     actual = roster.derived(index)
     for key, value in expected.items():
         assert same(actual[key], value), f"{where}: {key}: {actual[key]!r} != {value!r}"
@@ -71,7 +72,7 @@ def check_combatant(roster: Any, index: int, combatant: Combatant, current_round
     for offset, factor, points in SKILL_QUERIES:
         round_asked = None if offset is None else current_round + offset
         assert same(roster.skills(index, round_asked, factor, points),
-                    native_state.skill_values(combatant, round_asked, factor, points)), (
+                    skill_values(combatant, round_asked, factor, points)), (
             f"{where}: skills({round_asked}, {factor}, {points})")
 
 
@@ -193,7 +194,7 @@ def test_generated_combatants(combatant: Combatant, current_round: int | None, f
     roster = native_state.native_combatant(combatant)
     check_combatant(roster, 0, combatant, current_round or 0, "generated")
     assert same(roster.skills(0, current_round, factor, points),
-                native_state.skill_values(combatant, current_round, factor, points))
+                skill_values(combatant, current_round, factor, points))
     for name in ("not_a_ruleset_skill", "sword"):  # a name outside the ruleset: physical, 0
         assert roster.skill(0, name, current_round, factor, points) == combatant.skill(
             name, current_round, factor, points)

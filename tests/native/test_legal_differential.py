@@ -1,5 +1,5 @@
 """The legal actions on the native engine (rules/native/core/legal.cpp, budget.cpp,
-reactions.cpp through rules/native_legal.py): at every decision of seeded random play on
+reactions.cpp through rules/bridge/legal.py): at every decision of seeded random play on
 every shipped scenario, ``native_turn_actions(battle)`` (TURN decisions) and
 ``native_decision_actions(battle)`` (reaction decisions: Free Attack offers, parries,
 dodges) equal ``battle.legal_actions()``: the same actions in the same order; so do the
@@ -34,7 +34,9 @@ if _MISSING is not None:
     pytest.skip(_MISSING, allow_module_level=True)
 native = rules.engine.native_module()
 
-from rules import native_battle, native_legal  # noqa: E402  (needs the module checked above)
+from rules.bridge import legal as bridge_legal  # noqa: E402
+from rules.bridge import native_state  # noqa: E402  (needs the module checked above)
+from tests.native.glue import legal as native_legal  # noqa: E402
 
 #: Decisions played per battle at most (seeded random play).
 MAX_DECISIONS = 150
@@ -260,7 +262,7 @@ def print_turn_actions_timing() -> None:
             if battle.decision.kind.value == "turn":
                 samples.append(battle.clone())
             battle.apply(agent.act(battle))
-    states = [(native_battle.native_state(b), native_legal.legal_map(b.state)) for b in samples]
+    states = [(native_state(b), bridge_legal.legal_map(b.state)) for b in samples]
     count = native.turn_action_count
 
     def run_native() -> None:

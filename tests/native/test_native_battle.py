@@ -1,5 +1,5 @@
 """``rules.Battle`` on the native engine (issue 23): the state lives in C++ and the
-Python state is a mirror of it (``rules.native_driver``). One API, two engines: what a
+Python state is a mirror of it (``rules.bridge.driver``). One API, two engines: what a
 caller holds, forces, copies, pickles and saves behaves as on the Python engine, and the
 in-engine random-play loop makes the same choices as the Python one."""
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from agents import mcts
-from rules import ActionKind, Battle, engine, native_agents
+from rules import ActionKind, Battle, bridge, engine
 
 pytestmark = pytest.mark.skipif(not engine.native_available(),
                                 reason="the native engine (rules._native) is not built")
@@ -45,8 +45,8 @@ def test_plan_search_rounds_grow_a_tree_of_values_in_range() -> None:
     team = battle.combatants[battle.decision.actor].team
     search = module.PlanSearch(driver.to_native(battle), SEARCHED, MOVES, 2, 10, team, 0.7)
     candidates = mcts.candidates(battle, battle.legal_actions())[:4]
-    rollout = native_agents.native_agent("berserker", 1)
-    prior = native_agents.native_agent("tactician", 2)
+    rollout = bridge.native_agent("berserker", 1)
+    prior = bridge.native_agent("tactician", 2)
     before = battle.to_json()
     for seed in range(12):
         values = search.round(driver.to_native(battle), driver.loop, driver.rules, candidates,

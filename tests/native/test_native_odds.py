@@ -1,4 +1,4 @@
-"""The native odds (rules/native/odds_*.cpp through rules/native_odds.py, in double
+"""The native odds (rules/native/odds_*.cpp through tests/native/glue/odds.py, in double
 precision) against :mod:`rules.odds` (exact Fractions): every value within 1e-12.
 
 Where: at every reaction and every fifth turn of seeded random play on every shipped
@@ -41,7 +41,7 @@ _MISSING = rules.engine.missing_native("odds_attack", "the native odds")
 if _MISSING is not None:
     pytest.skip(_MISSING, allow_module_level=True)
 
-from rules import native_odds  # noqa: E402  (needs the module checked above)
+from tests.native.glue import odds as native_odds  # noqa: E402  (needs the module checked above)
 
 K = ActionKind
 TOLERANCE = 1e-12

@@ -1,4 +1,4 @@
-"""Battles started in C++ (``rules.native_driver.start_template`` / ``start_native``,
+"""Battles started in C++ (``rules.bridge.start_template`` / ``start_native``,
 ``rules/native/core/battle.cpp`` ``start_battle`` and ``rules/native/core/muster.cpp``
 ``roll_initiative``): for a new seed, the native state equals the one the Python
 constructor ``rules.Battle(scenario, seed)`` builds (dice, initiative, events, first
@@ -11,10 +11,11 @@ import threading
 import pytest
 
 import rules
-from rules import engine, native_battle
+from rules import engine
+from rules.bridge.start import start_native, start_template, started_driver
 from rules.content import default_content, load_content
-from rules.native_driver import start_native, start_template, started_driver
 from rules.scenario import load_scenario, parse_scenario
+from tests.native.glue import state as native_battle
 
 pytestmark = pytest.mark.skipif(not engine.native_available(),
                                 reason="the native engine (rules._native) is not built")
@@ -209,7 +210,7 @@ def test_bad_seeds_and_states(templates) -> None:
 
 
 def test_started_driver_keeps_a_template_per_thread_and_scenario(tmp_path) -> None:
-    """``native_driver.started_driver`` (how ``rules.Battle`` starts a native battle):
+    """``rules.bridge.start.started_driver`` (how ``rules.Battle`` starts a native battle):
     the constructor's battle; each thread musters its own template once."""
     content = default_content()
     duel = load_scenario("duel", content)

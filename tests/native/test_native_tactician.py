@@ -31,7 +31,7 @@ _MISSING = rules.engine.missing_native("NativeAgent", "the native agents")
 if _MISSING is not None:
     pytest.skip(_MISSING, allow_module_level=True)
 
-from rules.native_agents import native_agent, native_choice  # noqa: E402
+from rules.bridge import native_agent, native_choice  # noqa: E402
 from tests.native.twin_states import (  # noqa: E402
     compare_drivers,
     compare_twins,

@@ -1,5 +1,5 @@
 """The map and the read-only queries on the native engine (rules/native/core/grid.cpp,
-threat_zones.cpp, queries.cpp through rules/native_queries.py) against the Python
+threat_zones.cpp, queries.cpp through tests/native/glue/queries.py) against the Python
 reference (rules/grid.py, rules/threat_zones.py, rules/queries.py), answer for answer.
 
 Where: at every decision of seeded random play (uniform over ``battle.legal_actions()``)
@@ -37,7 +37,7 @@ if _MISSING is not None:
     pytest.skip(_MISSING, allow_module_level=True)
 native = rules.engine.native_module()
 
-from rules import native_queries  # noqa: E402  (needs the module checked above)
+from tests.native.glue import queries as native_queries  # noqa: E402  (needs the module checked above)
 
 Square = tuple[int, int]
 #: Random-play seed and decisions played per shipped scenario.

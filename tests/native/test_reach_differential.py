@@ -1,5 +1,5 @@
 """The native reach search (rules/native/core/reach.cpp, reach_search.cpp, reach_sweep.cpp and
-routes.cpp, through rules/native_reach.py) against the Python one (rules/reach.py), route
+routes.cpp, through rules/bridge/reach.py) against the Python one (rules/reach.py), route
 for route (S17, S18, H12-H14, S23).
 
 Compared: every destination in the order first reached, and for each its cost, path, end
@@ -38,7 +38,7 @@ if _MISSING is not None:
     pytest.skip(_MISSING, allow_module_level=True)
 native = rules.engine.native_module()
 
-from rules import native_reach  # noqa: E402  (needs the module checked above)
+from rules.bridge import reach as native_reach  # noqa: E402  (needs the module checked above)
 
 #: Random-play battles per shipped scenario (FRAY_REACH_SEEDS of them, 1 unless set), and
 #: the decisions played in each at most.

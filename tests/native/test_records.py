@@ -1,5 +1,5 @@
 """The records the native engine and Python exchange (rules/native/core/actions.hpp,
-events.hpp, bindings_records*.cpp through rules/native_records.py): the kinds and event
+events.hpp, bindings_records*.cpp through rules/bridge/records.py): the kinds and event
 classes match rules.actions and rules.events member for member and field for field;
 every legal action, decision and event of seeded random play on every shipped scenario
 round-trips Python -> native -> Python; the Python Action for a record is one cached
@@ -36,8 +36,8 @@ if _MISSING is not None:
     pytest.skip(_MISSING, allow_module_level=True)
 native = rules.engine.native_module()
 
-from rules import native_records  # noqa: E402  (needs the module checked above)
-from rules.native_records import NativeEvents  # noqa: E402
+from rules.bridge import records as native_records  # noqa: E402  (needs the module checked above)
+from tests.native.glue.state import NativeEvents  # noqa: E402
 
 #: Decisions played per shipped scenario at most (seeded random play).
 MAX_DECISIONS = 500

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 
 import rules
 from agents.base import SeededAgent
-from rules.native_agents import native_agent, native_choice
+from rules.bridge import native_agent, native_choice
 
 #: the pairs asked at each decision: made afresh, or one pair kept through the battle
 FRESH, PERSISTENT = "fresh", "persistent"

@@ -1,5 +1,5 @@
 """A :class:`rules.Battle` run by the native engine (issue 23): the state lives in C++
-(``rules._native.BattleState``, :mod:`rules.native_battle`) and ``apply`` /
+(``rules._native.BattleState``, :mod:`rules.bridge.battle_state`) and ``apply`` /
 ``legal_actions`` / ``clone`` run there (``rules/native/core/battle.cpp``); the battle's
 Python :class:`rules.state.BattleState` is a mirror of it, brought up to date only when
 Python code reads it.
@@ -26,21 +26,16 @@ the native one's state, so ``forcing`` sees which faces were used.
 
 from __future__ import annotations
 
-import threading
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
-from rules import (
-    engine,
-    muster,
-    native_apply,
-    native_battle,
-    native_legal,
-    native_reach,  # noqa: F401  (adds the native reach search to rules.queries)
-    saves,
-)
+from rules import engine, saves
 from rules.actions import Decision, DecisionKind
+from rules.bridge import (
+    battle_state,
+    legal,
+    reach,  # noqa: F401  (adds the native reach search to rules.queries)
+)
 from rules.combatant import Combatant, item_from_dict
-from rules.content import default_content
 from rules.events import Reasoned
 from rules.frames import frame_from_dict
 from rules.roller import Roller
@@ -50,15 +45,12 @@ from rules.state import BattleState
 if TYPE_CHECKING:
     from rules.actions import Action
     from rules.battle import Battle
-    from rules.content import Content
     from rules.events import Event
-    from rules.scenario import Scenario
-
 
 _loaded: list[Any] = []
 
 
-def _module() -> Any:
+def native_module() -> Any:
     """The compiled module, holding the battle loop (``rules.engine.require_native``)."""
     if not _loaded:
         _loaded.append(engine.require_native("BattleLoop", "the native battle loop"))
@@ -132,11 +124,11 @@ class NativeDriver:
         """The mirror's state into the native one (its event log kept, new events added)."""
         state = battle._state
         known = self.native.event_count
-        header = _header(state, battle.content_dir, battle.seed)
-        parts = native_battle.parts_of(state, battle._decision, header, state.events[known:])
-        roster = native_battle.roster_of(state)
+        header = json_header(state, battle.content_dir, battle.seed)
+        parts = battle_state.parts_of(state, battle._decision, header, state.events[known:])
+        roster = battle_state.roster_of(state)
         if len(state.events) < known:  # the log was cut: start it again
-            self.native = native_battle.native_state_of(state, battle._decision, header)
+            self.native = battle_state.native_state_of(state, battle._decision, header)
         else:
             self.native.rebuild(roster, parts)
         self.synced_dice(state.dice.forced)
@@ -188,12 +180,12 @@ class NativeDriver:
     # ------------------------------------------------------------ native steps
     def legal_actions(self, battle: Battle) -> list[Action]:
         """The pending decision's legal actions, from ``legal.cpp``."""
-        return _module().battle_legal_actions(self.to_native(battle), self.loop)
+        return native_module().battle_legal_actions(self.to_native(battle), self.loop)
 
     @staticmethod
     def listed(actions: list[Action], action: Action) -> bool:
         """Whether ``action`` is one of the very objects of ``actions`` (a scan in C++)."""
-        return _module().listed(actions, action)
+        return native_module().listed(actions, action)
 
     def apply(self, battle: Battle, action: Action, reason: str | None) -> list[Event]:
         """``action`` (already checked legal) applied natively; the new events."""
@@ -201,7 +193,7 @@ class NativeDriver:
         start = native.event_count
         reasoned = None if reason is None else Reasoned(
             round=native.round, actor=battle.decision.actor, reason=str(reason))
-        new = _module().battle_apply(native, self.loop, self.rules, action, reasoned)
+        new = native_module().battle_apply(native, self.loop, self.rules, action, reasoned)
         self.where = "native"
         mirror = battle._state
         if mirror is not None:
@@ -232,110 +224,61 @@ class NativeDriver:
             driver.events_seed = self.events_seed
         return driver
 
+    def run(self, battle: Battle, function: Any, *arguments: Any) -> Any:
+        """``function(native state, loop, rules, *arguments)``: a loop of the compiled
+        module that steps the native state by itself (random play, the in-engine battle
+        loop), then :meth:`stepped`. Its answer."""
+        made = function(self.to_native(battle), self.loop, self.rules, *arguments)
+        self.stepped(battle)
+        return made
+
+    def stepped(self, battle: Battle) -> None:
+        """The native state moved on in C++ by a step this driver did not make itself (a
+        loop run by :meth:`run`, the native env's step in :func:`rules.bridge.agents.
+        step_episode`), as :meth:`apply` moves it: the mirror is behind (pulled now if
+        Python code holds its objects, as the Python engine changes them in place) and
+        the battle's legal actions are new. Only the bridge's own stepping functions call
+        it, in the same call that steps; no caller repairs a battle after a step."""
+        self.where = "native"
+        battle._legal = None
+        if self.handed_out and battle._state is not None:
+            self.pull(battle)
+            self.where = "python"
+
+    def random_play(self, battle: Battle, seed: int, max_decisions: int,
+                    check: bool) -> int:
+        """``Battle.random_play`` on the native engine: the whole loop in C++."""
+        return self.run(battle, native_module().battle_random_play, seed, max_decisions,
+                        check)
+
+    def watch_bodies(self) -> None:
+        """Have the native engine check the bodies after every event from now on
+        (``rules/native/core/invariants.cpp``: ``rules.invariants.check_bodies``, which
+        the fuzzer runs from an event hook on the Python engine); a broken invariant
+        raises :class:`rules.errors.InvariantViolation` from ``apply``."""
+        self.loop.watch = True
+
 
 def native_parts(battle: Battle, records: Any = None) -> tuple[Any, Any, Any]:
     """The native (state, rules, loop) of ``battle``'s Python state as it stands; its
     events interned in ``records`` (default: the process's shared name table; the
     batched env gives each batch its own, as it steps with the GIL released)."""
     state = battle._state
-    return _state_parts(state, battle._decision,
-                        _header(state, battle.content_dir, battle.seed), records)
+    return state_parts(state, battle._decision,
+                        json_header(state, battle.content_dir, battle.seed), records)
 
 
-def _state_parts(state: BattleState, decision: Decision | None, header: dict[str, Any],
+def state_parts(state: BattleState, decision: Decision | None, header: dict[str, Any],
                  records: Any = None) -> tuple[Any, Any, Any]:
     """:func:`native_parts` of a Python ``state`` (its pending ``decision``, its JSON
-    ``header``: :func:`_header`)."""
-    native = native_battle.native_state_of(state, decision, header, records)
-    rules = native_apply.apply_rules(state.content, native)
-    loop = _module().BattleLoop(native_legal.legal_map(state), state.scenario.max_rounds)
+    ``header``: :func:`json_header`)."""
+    native = battle_state.native_state_of(state, decision, header, records)
+    rules = battle_state.apply_rules(state.content, native)
+    loop = native_module().BattleLoop(legal.legal_map(state), state.scenario.max_rounds)
     return native, rules, loop
 
 
-class StartTemplate(NamedTuple):
-    """A scenario mustered once, to start its battles in C++ (:func:`start_template`)."""
-
-    state: Any  # rules._native.BattleState: the combatants before initiative, no events
-    rules: Any  # rules._native.ApplyRules of the content
-    loop: Any  # rules._native.BattleLoop of the scenario's map
-    scenario: str  # the scenario's name (BattleStarted.scenario)
-
-
-def start_template(scenario: Scenario, content: Content | None = None,
-                   content_dir: str | None = None, records: Any = None) -> StartTemplate:
-    """``scenario`` mustered as ``Battle(scenario, seed, content, content_dir)`` musters it
-    for any seed (``rules.muster.muster_combatants``: round ``start_round``, no events, no
-    decision), as native parts; :func:`start_native` starts battles from it. ``records``:
-    as in :func:`native_parts` (the started battles' events are interned there too).
-
-    ValueError when mustering rolls dice (a unit with ``roll_characteristics``, H1): its
-    combatants depend on the seed, so the battle must be built by ``rules.Battle``."""
-    if muster.rolls_at_muster(scenario):
-        rolled = [spec.id for spec in scenario.units if spec.roll_characteristics]
-        raise ValueError(f"start_template: scenario {scenario.name!r} rolls characteristics "
-                         f"at muster ({', '.join(rolled)}), so its combatants depend on the "
-                         f"seed; build its battles with rules.Battle")
-    state = BattleState(content if content is not None else default_content(), scenario,
-                        Roller(None))
-    state.combatants.update(muster.muster_combatants(state.content, state.dice, scenario))
-    native, rules, loop = _state_parts(state, None, _header(state, content_dir, None),
-                                       records)
-    return StartTemplate(native, rules, loop, scenario.name)
-
-
-def start_native(template: StartTemplate, seed: int) -> Any:
-    """The native state (``rules._native.BattleState``) of
-    ``Battle(scenario, seed, content, content_dir)`` of ``template``'s scenario, built in
-    C++ (``rules/native/core/battle.cpp`` ``start_battle``: initiative, BattleStarted, the first
-    turn, run to the first decision); ``to_dict()`` equals that battle's. ``seed``: an
-    integer >= 0. It steps with ``template.loop`` and ``template.rules``, which every
-    battle started from the template may share (one thread at a time)."""
-    return _module().battle_start(template.state, seed, template.loop, template.rules,
-                                  template.scenario)
-
-
-def driver_from_template(template: StartTemplate, seed: int, content: Content,
-                         scenario: Scenario) -> NativeDriver:
-    """The driver of ``rules.Battle(scenario, seed, content, content_dir, engine="native")``
-    started in C++ from ``template`` (:func:`start_native`; the template of that scenario
-    and content): the same battle, its Python mirror built only when read. The battle
-    steps with the template's loop and rules (one thread at a time)."""
-    return NativeDriver(start_native(template, seed), template.rules, template.loop,
-                        content, scenario, "native")
-
-
-#: this thread's templates (a template's loop serves one thread at a time), by scenario
-_THREAD = threading.local()
-_TEMPLATES_KEPT = 16
-
-
-def started_driver(scenario: Scenario, seed: int, content: Content,
-                   content_dir: str | None = None) -> NativeDriver | None:
-    """The driver of ``Battle(scenario, seed, content, content_dir, engine="native")``
-    started in C++ from this thread's template of the scenario (made at its first battle
-    and kept; ``rules.Battle`` asks for it), or None when it cannot be: the engine is not
-    built, ``seed`` is not an int >= 0, or mustering rolls dice (then the battle is built
-    by the Python code and handed over, ``NativeDriver.start``)."""
-    if not engine.native_available() or not isinstance(seed, int) or seed < 0:
-        return None
-    made = _THREAD.__dict__.setdefault("templates", {})
-    key = (scenario.name, scenario.text, content_dir)
-    known = made.get(key)
-    if known is None or known[0] is not content or known[1] is not scenario:
-        try:
-            template = start_template(scenario, content, content_dir)
-        except ValueError:
-            template = None
-        if len(made) >= _TEMPLATES_KEPT:
-            made.pop(next(iter(made)))
-        known = made[key] = (content, scenario, template)
-    template = known[2]
-    if template is None:
-        return None
-    return driver_from_template(template, seed, content, scenario)
-
-
-def _header(state: BattleState, content_dir: str | None, seed: int | None) -> dict[str, Any]:
+def json_header(state: BattleState, content_dir: str | None, seed: int | None) -> dict[str, Any]:
     """The head of a battle's JSON (``Battle.to_dict``) for the native state."""
     scenario = state.scenario
     return {"version": JSON_VERSION,
@@ -354,37 +297,10 @@ def _empty_mirror(driver: NativeDriver) -> BattleState:
 
 
 def watch_bodies(battle: Battle) -> bool:
-    """Have the native engine check the bodies after every event of ``battle`` from now on
-    (``rules/native/core/invariants.cpp``: ``rules.invariants.check_bodies``, which
-    the fuzzer runs from an event hook on the Python engine); a broken invariant raises
-    :class:`rules.errors.InvariantViolation` from ``apply``. False (nothing done) when
-    ``battle`` runs on the Python engine."""
+    """:meth:`NativeDriver.watch_bodies` of ``battle``; False (nothing done) when it runs
+    on the Python engine."""
     driver = battle._driver
     if driver is None:
         return False
-    driver.loop.watch = True
+    driver.watch_bodies()
     return True
-
-
-def random_play(battle: Battle, seed: int, max_decisions: int, check: bool) -> int:
-    """``Battle.random_play`` on the native engine: the whole loop in C++."""
-    driver = battle._driver
-    assert driver is not None  # Battle.random_play calls this for native battles only
-    native = driver.to_native(battle)
-    made = _module().battle_random_play(native, driver.loop, driver.rules, seed,
-                                        max_decisions, check)
-    stepped_natively(battle)
-    return made
-
-
-def stepped_natively(battle: Battle) -> None:
-    """Note that native code (the random-play loop, the native env's step) changed
-    ``battle``'s native state: the mirror is behind (pulled now if Python code holds its
-    objects, as the Python engine changes them in place) and the legal actions are new."""
-    driver = battle._driver
-    assert driver is not None  # called for native battles only
-    driver.where = "native"
-    battle._legal = None
-    if driver.handed_out and battle._state is not None:
-        driver.pull(battle)
-        driver.where = "python"

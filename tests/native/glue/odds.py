@@ -1,7 +1,8 @@
 """The exact odds of :mod:`rules.odds` computed by the native engine in double precision
 (``rules/native/core/odds_hit.cpp``, ``odds_attack.cpp``, ``odds_risk.cpp``), for a
 :class:`rules.Battle` that runs on the native engine: the first step to a native
-tactician (agents/tactician.py decides with these odds).
+tactician (agents/tactician.py decides with these odds). Test-only glue (issue 47): the
+native tactician reads the odds in C++, so nothing shipped calls these.
 
 :mod:`rules.odds` stays the reference (exact Fractions);
 ``tests/native/test_native_odds.py`` checks that every answer here is within 1e-12 of it.
@@ -17,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from rules import engine
+from rules import bridge, engine
 
 if TYPE_CHECKING:
     from rules.actions import Action
@@ -34,12 +35,9 @@ def _module() -> Any:
 
 def _native(battle: Battle) -> tuple[Any, Any, Any]:
     """``battle``'s native state (current), loop and rules: the odds functions' first
-    three arguments. ValueError for a battle on the Python engine."""
-    driver = battle._driver
-    if driver is None:
-        raise ValueError("rules.native_odds needs a battle on the native engine "
-                         "(rules.Battle(..., engine='native'))")
-    return driver.to_native(battle), driver.loop, driver.rules
+    three arguments (``rules.bridge.engine_parts``). ValueError for a battle on the
+    Python engine."""
+    return bridge.engine_parts(battle)
 
 
 def dice_distribution(dice: Dice) -> dict[int, float]:

@@ -3,7 +3,7 @@
 objects, with every derived value of :class:`rules.combatant.Combatant` (S17, S19-S21,
 H3-H6, H12) computed in C++ with the same arithmetic in the same order.
 
-:mod:`rules.combatant` stays the reference; :mod:`rules.native_driver` builds every
+:mod:`rules.combatant` stays the reference; :mod:`rules.bridge.battle_state` builds every
 native battle's roster with this module.
 ``tests/native/test_combatant_differential.py`` checks that both agree exactly.
 
@@ -11,8 +11,6 @@ native battle's roster with this module.
   Content object): its ids interned to small integers, table by table, in dict order.
 - :func:`native_roster` builds a battle's combatants (in the order given: scenario
   order) as one ``rules._native.Roster``; :func:`native_combatant` one combatant alone.
-- :func:`derived_values` reads every derived value of a Python combatant in the shape
-  ``Roster.derived(index)`` gives (its reference).
 """
 
 from __future__ import annotations
@@ -70,37 +68,3 @@ def native_combatant(combatant: Combatant, compiled: Any | None = None) -> Any:
     """One combatant as a ``rules._native.Roster`` of one (index 0); the other
     combatants it names (grappled_by, riding, ...) are ids of the roster's table."""
     return native_roster([combatant], compiled)
-
-
-def derived_values(combatant: Combatant) -> dict[str, Any]:
-    """Every derived value of ``combatant`` that takes no argument, in the shape of
-    ``Roster.derived(index)``: the Python engine's answers, the native one's reference."""
-    skills = combatant.c.ruleset.skills
-    return {
-        "dex_bonus": combatant.dex_bonus,
-        "capacity_stones": combatant.capacity_stones,
-        "load_stones": combatant.load_stones,
-        "burden": combatant.burden,
-        "untrained_for_burden": combatant.untrained_for_burden,
-        "encumbered": combatant.encumbered,
-        "armour_points": combatant.armour_points,
-        "fatigue_factor": combatant.fatigue_factor(),
-        "mov": combatant.mov,
-        "move_squares": combatant.move_squares,
-        "magic_fumble": combatant.magic_fumble,
-        "hands_used": combatant.hands_used(),
-        "reach": combatant.reach,
-        "threatens": combatant.threatens,
-        "in_action": combatant.in_action,
-        "ready_weapons": [(inst.uid, inst.item) for inst, _ in combatant.ready_weapons()],
-        "skill_possible": {name: combatant.skill_possible(name) for name in skills},
-        "skill_multiplier": {name: combatant.skill_multiplier(name) for name in skills},
-        "base_skill": {name: combatant.base_skill(name) for name in skills},
-    }
-
-
-def skill_values(combatant: Combatant, current_round: int | None = None, factor: float = 1.0,
-                 points: int = 0) -> dict[str, int]:
-    """``combatant.skill`` of every ruleset skill, in the shape of ``Roster.skills``."""
-    return {name: combatant.skill(name, current_round, factor, points)
-            for name in combatant.c.ruleset.skills}

@@ -29,6 +29,16 @@ def twin_of(agent: Any) -> Any | None:
     return twin() if twin is not None else None
 
 
+def battle_twins(battle: Battle, agents_by_team: dict[str, Any]) -> dict[str, Any]:
+    """team -> the native twin of its agent (:func:`twin_of`), for the teams whose agent
+    has one, when ``battle`` runs on the native engine; ``{}`` on the Python engine. The
+    teams named decide in the engine (:func:`native_choice`, :func:`play_records`)."""
+    if battle._driver is None:
+        return {}
+    twins = {team: twin_of(agent) for team, agent in agents_by_team.items()}
+    return {team: twin for team, twin in twins.items() if twin is not None}
+
+
 def is_native_agent(agent: Any) -> bool:
     """Whether ``agent`` is a ``rules._native.NativeAgent`` (a twin, not a Python agent)."""
     return engine.native_available() and isinstance(agent, engine.native_module().NativeAgent)
@@ -63,7 +73,7 @@ def start_episode(core: Any, battle: Battle, opponent: Any) -> None:
     native agent ``opponent``; the battle follows by itself (its mirror and legal actions
     are brought up to date when read), so the env repairs nothing (issue 47)."""
     core.start(*engine_parts(battle), opponent)
-    _stepped(battle)
+    battle._driver.stepped(battle)
 
 
 def step_episode(core: Any, battle: Battle, index: int, *buffers: Any) -> Any:
@@ -72,14 +82,8 @@ def step_episode(core: Any, battle: Battle, index: int, *buffers: Any) -> Any:
     follows by itself: the step's result (reward, terminated, truncated, ..., legal
     count, round)."""
     result = core.step_observe(index, *buffers)
-    _stepped(battle)
+    battle._driver.stepped(battle)
     return result
-
-
-def _stepped(battle: Battle) -> None:
-    from rules.native_driver import stepped_natively
-
-    stepped_natively(battle)
 
 
 def native_choice(battle: Battle, agent: Any) -> tuple[Action, str]:
@@ -119,12 +123,7 @@ def _battle_play(battle: Battle, agents_by_team: dict[str, Any], max_decisions: 
         raise ValueError("play_natively: the battle runs on the Python engine; native agents "
                          "need Battle(engine='native')")
     module = engine.require_native("battle_play", "the in-engine battle loop")
-    made = module.battle_play(driver.to_native(battle), driver.loop, driver.rules,
-                              agents_by_team, max_decisions, records)
-    from rules.native_driver import stepped_natively
-
-    stepped_natively(battle)
-    return made
+    return driver.run(battle, module.battle_play, agents_by_team, max_decisions, records)
 
 
 def search_round(battle: Battle, candidates: list[Action], seed: int, rollout: Any,

@@ -2,8 +2,9 @@
 tables compiled here from a :class:`~rules.grid.GridMap`, the occupancy and the threat
 zones (S17, S18, H12-H14, S23).
 
-:mod:`rules.reach` stays the reference and the search the engine runs: nothing calls this
-module on the default path yet. Its answers are those of
+:mod:`rules.reach` stays the reference. ``rules.queries.routes`` asks this search for a
+native battle's state (importing this module adds it to ``rules.queries.ROUTE_SEARCHES``;
+:mod:`rules.bridge.driver` does). Its answers are those of
 :meth:`rules.reach.ReachGraph.reachable` route for route (every destination in the same
 order, its cost, path, end parity and provoked enemies in order), which
 ``tests/native/test_reach_differential.py`` checks on every shipped scenario. An answer

@@ -1,30 +1,30 @@
 """A battle's whole state on the native engine (issue 23): ``rules/native/core/state.hpp``'s
 ``BattleState`` (with ``rules/native/core/frames.hpp``'s frames), built from a
-:class:`rules.Battle` and read back in the shape of :meth:`rules.Battle.to_dict`.
+:class:`rules.Battle`'s Python state, and the rules it steps by.
 
-:mod:`rules.state` stays the reference; :mod:`rules.native_driver` builds and rebuilds a
-native battle's state with this module.
-``tests/native/test_battle_state_roundtrip.py`` checks, at every decision of random play,
-that ``json.dumps(to_dict(native_state(battle)), sort_keys=True) == battle.to_json()``.
+:mod:`rules.state` stays the reference; :mod:`rules.bridge.driver` builds and rebuilds a
+native battle's state with this module. ``tests/native/test_battle_state_roundtrip.py``
+checks, at every decision of random play, that the native state's ``to_dict()`` written as
+JSON equals ``battle.to_json()``.
 
 - :func:`native_state` builds a ``rules._native.BattleState`` from a battle: its
-  combatants (a ``Roster``, ``rules.native_state``), ground items, door states, the
-  frames (``frame_to_dict``), the dice (``Roller.state()``: the generator and the forced
-  faces), the events (interned in a ``rules.native_records`` name table), round, turn,
-  initiative order, result and pending decision.
-- :func:`to_dict` gives ``Battle.to_dict()`` back (``events=False`` too); :func:`clone`
-  copies the state (the event log's full chunks and the content tables are shared, as
-  ``Battle.clone`` shares its frozen events and content).
+  combatants (a ``Roster``, :mod:`rules.bridge.combatants`), ground items, door states,
+  the frames (``frame_to_dict``), the dice (``Roller.state()``: the generator and the
+  forced faces), the events (interned in a :mod:`rules.bridge.records` name table),
+  round, turn, initiative order, result and pending decision; :func:`native_state_of`
+  the same from a Python state and its decision.
+- :func:`apply_rules` compiles the ruleset numbers the native step reads and the weapons'
+  damage columns (``rules._native.ApplyRules``).
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from rules import engine, native_records
-from rules import native_state as native_combatants
+from rules import engine
+from rules.bridge.combatants import compile_content, native_roster
+from rules.bridge.records import shared_records
 from rules.frames import frame_to_dict
 from rules.saves import JSON_VERSION
 
@@ -42,7 +42,7 @@ def _module() -> Any:
 
 def native_state(battle: Battle, records: Any = None) -> Any:
     """``battle``'s state as a ``rules._native.BattleState`` (``records``: the name table
-    its events are interned in, default ``native_records.shared_records()``)."""
+    its events are interned in, default ``shared_records()``)."""
     header = {
         "version": JSON_VERSION,
         "scenario": {"text": battle.scenario.text, "source": battle.scenario.source},
@@ -58,14 +58,14 @@ def native_state_of(state: BattleState, decision: Decision | None, header: dict[
     """The ``rules._native.BattleState`` of a Python battle state, its pending ``decision``
     and ``header`` (the version, scenario, content_dir and seed ``to_dict`` writes)."""
     return _module().BattleState(
-        roster_of(state), native_records.shared_records() if records is None else records,
+        roster_of(state), shared_records() if records is None else records,
         parts_of(state, decision, header, state.events))
 
 
 def roster_of(state: BattleState) -> Any:
-    """The combatants of ``state`` as a ``rules._native.Roster`` (``rules.native_state``)."""
-    return native_combatants.native_roster(
-        state.combatants.values(), native_combatants.compile_content(state.content))
+    """The combatants of ``state`` as a ``rules._native.Roster``
+    (:mod:`rules.bridge.combatants`)."""
+    return native_roster(state.combatants.values(), compile_content(state.content))
 
 
 def parts_of(state: BattleState, decision: Decision | None, header: dict[str, Any],
@@ -90,16 +90,9 @@ def parts_of(state: BattleState, decision: Decision | None, header: dict[str, An
     }
 
 
-def to_dict(native: Any, *, events: bool = True) -> dict[str, Any]:
-    """``Battle.to_dict(events=events)`` of the battle whose state ``native`` is."""
-    return native.to_dict(events=events)
-
-
-def to_json(native: Any) -> str:
-    """``Battle.to_json()`` of the battle whose state ``native`` is."""
-    return json.dumps(native.to_dict(), sort_keys=True)
-
-
-def clone(native: Any) -> Any:
-    """An independent copy of ``native`` (``BattleState.copy``)."""
-    return native.clone()
+def apply_rules(content: Any, native: Any) -> Any:
+    """``content``'s numbers the native step reads (the ruleset, the weapons' damage
+    columns), as a ``rules._native.ApplyRules`` for the native state ``native`` built with
+    it (what ``rules/native/core/harm.cpp``, ``combat.cpp``, ``effects.cpp`` and
+    ``frames.cpp`` step by)."""
+    return engine.require_native("ApplyRules", "the native step").ApplyRules(content, native)

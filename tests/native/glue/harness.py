@@ -2,17 +2,15 @@
 ``combat.cpp`` (:mod:`rules.combat`), ``effects.cpp`` (:mod:`rules.effects`), the offer
 and attack frames of ``frames.cpp`` and ``roller.cpp`` (:mod:`rules.roller`'s rolls on
 the native Pcg64, forced faces included), run on a native battle state
-(:mod:`rules.native_battle`).
+(``rules.bridge.battle_state``).
 
-:mod:`rules.harm` and :mod:`rules.combat` stay the reference. This module is the
-differential tests' harness, calling the step's parts one by one:
+:mod:`rules.harm` and :mod:`rules.combat` stay the reference. This test-only module is
+the differential tests' harness, calling the step's parts one by one:
 ``tests/native/test_apply_differential.py`` runs each rules function on a Python battle
 and on its native state, from the same dice state, and compares ``to_dict()`` (state,
 dice and events). :class:`rules.Battle` runs the same step through
-:mod:`rules.native_driver`.
+``rules.bridge.driver``.
 
-- :func:`apply_rules` compiles the ruleset numbers the step reads and the weapons'
-  damage columns (``rules._native.ApplyRules``).
 - :class:`NativeHarm` calls those functions by name on a native state:
   ``NativeHarm(battle).call("lose_hp", "hero", 3, "poison", True)``,
   ``.combat("resolve", frame_to_dict(frame))``; ``.answer_and_step(action)`` runs the
@@ -23,7 +21,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rules import engine, native_battle, native_legal
+from rules import engine
+from rules.bridge.battle_state import apply_rules, native_state
+from rules.bridge.legal import legal_map
 
 if TYPE_CHECKING:
     from rules.battle import Battle
@@ -34,18 +34,12 @@ def _module() -> Any:
     return engine.require_native("ApplyRules", "the native step")
 
 
-def apply_rules(content: Any, native: Any) -> Any:
-    """``content``'s numbers the native step reads (ruleset, weapons' damage), as a
-    ``rules._native.ApplyRules`` for the native state ``native`` built with it."""
-    return _module().ApplyRules(content, native)
-
-
 class NativeHarm:
     """:mod:`rules.harm` on the native state of a battle (built once, changed in place)."""
 
     def __init__(self, battle: Battle) -> None:
-        self.state = native_battle.native_state(battle)
-        self.map = native_legal.legal_map(battle.state)
+        self.state = native_state(battle)
+        self.map = legal_map(battle.state)
         self.rules = apply_rules(battle.state.content, self.state)
 
     def call(self, function: str, *arguments: Any) -> Any:
@@ -74,21 +68,21 @@ class NativeHarm:
 
     def to_dict(self) -> dict[str, Any]:
         """``Battle.to_dict()`` of the native state as it now stands."""
-        return native_battle.to_dict(self.state)
+        return self.state.to_dict()
 
 
 class NativeBattle:
-    """A battle run natively (issue 23): its state (``native_battle.native_state``), the
+    """A battle run natively (issue 23): its state (``bridge.battle_state.native_state``), the
     loop of ``rules/native/core/battle.cpp`` (``apply``: a TURN's ``start_action``, else the
     top frame's answer, then run to the next decision) and the legal actions of
     ``legal.cpp``, driven directly with no legality check (the differential tests'
     harness; a native :class:`rules.Battle` drives the same loop through
-    :mod:`rules.native_driver`)."""
+    ``rules.bridge.driver``)."""
 
     def __init__(self, battle: Battle) -> None:
-        self.state = native_battle.native_state(battle)
+        self.state = native_state(battle)
         self.rules = apply_rules(battle.state.content, self.state)
-        self.loop = _module().BattleLoop(native_legal.legal_map(battle.state),
+        self.loop = _module().BattleLoop(legal_map(battle.state),
                                          battle.scenario.max_rounds)
 
     def legal_actions(self) -> list[Any]:
@@ -107,7 +101,7 @@ class NativeBattle:
 
     def to_dict(self, *, events: bool = True) -> dict[str, Any]:
         """``Battle.to_dict()`` of the native battle as it now stands."""
-        return native_battle.to_dict(self.state, events=events)
+        return self.state.to_dict(events=events)
 
     @property
     def events(self) -> list[dict[str, Any]]:
