@@ -255,14 +255,6 @@ def ray_temp_dir(folder: Path) -> Iterator[str]:
         shutil.rmtree(temp, ignore_errors=True)
 
 
-#: ``ray.init``'s switch that copies the Ray workers' output to this process (Ray calls
-#: the process that starts it its "driver", which has nothing to do with a battle's
-#: engine). Spelled here alone, and built so that a search of env/, agents/ and
-#: experiments/ for the battle's private engine field keeps finding nothing (issue 47;
-#: tests/test_architecture.py).
-WORKER_OUTPUT_OPTION = "_".join(("log", "to", "driver"))
-
-
 def start_ray(address: str | None, num_cpus: int | None, *, worker_output: bool = True,
               **options: Any) -> bool:
     """Join the Ray cluster at ``address``, or start a local one with ``num_cpus``, unless
@@ -278,7 +270,9 @@ def start_ray(address: str | None, num_cpus: int | None, *, worker_output: bool 
         return False
     options = {"include_dashboard": False, **options}
     if not worker_output:
-        options[WORKER_OUTPUT_OPTION] = False
+        # Ray's own keyword: Ray calls the process that starts it its driver (nothing
+        # to do with a battle's engine; tests/test_architecture.py allows this word)
+        options["log_to_driver"] = False
     if address:
         options["address"] = address
     elif num_cpus:
