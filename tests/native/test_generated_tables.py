@@ -9,6 +9,8 @@ from __future__ import annotations
 import importlib.util
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -112,6 +114,17 @@ def test_an_unchanged_header_is_not_written_again(tmp_path: Path) -> None:
     written = generate_tables.write(ROOT, tmp_path)
     assert sorted(path.name for path in written) == sorted(generate_tables.HEADERS)
     assert generate_tables.write(ROOT, tmp_path) == []
+
+
+def test_the_generator_runs_on_the_standard_library_alone(tmp_path: Path) -> None:
+    """As pip's isolated build environment runs it: no site-packages (numpy, gymnasium),
+    no PYTHONPATH (-I: isolated mode, -S: no site)."""
+    script = ROOT / "rules" / "native" / "generate_tables.py"
+    done = subprocess.run([sys.executable, "-I", "-S", str(script), "--root", str(ROOT),
+                           "--out", str(tmp_path)], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert {path.name: path.read_text(encoding="utf-8") for path in tmp_path.iterdir()} \
+        == generate_tables.render(ROOT)
 
 
 def test_a_kind_without_an_action_specs_row_stops_the_generator(tmp_path, capsys) -> None:
