@@ -82,20 +82,45 @@ std::size_t default_answer(const std::vector<actions::Action>& legal) {
   return 0;
 }
 
+namespace {
+
+// The registry: each native agent's name and maker, in known_names() order. Its home is
+// here, not in Python: which agents have a native twin is a fact of this folder (each
+// row needs its C++ class); the Python side names the twin on its class
+// (agents.base.SeededAgent.native_name), and tests/native/test_generated_tables.py checks
+// that every such name is a row here.
+template <typename Kind, bool... options>
+std::unique_ptr<Agent> maker(const std::vector<std::uint32_t>& seed_words) {
+  return std::make_unique<Kind>(seed_words, options...);
+}
+struct Registered {
+  std::string_view name;
+  std::unique_ptr<Agent> (*make)(const std::vector<std::uint32_t>&);
+};
+constexpr Registered kRegistry[] = {
+    {"random", maker<RandomAgent>},
+    {"berserker", maker<Berserker>},
+    {"tactician", maker<Tactician>},
+    {"tactician(step_back=true)", maker<Tactician, true>},
+    {"skirmisher", maker<Skirmisher>},
+    {"defender", maker<Defender>},
+};
+
+}  // namespace
+
 const std::vector<std::string_view>& known_names() {
-  static const std::vector<std::string_view> names{"random", "berserker", "tactician",
-                                                   "tactician(step_back=true)", "skirmisher",
-                                                   "defender"};
+  static const std::vector<std::string_view> names = [] {
+    std::vector<std::string_view> out;
+    for (const Registered& row : kRegistry) out.push_back(row.name);
+    return out;
+  }();
   return names;
 }
 
 std::unique_ptr<Agent> make(std::string_view name, const std::vector<std::uint32_t>& seed_words) {
-  if (name == "random") return std::make_unique<RandomAgent>(seed_words);
-  if (name == "berserker") return std::make_unique<Berserker>(seed_words);
-  if (name == "tactician") return std::make_unique<Tactician>(seed_words);
-  if (name == "tactician(step_back=true)") return std::make_unique<Tactician>(seed_words, true);
-  if (name == "skirmisher") return std::make_unique<Skirmisher>(seed_words);
-  if (name == "defender") return std::make_unique<Defender>(seed_words);
+  for (const Registered& row : kRegistry) {
+    if (row.name == name) return row.make(seed_words);
+  }
   return nullptr;
 }
 

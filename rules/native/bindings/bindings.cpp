@@ -21,7 +21,9 @@
 #include "bindings_state.hpp"
 #include "bindings_records.hpp"
 #include "dice.hpp"
+#include "env_tables.hpp"
 #include "reach.hpp"
+#include "rules_tables.hpp"
 
 namespace nb = nanobind;
 using fray::dice::Pcg64;
@@ -251,27 +253,11 @@ std::vector<std::uint32_t> seed_words(nb::handle seed) {
 
 }  // namespace fray::bindings
 
-NB_MODULE(_native, module) {
-  module.doc() = "fray's native engine (issue 23): rules/native/*.cpp; see docs/architecture.md";
+namespace {
 
-  // rules/content/ and rules/combatant.py: compiled content and combatants with their
-  // derived values (bindings_state.cpp, bindings_state_read.cpp).
-  fray::bindings::bind_state(module);
-  // The records the engine and Python exchange: Action, Decision and event records
-  // (actions.hpp, events.hpp; bindings_records.cpp, rules/native_records.py).
-  fray::records::bind_records(module);
-  // rules/grid.py, rules/threat_zones.py, rules/queries.py: the map and the read-only
-  // questions (grid.hpp, threat_zones.hpp, queries.hpp; bindings_queries.cpp).
-  fray::bindings::bind_queries(module);
-  fray::bindings::bind_battle(module);  // rules/state.py, frames.py: BattleState (bindings_battle.cpp)
-  fray::bindings::bind_legal(module);  // rules/legal.py: turn_actions (bindings_legal.cpp)
-  fray::bindings::bind_apply(module);  // rules/harm.py ...: the native step (bindings_apply.cpp)
-  fray::bindings::bind_agents(module);  // agents/*.py: NativeAgent (bindings_agents.cpp)
-  fray::bindings::bind_env(module);  // env/*.py: the env step in C++ (bindings_env.cpp)
-  fray::bindings::bind_odds(module);  // rules/odds: exact odds in double (bindings_odds.cpp)
-
-  // rules/reach.py (S17, S18, H12-H14, S23) over compiled tables; rules/native_reach.py
-  // compiles them from a GridMap, the occupancy and the threat zones.
+// rules/reach.py (S17, S18, H12-H14, S23) over compiled tables; rules/native_reach.py
+// compiles them from a GridMap, the occupancy and the threat zones.
+void bind_reach_result(nb::module_& module) {
   nb::class_<ReachResult>(module, "ReachResult",
                           "The answer of ReachGraph.reachable, its routes built when asked.")
       .def("__len__", [](const ReachResult& self) { return self.reach.size(); })
@@ -295,26 +281,30 @@ NB_MODULE(_native, module) {
            },
            nb::arg("number"),
            "Route number `number` as (destination, cost, path, provokers, end_parity).");
+}
 
+// ReachGraph(width, height, blocks, difficult, drop, costs...): the map's tables and costs.
+void new_reach_graph(fray::reach::ReachGraph* self, int width, int height, nb::bytes blocks,
+                     nb::bytes difficult, nb::bytes drop, int orthogonal_cost,
+                     std::pair<int, int> diagonal_costs, int difficult_multiplier) {
+  fray::reach::MapTable map;
+  map.width = width;
+  map.height = height;
+  map.blocks = square_table(blocks);
+  map.difficult = square_table(difficult);
+  map.drop = square_table(drop);
+  fray::reach::Costs costs;
+  costs.orthogonal = orthogonal_cost;
+  costs.diagonal = {diagonal_costs.first, diagonal_costs.second};
+  costs.difficult_multiplier = difficult_multiplier;
+  new (self) fray::reach::ReachGraph(std::move(map), costs);
+}
+
+void bind_reach_graph(nb::module_& module) {
   nb::class_<fray::reach::ReachGraph>(
       module, "ReachGraph",
       "rules.reach.ReachGraph over compiled tables: one map, one set of movement costs.")
-      .def("__init__",
-           [](fray::reach::ReachGraph* self, int width, int height, nb::bytes blocks,
-              nb::bytes difficult, nb::bytes drop, int orthogonal_cost,
-              std::pair<int, int> diagonal_costs, int difficult_multiplier) {
-             fray::reach::MapTable map;
-             map.width = width;
-             map.height = height;
-             map.blocks = square_table(blocks);
-             map.difficult = square_table(difficult);
-             map.drop = square_table(drop);
-             fray::reach::Costs costs;
-             costs.orthogonal = orthogonal_cost;
-             costs.diagonal = {diagonal_costs.first, diagonal_costs.second};
-             costs.difficult_multiplier = difficult_multiplier;
-             new (self) fray::reach::ReachGraph(std::move(map), costs);
-           },
+      .def("__init__", &new_reach_graph,
            nb::arg("width"), nb::arg("height"), nb::arg("blocks"), nb::arg("difficult"),
            nb::arg("drop"), nb::arg("orthogonal_cost"), nb::arg("diagonal_costs"),
            nb::arg("difficult_multiplier"),
@@ -400,7 +390,10 @@ NB_MODULE(_native, module) {
            nb::arg("enemy_ids"),
            "[((x, y), cost)] in (x, y) order of the destinations whose chosen route "
            "provokes nobody (the scripted agents' moves).");
+}
 
+// rules/dice.py's stream: numpy's PCG64 draw for draw (dice.hpp).
+void bind_dice(nb::module_& module) {
   nb::class_<Pcg64>(module, "Pcg64",
                     "numpy's PCG64 with Generator.integers / Generator.random, draw for draw.")
       .def("__init__",
@@ -451,4 +444,36 @@ NB_MODULE(_native, module) {
       .def("__copy__", [](const Pcg64& self) { return Pcg64(self.state()); })
       .def("__deepcopy__", [](const Pcg64& self, nb::handle) { return Pcg64(self.state()); },
            nb::arg("memo"));
+}
+
+}  // namespace
+
+NB_MODULE(_native, module) {
+  module.doc() = "fray's native engine (issue 23): rules/native/*.cpp; see docs/architecture.md";
+  // The digests of the tables the engine was built from (rules/native/generate_tables.py),
+  // by header: tests/native/test_generated_tables.py checks them against the Python.
+  nb::dict digests;
+  digests["rules_tables.hpp"] = FRAY_RULES_TABLES_DIGEST;
+  digests["env_tables.hpp"] = FRAY_ENV_TABLES_DIGEST;
+  module.attr("TABLES_DIGEST") = digests;
+
+  // rules/content/ and rules/combatant.py: compiled content and combatants with their
+  // derived values (bindings_state.cpp, bindings_state_read.cpp).
+  fray::bindings::bind_state(module);
+  // The records the engine and Python exchange: Action, Decision and event records
+  // (actions.hpp, events.hpp; bindings_records.cpp, rules/native_records.py).
+  fray::records::bind_records(module);
+  // rules/grid.py, rules/threat_zones.py, rules/queries.py: the map and the read-only
+  // questions (grid.hpp, threat_zones.hpp, queries.hpp; bindings_queries.cpp).
+  fray::bindings::bind_queries(module);
+  fray::bindings::bind_battle(module);  // rules/state.py, frames.py: BattleState (bindings_battle.cpp)
+  fray::bindings::bind_legal(module);  // rules/legal.py: turn_actions (bindings_legal.cpp)
+  fray::bindings::bind_apply(module);  // rules/harm.py ...: the native step (bindings_apply.cpp)
+  fray::bindings::bind_agents(module);  // agents/*.py: NativeAgent (bindings_agents.cpp)
+  fray::bindings::bind_env(module);  // env/*.py: the env step in C++ (bindings_env.cpp)
+  fray::bindings::bind_odds(module);  // rules/odds: exact odds in double (bindings_odds.cpp)
+  // rules/reach.py and rules/dice.py (here, with their conversions above)
+  bind_reach_result(module);
+  bind_reach_graph(module);
+  bind_dice(module);
 }

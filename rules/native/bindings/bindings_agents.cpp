@@ -50,9 +50,45 @@ agents::Grouping grouping_of(const std::vector<int>& searched, const std::vector
   return grouping;
 }
 
-}  // namespace
+// battle_play: play on with a native agent per team until the battle is over or
+// max_decisions were made (play.hpp).
+nb::object play_on(NativeBattle& battle, battle::BattleLoop& loop, const harm::ApplyRules& rules,
+                   nb::dict agents_by_team, int max_decisions, bool records) {
+  const combatant::Roster& roster = battle.state.roster;
+  std::vector<agents::Agent*> agents(static_cast<std::size_t>(roster.teams.size()), nullptr);
+  for (auto [team, agent] : agents_by_team) {
+    const int number = roster.teams.find(nb::cast<std::string>(team));
+    if (number == content::kNone) {
+      throw nb::value_error(("battle_play: no team " + nb::cast<std::string>(team)).c_str());
+    }
+    agents[static_cast<std::size_t>(number)] = nb::cast<NativeAgent&>(agent).agent.get();
+  }
+  // The GIL is held: the battle's names are the process's shared table, which other
+  // threads' battles intern into (the batched env, which releases it, has its own).
+  const std::vector<play::Decided> made = play::play_battle(
+      battle.state, loop, battle.names().names(), rules, agents, max_decisions);
+  const auto reason_of = [](const play::Decided& decided) {
+    return decided.second.empty() ? nb::object(nb::none())
+                                  : nb::object(nb::str(decided.second.c_str()));
+  };
+  if (records) {  // a replay's records: the actions' dicts and the reasons, two lists
+    nb::list actions;
+    nb::list reasons;
+    for (const play::Decided& decided : made) {
+      actions.append(battle.names().action_dict(decided.first));
+      reasons.append(reason_of(decided));
+    }
+    return nb::make_tuple(actions, reasons);
+  }
+  nb::list out;
+  for (const play::Decided& decided : made) {
+    out.append(nb::make_tuple(battle.names().action_to(decided.first), reason_of(decided)));
+  }
+  return out;
+}
 
-void bind_agents(nb::module_& module) {
+// NativeAgent: a scripted agent's twin, answering a native battle's decision.
+void bind_native_agent(nb::module_& module) {
   nb::class_<NativeAgent>(module, "NativeAgent",
                           "A scripted agent in C++ (agents_base.hpp), deciding as the Python "
                           "agent of that name with the same seed.")
@@ -98,7 +134,10 @@ void bind_agents(nb::module_& module) {
       .def("__repr__", [](const NativeAgent& self) {
         return "NativeAgent('" + std::string(self.agent->name()) + "')";
       });
+}
 
+// agents/mcts.py in the engine: the flat rounds, the plan search, the candidates.
+void bind_search(nb::module_& module) {
   // agents/mcts.py's flat iterations in the engine (agents_mcts.hpp).
   module.def("mcts_round", [](NativeBattle& battle, battle::BattleLoop& loop,
                               const harm::ApplyRules& rules, nb::list candidates,
@@ -174,47 +213,24 @@ void bind_agents(nb::module_& module) {
     return out;
   }, nb::arg("state"), nb::arg("loop"), nb::arg("rules"), nb::arg("searched"), nb::arg("moves"),
   "mcts.candidates in the engine (the action grouping), for tests.");
+}
 
+void bind_play(nb::module_& module) {
   // experiments/replay.py's play loop in the engine (play.hpp).
-  module.def("battle_play", [](NativeBattle& battle, battle::BattleLoop& loop,
-                               const harm::ApplyRules& rules, nb::dict agents_by_team,
-                               int max_decisions, bool records) -> nb::object {
-    const combatant::Roster& roster = battle.state.roster;
-    std::vector<agents::Agent*> agents(static_cast<std::size_t>(roster.teams.size()), nullptr);
-    for (auto [team, agent] : agents_by_team) {
-      const int number = roster.teams.find(nb::cast<std::string>(team));
-      if (number == content::kNone) {
-        throw nb::value_error(("battle_play: no team " + nb::cast<std::string>(team)).c_str());
-      }
-      agents[static_cast<std::size_t>(number)] = nb::cast<NativeAgent&>(agent).agent.get();
-    }
-    // The GIL is held: the battle's names are the process's shared table, which other
-    // threads' battles intern into (the batched env, which releases it, has its own).
-    const std::vector<play::Decided> made = play::play_battle(
-        battle.state, loop, battle.names().names(), rules, agents, max_decisions);
-    const auto reason_of = [](const play::Decided& decided) {
-      return decided.second.empty() ? nb::object(nb::none())
-                                    : nb::object(nb::str(decided.second.c_str()));
-    };
-    if (records) {  // a replay's records: the actions' dicts and the reasons, two lists
-      nb::list actions;
-      nb::list reasons;
-      for (const play::Decided& decided : made) {
-        actions.append(battle.names().action_dict(decided.first));
-        reasons.append(reason_of(decided));
-      }
-      return nb::make_tuple(actions, reasons);
-    }
-    nb::list out;
-    for (const play::Decided& decided : made) {
-      out.append(nb::make_tuple(battle.names().action_to(decided.first), reason_of(decided)));
-    }
-    return out;
-  }, nb::arg("state"), nb::arg("loop"), nb::arg("rules"), nb::arg("agents"),
+  module.def("battle_play", &play_on,
+  nb::arg("state"), nb::arg("loop"), nb::arg("rules"), nb::arg("agents"),
   nb::arg("max_decisions"), nb::arg("records") = false,
   "Play on with a native agent per team (team -> NativeAgent, used in place) until the "
   "battle is over or max_decisions were made: [(action, reason or None)] per decision; "
   "with records=True, ([Action.to_dict() per decision], [reason or None per decision]).");
+}
+
+}  // namespace
+
+void bind_agents(nb::module_& module) {
+  bind_native_agent(module);
+  bind_search(module);
+  bind_play(module);
 }
 
 }  // namespace fray::bindings

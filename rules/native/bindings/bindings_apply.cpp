@@ -299,6 +299,79 @@ void bind_combat(nb::module_& module) {
 
 }
 
+// Battle.apply(action, reason) without the legality check: `reason`, a Reasoned event
+// or None, is logged first; the new events, as rules.events objects.
+nb::list apply_action(NativeBattle& battle, battle::BattleLoop& loop, const harm::ApplyRules& rules,
+                      nb::handle action, nb::handle reason) {
+  const actions::Action record = battle.names().action_from(action);
+  const std::size_t start = battle.state.events.size();
+  if (!reason.is_none()) battle.state.events.push_back(battle.names().event_from(reason));
+  try {
+    loop.apply(battle.state, battle.names().names(), rules, record);
+  } catch (const frames::IllegalAnswer& error) {
+    static nb::object illegal = nb::module_::import_("rules.errors").attr("IllegalActionError");
+    PyErr_SetString(illegal.ptr(), error.what());
+    throw nb::python_error();
+  }
+  nb::list out;
+  for (std::size_t i = start; i < battle.state.events.size(); ++i) {
+    out.append(battle.names().event_to(battle.state.events[i]));
+  }
+  return out;
+}
+
+// Battle(scenario, seed).__init__ from roll_initiative on (battle::start_battle), from
+// the state rules.native_driver.start_template mustered: a new BattleState sharing
+// its records, its header with "seed" set to `seed`.
+NativeBattle start_battle(const NativeBattle& muster, nb::handle seed, battle::BattleLoop& loop,
+                          const harm::ApplyRules& rules, std::string_view scenario) {
+  if (muster.state.events.size() != 0 || muster.state.decision || !muster.state.stack.empty()) {
+    throw nb::value_error("battle_start: expected a mustered state (no events, no decision; "
+                          "rules.native_driver.start_template builds one)");
+  }
+  const std::vector<std::uint32_t> words = seed_words(seed);
+  records::Records& records = muster.names();
+  PyObject* copied = PyDict_Copy(muster.header.ptr());
+  if (copied == nullptr) throw nb::python_error();
+  nb::dict header = nb::steal<nb::dict>(copied);
+  header["seed"] = seed;
+  return NativeBattle{muster.records_object, &records, std::move(header),
+                      battle::start_battle(muster.state, words, loop, records.names(), rules,
+                                           scenario)};
+}
+
+// Play on with a uniform policy over the legal actions (a native Pcg64 seeded with
+// `seed`, drawing as numpy's default_rng(seed).integers(0, n) does), all in C++; with
+// `check`, the bodies after every event and the bounds after every decision
+// (invariants.hpp). The decisions made.
+int random_play(NativeBattle& battle, battle::BattleLoop& loop, const harm::ApplyRules& rules,
+                std::uint32_t seed, int max_decisions, bool check) {
+  const std::array<std::uint32_t, 1> entropy{seed};
+  dice::Pcg64 chooser = dice::Pcg64::from_seed(entropy);
+  const bool watching = loop.watch;
+  loop.watch = watching || check;
+  int made = 0;
+  try {
+    while (battle.state.decision && !battle.state.is_over && made < max_decisions) {
+      const std::vector<actions::Action> found =
+          legal::actions_for(battle.state, loop.map_of(battle.state), battle.names().names());
+      if (found.empty()) {
+        throw invariants::Broken("legal-non-empty", "no legal action for the pending decision");
+      }
+      const auto pick = static_cast<std::size_t>(
+          chooser.integers(0, static_cast<std::int64_t>(found.size())));
+      loop.apply(battle.state, battle.names().names(), rules, found[pick]);
+      ++made;
+      if (check) invariants::check_bounds(battle.state, rules.out_of_action_at, loop.max_rounds());
+    }
+  } catch (...) {
+    loop.watch = watching;
+    throw;
+  }
+  loop.watch = watching;
+  return made;
+}
+
 // rules.battle's loop: BattleLoop, apply, start, legal actions, random play.
 void bind_loop(nb::module_& module) {
   // rules.battle's loop: apply an action and run to the next decision (battle.hpp).
@@ -310,50 +383,12 @@ void bind_loop(nb::module_& module) {
       .def_rw("watch", &battle::BattleLoop::watch,
               "Check the bodies after every event (invariants.hpp): a broken invariant "
               "raises rules.errors.InvariantViolation.");
-  module.def("battle_apply", [](NativeBattle& battle, battle::BattleLoop& loop,
-                                const harm::ApplyRules& rules, nb::handle action,
-                                nb::handle reason) {
-    // Battle.apply(action, reason) without the legality check: `reason`, a Reasoned event
-    // or None, is logged first; the new events, as rules.events objects.
-    const actions::Action record = battle.names().action_from(action);
-    const std::size_t start = battle.state.events.size();
-    if (!reason.is_none()) battle.state.events.push_back(battle.names().event_from(reason));
-    try {
-      loop.apply(battle.state, battle.names().names(), rules, record);
-    } catch (const frames::IllegalAnswer& error) {
-      static nb::object illegal = nb::module_::import_("rules.errors").attr("IllegalActionError");
-      PyErr_SetString(illegal.ptr(), error.what());
-      throw nb::python_error();
-    }
-    nb::list out;
-    for (std::size_t i = start; i < battle.state.events.size(); ++i) {
-      out.append(battle.names().event_to(battle.state.events[i]));
-    }
-    return out;
-  }, nb::arg("state"), nb::arg("loop"), nb::arg("rules"), nb::arg("action"),
-  nb::arg("reason") = nb::none(),
+  module.def("battle_apply", &apply_action, nb::arg("state"), nb::arg("loop"), nb::arg("rules"),
+  nb::arg("action"), nb::arg("reason") = nb::none(),
   "Battle.apply(action, reason) without the legality check, on the native state: the new "
   "events.");
-  module.def("battle_start", [](const NativeBattle& muster, nb::handle seed,
-                                battle::BattleLoop& loop, const harm::ApplyRules& rules,
-                                std::string_view scenario) {
-    // Battle(scenario, seed).__init__ from roll_initiative on (battle::start_battle), from
-    // the state rules.native_driver.start_template mustered: a new BattleState sharing
-    // its records, its header with "seed" set to `seed`.
-    if (muster.state.events.size() != 0 || muster.state.decision || !muster.state.stack.empty()) {
-      throw nb::value_error("battle_start: expected a mustered state (no events, no decision; "
-                            "rules.native_driver.start_template builds one)");
-    }
-    const std::vector<std::uint32_t> words = seed_words(seed);
-    records::Records& records = muster.names();
-    PyObject* copied = PyDict_Copy(muster.header.ptr());
-    if (copied == nullptr) throw nb::python_error();
-    nb::dict header = nb::steal<nb::dict>(copied);
-    header["seed"] = seed;
-    return NativeBattle{muster.records_object, &records, std::move(header),
-                        battle::start_battle(muster.state, words, loop, records.names(), rules,
-                                             scenario)};
-  }, nb::arg("template"), nb::arg("seed"), nb::arg("loop"), nb::arg("rules"), nb::arg("scenario"),
+  module.def("battle_start", &start_battle, nb::arg("template"), nb::arg("seed"), nb::arg("loop"),
+  nb::arg("rules"), nb::arg("scenario"),
   "Battle(scenario, seed)'s native state, started from the mustered `template` "
   "(rules.native_driver.start_template) with `loop` and `rules` of the same scenario and "
   "content; `scenario`: the scenario's name (BattleStarted.scenario).");
@@ -379,39 +414,8 @@ void bind_loop(nb::module_& module) {
     }
     return out;
   }, nb::arg("state"), nb::arg("start"), "event_to_dict of every event from index `start` on.");
-  module.def("battle_random_play", [](NativeBattle& battle, battle::BattleLoop& loop,
-                                      const harm::ApplyRules& rules, std::uint32_t seed,
-                                      int max_decisions, bool check) {
-    // Play on with a uniform policy over the legal actions (a native Pcg64 seeded with
-    // `seed`, drawing as numpy's default_rng(seed).integers(0, n) does), all in C++; with
-    // `check`, the bodies after every event and the bounds after every decision
-    // (invariants.hpp). The decisions made.
-    const std::array<std::uint32_t, 1> entropy{seed};
-    dice::Pcg64 chooser = dice::Pcg64::from_seed(entropy);
-    const bool watching = loop.watch;
-    loop.watch = watching || check;
-    int made = 0;
-    try {
-      while (battle.state.decision && !battle.state.is_over && made < max_decisions) {
-        const std::vector<actions::Action> found =
-            legal::actions_for(battle.state, loop.map_of(battle.state), battle.names().names());
-        if (found.empty()) {
-          throw invariants::Broken("legal-non-empty", "no legal action for the pending decision");
-        }
-        const auto pick = static_cast<std::size_t>(
-            chooser.integers(0, static_cast<std::int64_t>(found.size())));
-        loop.apply(battle.state, battle.names().names(), rules, found[pick]);
-        ++made;
-        if (check) invariants::check_bounds(battle.state, rules.out_of_action_at, loop.max_rounds());
-      }
-    } catch (...) {
-      loop.watch = watching;
-      throw;
-    }
-    loop.watch = watching;
-    return made;
-  }, nb::arg("state"), nb::arg("loop"), nb::arg("rules"), nb::arg("seed"), nb::arg("max_decisions"),
-  nb::arg("check") = false);
+  module.def("battle_random_play", &random_play, nb::arg("state"), nb::arg("loop"),
+  nb::arg("rules"), nb::arg("seed"), nb::arg("max_decisions"), nb::arg("check") = false);
 
 }
 

@@ -142,9 +142,51 @@ struct EnvBatch {
   std::mutex busy;  // one step of a batch at a time
 };
 
-}  // namespace
+// EnvBatch.step: step every env with its action (an option's index when `options`), then
+// write its outcome, observation and mask in row i; the GIL released while stepping.
+void step_batch(EnvBatch& self, Buffer<const std::int64_t, 1> chosen, Buffer<double, 1> rewards,
+                Buffer<bool, 1> terminated, Buffer<bool, 1> truncated, Buffer<bool, 1> illegal,
+                Buffer<float, 4> planes, Buffer<float, 3> units, Buffer<std::int64_t, 2> decision,
+                Buffer<float, 2> globals, Buffer<std::int8_t, 2> masks, bool options) {
+  const std::size_t count = self.cores.size();
+  if (chosen.shape(0) != count || rewards.shape(0) != count || masks.shape(0) != count ||
+      planes.shape(0) != count) {
+    throw nb::value_error("EnvBatch.step: arrays must have one row per env");
+  }
+  if (options) {
+    if (self.options.size() != count) throw nb::value_error("EnvBatch.step: no options set");
+    for (std::size_t i = 0; i < count; ++i) {
+      if (chosen.data()[i] < 0 || static_cast<std::size_t>(chosen.data()[i]) >= self.options[i].size()) {
+        throw nb::value_error("EnvBatch.step: an option out of range");
+      }
+    }
+  }
+  for (EnvCore* core : self.cores) {
+    if (!core->core->started()) throw nb::value_error("EnvBatch.step: an env was never started");
+  }
+  const auto& layout = nb::cast<const env::ObservationLayout&>(self.cores[0]->observation_owner);
+  const std::size_t n = masks.shape(1);
+  {
+    nb::gil_scoped_release released;
+    std::lock_guard<std::mutex> lock(self.busy);
+    for (std::size_t i = 0; i < count; ++i) {
+      env::SkirmishCore& core = *self.cores[i]->core;
+      const auto index = static_cast<int>(chosen.data()[i]);
+      const env::StepOutcome outcome = core.step(
+          options ? core.choice_index(*self.options[i][static_cast<std::size_t>(index)]) : index);
+      rewards.data()[i] = outcome.reward;
+      terminated.data()[i] = outcome.terminated;
+      truncated.data()[i] = outcome.truncated;
+      illegal.data()[i] = outcome.illegal;
+      core.observe(row_of(layout, planes.data(), units.data(), decision.data(), globals.data(), i));
+      std::copy(core.mask().begin(), core.mask().end(), masks.data() + i * n);
+    }
+  }
+}
 
-void bind_env(nb::module_& module) {
+// The layouts of a scenario: env.observation's fixed planes and numbers, env.spaces'
+// action codec tables.
+void bind_layouts(nb::module_& module) {
   nb::class_<env::ObservationLayout>(module, "ObservationLayout",
                                      "env.observation's fixed planes and numbers of one scenario.")
       .def("__init__", [](env::ObservationLayout* self, NativeBattle& battle, battle::BattleLoop& loop,
@@ -167,7 +209,10 @@ void bind_env(nb::module_& module) {
       .def_ro("n", &env::ActionLayout::n);
 
   nb::exception<env::EncodingFailure>(module, "EncodingFailure");
+}
 
+// The env's stateless calls: an observation, the units' numbers, the mask.
+void bind_env_calls(nb::module_& module) {
   module.def("env_observe", [](const env::ObservationLayout& layout, NativeBattle& battle,
                                battle::BattleLoop& loop, const std::string& team,
                                nb::handle self_id, bool show_reachable, Buffer<float, 3> planes,
@@ -211,7 +256,10 @@ void bind_env(nb::module_& module) {
     return out;
   }, nb::arg("layout"), nb::arg("state"), nb::arg("loop"), nb::arg("mask"),
   "ActionCodec.legal_by_index: fills the int8 mask, returns (index, legal position) pairs.");
+}
 
+// One env's step in C++ (env.native.NativeEnvCore).
+void bind_env_core(nb::module_& module) {
   nb::class_<EnvCore>(module, "EnvCore", "env.skirmish.SkirmishEnv's step in C++ (one env).")
       .def("__init__", [](EnvCore* self, nb::object observation, nb::object actions,
                           const std::string& team, double illegal_penalty, double damage_reward,
@@ -274,7 +322,10 @@ void bind_env(nb::module_& module) {
       }, "The winning team once the battle is over (None: a draw or not over).")
       .def_prop_ro("legal_count", [](const EnvCore& self) { return self.core->legal_count(); })
       .def_prop_ro("state", [](const EnvCore& self) { return self.state_object; });
+}
 
+// A batch of env cores stepped in one call (env.native.NativeVectorCore).
+void bind_env_batch(nb::module_& module) {
   nb::class_<EnvBatch>(module, "EnvBatch", "EnvCores stepped in one call, the GIL released.")
       .def("__init__", [](EnvBatch* self, nb::list cores) {
         new (self) EnvBatch();
@@ -296,47 +347,9 @@ void bind_env(nb::module_& module) {
       }, nb::arg("options"),
       "A selector batch: per env, the native agents that step(options=True)'s actions name "
       "(used in place).")
-      .def("step", [](EnvBatch& self, Buffer<const std::int64_t, 1> chosen, Buffer<double, 1> rewards,
-                      Buffer<bool, 1> terminated, Buffer<bool, 1> truncated, Buffer<bool, 1> illegal,
-                      Buffer<float, 4> planes, Buffer<float, 3> units, Buffer<std::int64_t, 2> decision,
-                      Buffer<float, 2> globals, Buffer<std::int8_t, 2> masks, bool options) {
-        const std::size_t count = self.cores.size();
-        if (chosen.shape(0) != count || rewards.shape(0) != count || masks.shape(0) != count ||
-            planes.shape(0) != count) {
-          throw nb::value_error("EnvBatch.step: arrays must have one row per env");
-        }
-        if (options) {
-          if (self.options.size() != count) throw nb::value_error("EnvBatch.step: no options set");
-          for (std::size_t i = 0; i < count; ++i) {
-            if (chosen.data()[i] < 0 || static_cast<std::size_t>(chosen.data()[i]) >= self.options[i].size()) {
-              throw nb::value_error("EnvBatch.step: an option out of range");
-            }
-          }
-        }
-        for (EnvCore* core : self.cores) {
-          if (!core->core->started()) throw nb::value_error("EnvBatch.step: an env was never started");
-        }
-        const auto& layout = nb::cast<const env::ObservationLayout&>(self.cores[0]->observation_owner);
-        const std::size_t n = masks.shape(1);
-        {
-          nb::gil_scoped_release released;
-          std::lock_guard<std::mutex> lock(self.busy);
-          for (std::size_t i = 0; i < count; ++i) {
-            env::SkirmishCore& core = *self.cores[i]->core;
-            const auto index = static_cast<int>(chosen.data()[i]);
-            const env::StepOutcome outcome = core.step(
-                options ? core.choice_index(*self.options[i][static_cast<std::size_t>(index)]) : index);
-            rewards.data()[i] = outcome.reward;
-            terminated.data()[i] = outcome.terminated;
-            truncated.data()[i] = outcome.truncated;
-            illegal.data()[i] = outcome.illegal;
-            core.observe(row_of(layout, planes.data(), units.data(), decision.data(), globals.data(), i));
-            std::copy(core.mask().begin(), core.mask().end(), masks.data() + i * n);
-          }
-        }
-      }, nb::arg("actions"), nb::arg("rewards"), nb::arg("terminated"), nb::arg("truncated"),
-      nb::arg("illegal"), nb::arg("planes"), nb::arg("units"), nb::arg("decision"),
-      nb::arg("globals"), nb::arg("masks"), nb::arg("options") = false,
+      .def("step", &step_batch, nb::arg("actions"), nb::arg("rewards"), nb::arg("terminated"),
+           nb::arg("truncated"), nb::arg("illegal"), nb::arg("planes"), nb::arg("units"),
+           nb::arg("decision"), nb::arg("globals"), nb::arg("masks"), nb::arg("options") = false,
       "Step every env with its action (options=True: the index its option chooses) and write "
       "its outcome, observation and mask in row i.")
       .def("observe", [](EnvBatch& self, std::size_t i, Buffer<float, 4> planes, Buffer<float, 3> units,
@@ -347,6 +360,15 @@ void bind_env(nb::module_& module) {
         core.observe(row_of(layout, planes.data(), units.data(), decision.data(), globals.data(), i));
         std::copy(core.mask().begin(), core.mask().end(), masks.data() + i * masks.shape(1));
       }, "Write env i's observation and mask into row i.");
+}
+
+}  // namespace
+
+void bind_env(nb::module_& module) {
+  bind_layouts(module);
+  bind_env_calls(module);
+  bind_env_core(module);
+  bind_env_batch(module);
 }
 
 }  // namespace fray::bindings

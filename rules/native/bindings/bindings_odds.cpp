@@ -224,10 +224,10 @@ void bind_tactics(nb::module_& module) {
 #undef FRAY_ODDS_ARGS
 }
 
-}  // namespace
-
-void bind_odds(nb::module_& module) {
 #define FRAY_ODDS_ARGS NativeBattle &battle, battle::BattleLoop &loop, const harm::ApplyRules &rules
+// rules.odds' hit odds: dice distributions, an attack's odds, the defences' chances, the
+// pending hit.
+void bind_hit_odds(nb::module_& module) {
   // rules.odds.dice_distribution: a Dice given as its (sign, count, sides) terms and constant.
   module.def("odds_dice_distribution", [](nb::iterable terms, int constant) {
     roller::Dice dice;
@@ -300,7 +300,10 @@ void bind_odds(nb::module_& module) {
                                                    item_of(battle, parry_item)));
   }, nb::arg("state"), nb::arg("loop"), nb::arg("rules"), nb::arg("defence"),
   nb::arg("parry_item").none() = nb::none(), "rules.odds.pending_hit_odds as a dict.");
+}
 
+// rules.odds' risks: the Free Attacks a move or an action provokes.
+void bind_risks(nb::module_& module) {
   module.def("odds_free_attack_risk", [](FRAY_ODDS_ARGS, std::string_view mover,
                                          nb::iterable enemies, std::string_view defence) {
     std::vector<int> numbers;
@@ -333,7 +336,14 @@ void bind_odds(nb::module_& module) {
                                                combatant_of(battle, mover), defence_of(defence)));
   }, nb::arg("state"), nb::arg("loop"), nb::arg("rules"), nb::arg("mover"),
   nb::arg("defence") = "none", "rules.odds.action_risk as a dict.");
+}
 #undef FRAY_ODDS_ARGS
+
+}  // namespace
+
+void bind_odds(nb::module_& module) {
+  bind_hit_odds(module);
+  bind_risks(module);
   bind_tactics(module);
 }
 

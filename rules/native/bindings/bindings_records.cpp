@@ -77,9 +77,9 @@ PyType_Slot GC_SLOTS[] = {{Py_tp_traverse, reinterpret_cast<void*>(&traverse<Hel
                           {Py_tp_clear, reinterpret_cast<void*>(&clear<Held>)},
                           {0, nullptr}};
 
-}  // namespace
-
-void bind_records(nb::module_& module) {
+// The kinds, fields and event types the module was built with (rules_tables.hpp,
+// events.hpp), for the records' checks against rules.actions and rules.events.
+void bind_record_tables(nb::module_& module) {
   nb::list action_kinds, action_fields, decision_kinds, event_types;
   for (std::size_t i = 0; i < actions::ACTION_KIND_COUNT; ++i) {
     action_kinds.append(nb::make_tuple(nb::str(actions::ACTION_KIND_NAMES[i].data()),
@@ -103,7 +103,10 @@ void bind_records(nb::module_& module) {
   module.attr("DECISION_KINDS") = decision_kinds;
   module.attr("EVENT_TYPES") = event_types;      // (class name, field names), in order
   module.attr("RECORD_SIZES") = nb::make_tuple(sizeof(Action), sizeof(Event));
+}
 
+// ActionRecord, DecisionRecord, ActionList: the records as the engine holds them.
+void bind_record_types(nb::module_& module) {
   nb::class_<Action>(module, "ActionRecord",
                      "An Action as the engine holds it: a kind number and interned names.")
       .def_prop_ro("kind", [](const Action& self) { return static_cast<int>(self.kind); })
@@ -124,7 +127,10 @@ void bind_records(nb::module_& module) {
 
   nb::class_<ActionList>(module, "ActionList", "Action records, in order.")
       .def("__len__", [](const ActionList& self) { return self.actions.size(); });
+}
 
+// Records: one name table and the Python objects the records convert to.
+void bind_record_names(nb::module_& module) {
   nb::class_<Records>(module, "Records",
                       "One name table and the Python objects the records convert to "
                       "(rules/native_records.py makes them).",
@@ -164,7 +170,10 @@ void bind_records(nb::module_& module) {
       .def("python_decision", &Records::decision_to, nb::arg("record"))
       .def_prop_ro("cache_size", &Records::cache_size)
       .def("clear_cache", &Records::clear_cache, "Forget the Actions and Decisions built.");
+}
 
+// EventLog: event records, each Python event built when first asked for.
+void bind_event_log(nb::module_& module) {
   nb::class_<EventLogView>(module, "EventLog",
                            "Event records; the Python event at an index is built when first "
                            "asked for, then kept (rules.native_records.NativeEvents).",
@@ -199,6 +208,15 @@ void bind_records(nb::module_& module) {
              copy.log = self.log;
              return copy;
            }, "The same records (full chunks shared), no Python events built yet.");
+}
+
+}  // namespace
+
+void bind_records(nb::module_& module) {
+  bind_record_tables(module);
+  bind_record_types(module);
+  bind_record_names(module);
+  bind_event_log(module);
 }
 
 }  // namespace fray::records

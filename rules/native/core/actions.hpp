@@ -14,56 +14,12 @@
 #include <unordered_map>
 #include <vector>
 
+// ActionKind, DecisionKind, their names and values, ACTION_FIELDS and the ACTION_SPECS
+// columns the engine reads: written from rules/actions.py at build time
+// (rules/native/generate_tables.py); tests/native/test_records.py checks them member for member.
+#include "rules_tables.hpp"
+
 namespace fray::actions {
-
-// ActionKind, in rules.actions.ActionKind's order (the env codec's block order);
-// tests/native/test_records.py checks names and values against Python member for member.
-enum class ActionKind : std::uint8_t {
-  END_TURN, MOVE, FULL_MOVE, DISENGAGE, SHIFT, MELEE_ATTACK, MISSILE_ATTACK, CAST_SPELL,
-  USE_ITEM, FIGHT_DEFENSIVELY, FULL_ATTACK, UNARMED_ATTACK, GRAPPLE, TRIP, DISARM,
-  COUP_DE_GRACE, FIRST_AID, READY_WEAPON, SHEATHE_WEAPON, STAND_UP, OPEN_DOOR, CLOSE_DOOR,
-  MOUNT, DISMOUNT, PICK_UP, LIGHT_TORCH, LOAD_CROSSBOW, DROP_ITEM, FALL_PRONE,
-  PREPARE_COMPONENTS, NOCK_ARROW, SPEAK, FREE_ATTACK, PARRY, DODGE, DECLINE,
-};
-inline constexpr std::size_t ACTION_KIND_COUNT = 36;
-
-// Each kind's member name and value (ActionKind.X.name, ActionKind.X.value).
-inline constexpr std::array<std::string_view, ACTION_KIND_COUNT> ACTION_KIND_NAMES = {
-    "END_TURN", "MOVE", "FULL_MOVE", "DISENGAGE", "SHIFT", "MELEE_ATTACK", "MISSILE_ATTACK",
-    "CAST_SPELL", "USE_ITEM", "FIGHT_DEFENSIVELY", "FULL_ATTACK", "UNARMED_ATTACK", "GRAPPLE",
-    "TRIP", "DISARM", "COUP_DE_GRACE", "FIRST_AID", "READY_WEAPON", "SHEATHE_WEAPON",
-    "STAND_UP", "OPEN_DOOR", "CLOSE_DOOR", "MOUNT", "DISMOUNT", "PICK_UP", "LIGHT_TORCH",
-    "LOAD_CROSSBOW", "DROP_ITEM", "FALL_PRONE", "PREPARE_COMPONENTS", "NOCK_ARROW", "SPEAK",
-    "FREE_ATTACK", "PARRY", "DODGE", "DECLINE",
-};
-inline constexpr std::array<std::string_view, ACTION_KIND_COUNT> ACTION_KIND_VALUES = {
-    "end_turn", "move", "full_move", "disengage", "shift", "melee_attack", "missile_attack",
-    "cast_spell", "use_item", "fight_defensively", "full_attack", "unarmed_attack", "grapple",
-    "trip", "disarm", "coup_de_grace", "first_aid", "ready_weapon", "sheathe_weapon",
-    "stand_up", "open_door", "close_door", "mount", "dismount", "pick_up", "light_torch",
-    "load_crossbow", "drop_item", "fall_prone", "prepare_components", "nock_arrow", "speak",
-    "free_attack", "parry", "dodge", "decline",
-};
-
-// The Action fields a kind may carry (ACTION_SPECS[kind].fields), as bits.
-enum FieldBit : std::uint8_t { TARGET = 1, SQUARE = 2, ITEM = 4 };
-inline constexpr std::array<std::uint8_t, ACTION_KIND_COUNT> ACTION_FIELDS = {
-    0, SQUARE, SQUARE, SQUARE, SQUARE,                   // END_TURN .. SHIFT (S2, S7, S12-S16)
-    TARGET | ITEM, TARGET | ITEM, TARGET | ITEM,          // MELEE_ATTACK, MISSILE_ATTACK, CAST_SPELL
-    TARGET | ITEM, 0, TARGET | ITEM,                      // USE_ITEM, FIGHT_DEFENSIVELY, FULL_ATTACK
-    TARGET, TARGET, TARGET, TARGET, TARGET, TARGET,       // UNARMED .. COUP_DE_GRACE, FIRST_AID (H19, H5, H20)
-    ITEM, ITEM, 0, SQUARE, SQUARE, TARGET, SQUARE,        // READY .. DISMOUNT (H21, S13)
-    ITEM, ITEM, ITEM, ITEM, 0, 0, ITEM, 0,                // PICK_UP .. SPEAK (H16, H23, H15, H18, H24)
-    TARGET | ITEM, ITEM, SQUARE, 0,                       // FREE_ATTACK, PARRY, DODGE, DECLINE (S5, S8, S9)
-};
-
-// DecisionKind, in rules.actions.DecisionKind's order (the env's index order).
-enum class DecisionKind : std::uint8_t { TURN, FREE_ATTACK, PARRY, DODGE };
-inline constexpr std::size_t DECISION_KIND_COUNT = 4;
-inline constexpr std::array<std::string_view, DECISION_KIND_COUNT> DECISION_KIND_NAMES = {
-    "TURN", "FREE_ATTACK", "PARRY", "DODGE"};
-inline constexpr std::array<std::string_view, DECISION_KIND_COUNT> DECISION_KIND_VALUES = {
-    "turn", "free_attack", "parry", "dodge"};
 
 // S2/H25: a turn action's budget category (rules.budget.BUDGETED plus "free"), what
 // Combatant.actions_used holds.

@@ -2,6 +2,7 @@
 #include "combat.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <iterator>
 #include <stdexcept>
 #include <string>
@@ -252,27 +253,17 @@ void manoeuvre_effect(harm::Context& context, AttackFrame& frame, int attacker, 
 
 }  // namespace
 
+// rules.actions.ATTACK_MODES' columns (rules_tables.hpp).
 bool mode_missile(AttackMode mode) {
-  return mode == AttackMode::missile || mode == AttackMode::full_missile;
+  return frames::kAttackModeMissile[static_cast<std::size_t>(mode)];
 }
 
 bool mode_manoeuvre(AttackMode mode) {
-  return mode == AttackMode::grapple || mode == AttackMode::trip || mode == AttackMode::disarm;
+  return frames::kAttackModeManoeuvre[static_cast<std::size_t>(mode)];
 }
 
 ActionKind mode_kind(AttackMode mode) {
-  switch (mode) {
-    case AttackMode::melee: return ActionKind::MELEE_ATTACK;
-    case AttackMode::missile: return ActionKind::MISSILE_ATTACK;
-    case AttackMode::unarmed: return ActionKind::UNARMED_ATTACK;
-    case AttackMode::grapple: return ActionKind::GRAPPLE;
-    case AttackMode::trip: return ActionKind::TRIP;
-    case AttackMode::disarm: return ActionKind::DISARM;
-    case AttackMode::full_melee:
-    case AttackMode::full_missile: return ActionKind::FULL_ATTACK;
-    case AttackMode::free: return ActionKind::FREE_ATTACK;
-  }
-  return ActionKind::MELEE_ATTACK;
+  return frames::kAttackModeKinds[static_cast<std::size_t>(mode)];
 }
 
 // H6

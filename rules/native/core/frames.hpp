@@ -46,14 +46,8 @@ enum class AttackStage : std::uint8_t { roll, parry, dodge, damage };
 inline constexpr std::array<std::string_view, 4> kAttackStageNames = {"roll", "parry", "dodge",
                                                                       "damage"};
 
-// rules.actions.ATTACK_MODES' keys, in order (tests/native/test_battle_state_roundtrip.py
-// checks them); the manoeuvres (H19) are grapple, trip and disarm.
-enum class AttackMode : std::uint8_t {
-  melee, missile, unarmed, grapple, trip, disarm, full_melee, full_missile, free,
-};
-inline constexpr std::array<std::string_view, 9> kAttackModeNames = {
-    "melee", "missile", "unarmed", "grapple", "trip", "disarm", "full_melee", "full_missile",
-    "free"};
+// AttackMode (rules.actions.ATTACK_MODES' keys), kAttackModeNames and each mode's kind,
+// missile and manoeuvre columns: in rules_tables.hpp, written from rules/actions.py.
 
 // A MOVE, FULL_MOVE or DISENGAGE walking `path` (S12, S14, S17, H13, H22): `index` is the
 // square reached, `checked` the last square whose provokers were counted, `mount` the

@@ -456,11 +456,12 @@ void speak(Lister& l, const Combatant& actor) {
 }
 
 using Generator = void (*)(Lister&, const Combatant&);
-// legal.TURN_GROUPS: the generator groups in ACTION_SPECS order.
-constexpr Generator kTurnGroups[] = {
-    end_turn, walk, shift, attacks, spells, use_item, components, ready, sheathe, pick_up,
-    drop, reload, light_torch, stand_up, fall_prone, doors, mount, dismount, first_aid, speak,
-};
+// legal.TURN_GROUPS: the generator groups in ACTION_SPECS order, each the generator above
+// of its name (FRAY_TURN_GROUPS, written from rules/actions.py): a group without its
+// generator here fails the build, and a generator no group names is an unused function.
+#define FRAY_TURN_GROUP(name) &name,
+constexpr Generator kTurnGroups[] = {FRAY_TURN_GROUPS(FRAY_TURN_GROUP)};
+#undef FRAY_TURN_GROUP
 
 // This thread's recycled lists; not inlined, so that its users keep the address.
 [[gnu::noinline]] std::vector<std::vector<Action>>& spare_lists() {

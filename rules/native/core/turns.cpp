@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <array>
+#include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "budget.hpp"
 #include "frames.hpp"
@@ -17,57 +19,46 @@ using content::kNone;
 
 namespace {
 
-// ACTION_SPECS' category column (None: END_TURN and the reactions), frame, provokes,
-// rate ("whole" for FULL_MOVE), in ActionKind order.
+// ACTION_SPECS' category (None: END_TURN and the reactions; CAST_SPELL's is the spell's),
+// frame, provokes and rate columns, made at compile time from the rows rules_tables.hpp
+// holds (written from rules/actions.py): a word the engine has no meaning for is a throw
+// in a constant expression, which fails the build.
 struct Spec {
   std::optional<Category> category;
   bool spell = false;
   FrameKind frame = FrameKind::none;
   bool provokes = false;
+  bool whole = false;  // rate "whole": the whole movement rate (FULL_MOVE, S14)
 };
-constexpr Category kMove = Category::move, kAttack = Category::attack, kFull = Category::full,
-                   kFree = Category::free;
-const Spec kSpecs[] = {
-    {std::nullopt, false, FrameKind::none, false},  // END_TURN
-    {kMove, false, FrameKind::move, true},          // MOVE
-    {kFull, false, FrameKind::move, true},          // FULL_MOVE
-    {kFull, false, FrameKind::move, false},         // DISENGAGE
-    {kFree, false, FrameKind::act, false},          // SHIFT
-    {kAttack, false, FrameKind::act, false},        // MELEE_ATTACK
-    {kAttack, false, FrameKind::act, true},         // MISSILE_ATTACK
-    {std::nullopt, true, FrameKind::act, false},    // CAST_SPELL
-    {kAttack, false, FrameKind::act, true},         // USE_ITEM
-    {kAttack, false, FrameKind::act, false},        // FIGHT_DEFENSIVELY
-    {kFull, false, FrameKind::act, true},           // FULL_ATTACK
-    {kAttack, false, FrameKind::act, true},         // UNARMED_ATTACK
-    {kAttack, false, FrameKind::act, true},         // GRAPPLE
-    {kAttack, false, FrameKind::act, true},         // TRIP
-    {kAttack, false, FrameKind::act, true},         // DISARM
-    {kFull, false, FrameKind::act, true},           // COUP_DE_GRACE
-    {kFull, false, FrameKind::act, true},           // FIRST_AID
-    {kMove, false, FrameKind::act, false},          // READY_WEAPON
-    {kMove, false, FrameKind::act, true},           // SHEATHE_WEAPON
-    {kMove, false, FrameKind::act, true},           // STAND_UP
-    {kMove, false, FrameKind::act, false},          // OPEN_DOOR
-    {kMove, false, FrameKind::act, false},          // CLOSE_DOOR
-    {kMove, false, FrameKind::ride, false},         // MOUNT
-    {kMove, false, FrameKind::ride, false},         // DISMOUNT
-    {kMove, false, FrameKind::act, true},           // PICK_UP
-    {kFull, false, FrameKind::act, true},           // LIGHT_TORCH
-    {kFull, false, FrameKind::act, true},           // LOAD_CROSSBOW
-    {kFree, false, FrameKind::act, false},          // DROP_ITEM
-    {kFree, false, FrameKind::act, false},          // FALL_PRONE
-    {kFree, false, FrameKind::act, false},          // PREPARE_COMPONENTS
-    {kFree, false, FrameKind::act, false},          // NOCK_ARROW
-    {kFree, false, FrameKind::act, false},          // SPEAK
-    {std::nullopt, false, FrameKind::none, false},  // FREE_ATTACK
-    {std::nullopt, false, FrameKind::none, false},  // PARRY
-    {std::nullopt, false, FrameKind::none, false},  // DODGE
-    {std::nullopt, false, FrameKind::none, false},  // DECLINE
-};
-// A missing row fails the build (a std::array of ACTION_KIND_COUNT would default-fill it).
-static_assert(sizeof(kSpecs) / sizeof(kSpecs[0]) == actions::ACTION_KIND_COUNT,
-              "one ACTION_SPECS row per ActionKind, in ActionKind order");
+
+constexpr Spec spec_of(const actions::ActionSpecRow& row) {
+  Spec out;
+  if (row.category == "move") out.category = Category::move;
+  else if (row.category == "attack") out.category = Category::attack;
+  else if (row.category == "full") out.category = Category::full;
+  else if (row.category == "free") out.category = Category::free;
+  else if (row.category == "spell") out.spell = true;
+  else if (row.category != "none" && row.category != "reaction") {
+    throw std::logic_error("ACTION_SPECS: a category turns.cpp does not know");
+  }
+  if (row.frame == "move") out.frame = FrameKind::move;
+  else if (row.frame == "act") out.frame = FrameKind::act;
+  else if (row.frame == "ride") out.frame = FrameKind::ride;
+  else if (!row.frame.empty()) throw std::logic_error("ACTION_SPECS: a frame turns.cpp does not know");
+  if (row.rate == "whole") out.whole = true;
+  else if (!row.rate.empty() && row.rate != "half") {
+    throw std::logic_error("ACTION_SPECS: a rate turns.cpp does not know");
+  }
+  out.provokes = row.provokes;
+  return out;
+}
+
+template <std::size_t... Kinds>
+constexpr std::array<Spec, sizeof...(Kinds)> specs_of(std::index_sequence<Kinds...>) {
+  return {spec_of(actions::ACTION_SPEC_ROWS[Kinds])...};
+}
+constexpr std::array<Spec, actions::ACTION_KIND_COUNT> kSpecs =
+    specs_of(std::make_index_sequence<actions::ACTION_KIND_COUNT>());
 
 const Spec& spec(ActionKind kind) { return kSpecs[static_cast<std::size_t>(kind)]; }
 
@@ -90,7 +81,9 @@ void abandoned(harm::Context& context, int owner) {
 void pay(harm::Context& context, int actor, const actions::Action& action) {
   Combatant& who = context.at(actor);
   std::optional<Category> category = spec(action.kind).category;
-  if (spec(action.kind).spell) category = budget::spell_category(context.content(), spell_of(context, action));
+  if (spec(action.kind).spell) {
+    category = budget::spell_category(context.content(), spell_of(context, action));
+  }
   if (!category) return;
   if (*category == Category::free) {
     who.free_used.push_back(action.kind);
@@ -221,7 +214,7 @@ void start_action(harm::Context& context, int actor, const actions::Action& acti
     frames::MoveFrame frame;
     frame.actor = actor;
     frame.kind = action.kind;
-    frame.path = route_to(context, actor, action.kind == ActionKind::FULL_MOVE, row.provokes,
+    frame.path = route_to(context, actor, row.whole, row.provokes,
                           {action.square->x, action.square->y});
     frame.parity = context.at(actor).diagonal_parity;
     frame.provokes = row.provokes;

@@ -54,6 +54,99 @@ bool torch_burns(const state::BattleState& state) {
                      [](const ItemInstance& inst) { return inst.lit; });
 }
 
+// ObservationBuilder's UnitView: what a unit's row reads besides the combatant.
+struct UnitView {
+  const Combatant& c;
+  const ObservationLayout& layout;
+  bool ally = false;
+  bool self = false;
+  bool deciding = false;
+  bool owns_turn = false;
+  bool source = false;
+  bool threatens = false;
+  bool encumbered = false;
+  int reach = 0;
+  int weapon_skill = 0;
+  int rank = 0;
+  int round = 0;
+  double lit = 0.0;
+};
+
+// One function per env.observation.UNIT_FEATURE_SPECS row, named as the row
+// (FRAY_UNIT_FEATURES, written from env/observation.py, lists them in column order).
+namespace unit_feature {
+double in_action(const UnitView& u) { return u.c.in_action(); }
+double out_of_action(const UnitView& u) { return u.c.status == combatant::Status::out; }
+double dead(const UnitView& u) { return u.c.dead(); }
+double ally(const UnitView& u) { return u.ally; }
+double self(const UnitView& u) { return u.self; }
+double deciding(const UnitView& u) { return u.deciding; }
+double turn_owner(const UnitView& u) { return u.owns_turn; }
+double source(const UnitView& u) { return u.source; }
+double hp_fraction(const UnitView& u) { return clip(divide(u.c.hp, std::max(1, u.c.max_hp)), -1.0, 1.0); }
+double max_hp(const UnitView& u) { return std::min(1.0, divide(u.c.max_hp, 30)); }
+double x(const UnitView& u) { return divide(u.c.position.x, std::max(1, u.layout.width - 1)); }
+double y(const UnitView& u) { return divide(u.c.position.y, std::max(1, u.layout.height - 1)); }
+double prone(const UnitView& u) { return u.c.prone; }
+double threatens(const UnitView& u) { return u.threatens; }  // H12
+double reach(const UnitView& u) { return std::min(1.0, divide(u.reach, 2)); }
+double missile_ready(const UnitView& u) { return env::missile_ready(u.c); }  // H16
+double move_left(const UnitView& u) {
+  return u.owns_turn && budget::can_spend(u.c, actions::Category::move);
+}
+double attack_left(const UnitView& u) {
+  return u.owns_turn && budget::can_spend(u.c, actions::Category::attack);
+}
+double full_left(const UnitView& u) {
+  return u.owns_turn && budget::can_spend(u.c, actions::Category::full);
+}
+double moved_this_round(const UnitView& u) { return u.c.moved_this_round; }
+double shifted_this_round(const UnitView& u) { return u.c.shifted_this_round; }
+double free_attack_used(const UnitView& u) { return u.c.free_attack_used; }
+double parries_left(const UnitView& u) {
+  return clip(divide(u.layout.parries_per_round + u.c.extra_parries - u.c.parries_used, 2), 0.0, 1.0);
+}
+double bleeding(const UnitView& u) { return u.c.bleeding; }
+double grappled(const UnitView& u) { return u.c.grappled_by != kNone; }
+double mounted(const UnitView& u) { return u.c.riding != kNone || u.c.ridden_by != kNone; }
+double casting(const UnitView& u) { return u.c.casting.has_value(); }
+double power_points(const UnitView& u) {
+  return u.c.max_power_points > 0 ? clip(divide(u.c.power_points, u.c.max_power_points), 0.0, 1.0)
+                                  : 0.0;
+}
+double mov(const UnitView& u) { return std::min(1.0, divide(u.c.mov(u.encumbered), 12)); }
+double encumbered(const UnitView& u) { return u.encumbered; }  // S19/S20
+double fatigue(const UnitView& u) { return divide(u.c.fatigue_level, 2); }
+double dodge(const UnitView& u) {
+  return std::min(1.0, divide(u.c.skill(u.layout.dodge_skill, u.round, u.encumbered), 100));
+}
+double weapon_skill(const UnitView& u) { return std::min(1.0, divide(u.weapon_skill, 100)); }
+double armour_points(const UnitView& u) { return std::min(1.0, divide(u.c.armour_points(), 10)); }
+double initiative_rank(const UnitView& u) { return divide(u.rank, std::max(1, u.layout.units - 1)); }
+double components_ready(const UnitView& u) { return u.c.components_ready; }
+double in_dark(const UnitView& u) { return 1.0 - u.lit; }
+}  // namespace unit_feature
+
+// ObservationBuilder's GlobalView: what the globals read.
+struct GlobalView {
+  const ObservationLayout& layout;
+  const state::BattleState& state;
+  bool own_turn = false;
+  int allies = 0, enemies = 0, ally_total = 0, enemy_total = 0;
+};
+
+// One function per env.observation.GLOBAL_FEATURE_SPECS row (FRAY_GLOBAL_FEATURES).
+namespace global_feature {
+double round_fraction(const GlobalView& g) { return std::min(1.0, divide(g.state.round, g.layout.max_rounds)); }
+double own_turn(const GlobalView& g) { return g.own_turn; }
+double allies_in_action(const GlobalView& g) { return divide(g.allies, std::max(1, g.ally_total)); }
+double enemies_in_action(const GlobalView& g) { return divide(g.enemies, std::max(1, g.enemy_total)); }
+double over(const GlobalView& g) { return g.state.is_over; }
+}  // namespace global_feature
+
+#define FRAY_UNIT_VALUE(name) unit_feature::name(view),
+#define FRAY_GLOBAL_VALUE(name) global_feature::name(view),
+
 }  // namespace
 
 ObservationLayout::ObservationLayout(const grid::Grid& grid, int unit_count, int rounds,
@@ -117,11 +210,7 @@ void write_observation(const ObservationLayout& layout, const state::BattleState
     const int x = c.position.x, y = c.position.y;
     const bool ally = c.team == team;
     ally_total += ally;
-    const double lit_here = lit[grid.index(c.position)];
-    const int reach = c.reach();  // H12
-    const bool threatens = c.threatens();
-    const bool owns_turn = id == owner;
-    const bool encumbered = c.encumbered();  // S19/S20, read by MOV and each skill below
+    const bool encumbered = c.encumbered();  // S19/S20, read by MOV and each skill
     int weapon_skill = 0;
     bool any_weapon = false;
     c.for_each_ready_weapon([&](std::size_t, const content::Weapon& weapon) {
@@ -129,54 +218,18 @@ void write_observation(const ObservationLayout& layout, const state::BattleState
       weapon_skill = any_weapon ? std::max(weapon_skill, skill) : skill;
       any_weapon = true;
     });
-    const std::array<double, UNIT_FEATURE_COUNT> row = {
-        static_cast<double>(c.in_action()),                              // in_action
-        static_cast<double>(c.status == combatant::Status::out),          // out_of_action
-        static_cast<double>(c.dead()),                                    // dead
-        static_cast<double>(ally),                                        // ally
-        static_cast<double>(id == self_id),                               // self
-        static_cast<double>(id == decider),                               // deciding
-        static_cast<double>(owns_turn),                                   // turn_owner
-        static_cast<double>(id == source),                                // source
-        clip(divide(c.hp, std::max(1, c.max_hp)), -1.0, 1.0),             // hp_fraction
-        std::min(1.0, divide(c.max_hp, 30)),                              // max_hp
-        divide(x, std::max(1, layout.width - 1)),                         // x
-        divide(y, std::max(1, layout.height - 1)),                        // y
-        static_cast<double>(c.prone),                                     // prone
-        static_cast<double>(threatens),                                   // threatens
-        std::min(1.0, divide(reach, 2)),                                  // reach
-        static_cast<double>(missile_ready(c)),                            // missile_ready
-        static_cast<double>(owns_turn && budget::can_spend(c, actions::Category::move)),
-        static_cast<double>(owns_turn && budget::can_spend(c, actions::Category::attack)),
-        static_cast<double>(owns_turn && budget::can_spend(c, actions::Category::full)),
-        static_cast<double>(c.moved_this_round),                          // moved_this_round
-        static_cast<double>(c.shifted_this_round),                        // shifted_this_round
-        static_cast<double>(c.free_attack_used),                          // free_attack_used
-        clip(divide(layout.parries_per_round + c.extra_parries - c.parries_used, 2), 0.0, 1.0),
-        static_cast<double>(c.bleeding),                                  // bleeding
-        static_cast<double>(c.grappled_by != kNone),                      // grappled
-        static_cast<double>(c.riding != kNone || c.ridden_by != kNone),   // mounted
-        static_cast<double>(c.casting.has_value()),                       // casting
-        c.max_power_points > 0                                            // power_points
-            ? clip(divide(c.power_points, c.max_power_points), 0.0, 1.0) : 0.0,
-        std::min(1.0, divide(c.mov(encumbered), 12)),                     // mov
-        static_cast<double>(encumbered),                                  // encumbered
-        divide(c.fatigue_level, 2),                                       // fatigue
-        std::min(1.0, divide(c.skill(layout.dodge_skill, state.round, encumbered), 100)),  // dodge
-        std::min(1.0, divide(weapon_skill, 100)),                         // weapon_skill
-        std::min(1.0, divide(c.armour_points(), 10)),                     // armour_points
-        divide(rank[static_cast<std::size_t>(id)], std::max(1, n - 1)),   // initiative_rank
-        static_cast<double>(c.components_ready),                          // components_ready
-        1.0 - lit_here,                                                   // in_dark
-    };
+    const UnitView view{c, layout, ally, id == self_id, id == decider, id == owner, id == source,
+                        c.threatens(), encumbered, c.reach(), weapon_skill,
+                        rank[static_cast<std::size_t>(id)], state.round, lit[grid.index(c.position)]};
+    const std::array<double, UNIT_FEATURE_COUNT> row = {FRAY_UNIT_FEATURES(FRAY_UNIT_VALUE)};
     float* units = out.units + static_cast<std::size_t>(slot) * UNIT_FEATURE_COUNT;
     for (int i = 0; i < UNIT_FEATURE_COUNT; ++i) units[i] = static_cast<float>(row[static_cast<std::size_t>(i)]);
     if (c.in_action()) {
       mark(ally ? ALLY : ENEMY, x, y);
       allies += ally;
       enemies += !ally;
-      if (threatens) {
-        for (const combatant::Square& square : threat_zones::threatened_squares(grid, c.position, reach)) {
+      if (view.threatens) {
+        for (const combatant::Square& square : threat_zones::threatened_squares(grid, c.position, view.reach)) {
           mark(ally ? ALLY_THREAT : ENEMY_THREAT, square.x, square.y);
         }
       }
@@ -206,13 +259,8 @@ void write_observation(const ObservationLayout& layout, const state::BattleState
   const int enemy_total = n - ally_total;
   const bool own_turn = owner != kNone && decision &&
                         state.roster.combatants[static_cast<std::size_t>(owner)].team == team;
-  const std::array<double, GLOBAL_FEATURE_COUNT> globals = {
-      std::min(1.0, divide(state.round, layout.max_rounds)),  // round_fraction
-      static_cast<double>(own_turn),                          // own_turn
-      divide(allies, std::max(1, ally_total)),                // allies_in_action
-      divide(enemies, std::max(1, enemy_total)),              // enemies_in_action
-      static_cast<double>(state.is_over),                     // over
-  };
+  const GlobalView view{layout, state, own_turn, allies, enemies, ally_total, enemy_total};
+  const std::array<double, GLOBAL_FEATURE_COUNT> globals = {FRAY_GLOBAL_FEATURES(FRAY_GLOBAL_VALUE)};
   for (int i = 0; i < GLOBAL_FEATURE_COUNT; ++i) out.globals[i] = static_cast<float>(globals[static_cast<std::size_t>(i)]);
 }
 

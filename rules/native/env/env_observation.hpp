@@ -14,19 +14,14 @@
 #include <vector>
 
 #include "actions.hpp"
+#include "env_tables.hpp"
 #include "legal.hpp"
 #include "state.hpp"
 
 namespace fray::env {
 
-// env.observation.PLANES, in order.
-enum Plane : int {
-  WALL, CLOSED_DOOR, OPEN_DOOR, DIFFICULT, LIT, DROP, ALLY, ENEMY, DOWN, DECIDER, SELF,
-  ENEMY_THREAT, ALLY_THREAT, REACHABLE, GROUND_ITEM, PLANE_COUNT
-};
-// len(UNIT_FEATURES) and len(GLOBAL_FEATURES).
-inline constexpr int UNIT_FEATURE_COUNT = 37;
-inline constexpr int GLOBAL_FEATURE_COUNT = 5;
+// Plane (env.observation.PLANES), UNIT_FEATURE_COUNT, GLOBAL_FEATURE_COUNT and the features'
+// names: in env_tables.hpp, written from env/observation.py at build time.
 
 // What an observation of one scenario reads besides the state: the map's fixed planes,
 // its dark squares and the numbers ObservationBuilder takes from content and scenario.
@@ -46,8 +41,8 @@ struct ObservationLayout {
                     int dodge_skill, const std::vector<actions::ActionKind>& destination_kinds);
 };
 
-// Where an observation goes: float32 planes (PLANE_COUNT, H, W), units (N, 37), int64
-// decision (2,), float32 globals (5,), each C-contiguous.
+// Where an observation goes: float32 planes (PLANE_COUNT, H, W), units (N, UNIT_FEATURE_COUNT), int64
+// decision (2,), float32 globals (GLOBAL_FEATURE_COUNT,), each C-contiguous.
 struct ObservationBuffers {
   float* planes = nullptr;
   float* units = nullptr;
