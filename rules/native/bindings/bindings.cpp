@@ -255,7 +255,7 @@ std::vector<std::uint32_t> seed_words(nb::handle seed) {
 
 namespace {
 
-// rules/reach.py (S17, S18, H12-H14, S23) over compiled tables; rules/native_reach.py
+// rules/reach.py (S17, S18, H12-H14, S23) over compiled tables; rules/bridge/reach.py
 // compiles them from a GridMap, the occupancy and the threat zones.
 void bind_reach_result(nb::module_& module) {
   nb::class_<ReachResult>(module, "ReachResult",
@@ -461,7 +461,7 @@ NB_MODULE(_native, module) {
   // derived values (bindings_state.cpp, bindings_state_read.cpp).
   fray::bindings::bind_state(module);
   // The records the engine and Python exchange: Action, Decision and event records
-  // (actions.hpp, events.hpp; bindings_records.cpp, rules/native_records.py).
+  // (actions.hpp, events.hpp; bindings_records.cpp, rules/bridge/records.py).
   fray::records::bind_records(module);
   // rules/grid.py, rules/threat_zones.py, rules/queries.py: the map and the read-only
   // questions (grid.hpp, threat_zones.hpp, queries.hpp; bindings_queries.cpp).

@@ -1,7 +1,7 @@
 // The Python face of the native agents (agents_base.hpp; registered by bindings.cpp):
 // NativeAgent(name, seed) answers the pending decision of a native BattleState (with its
 // BattleLoop and ApplyRules) with the index of its choice among the decision's legal
-// actions, as battle_legal_actions lists them (rules/native_agents.py turns it into the
+// actions, as battle_legal_actions lists them (rules/bridge/agents.py turns it into the
 // Action).
 #include "bindings_agents.hpp"
 

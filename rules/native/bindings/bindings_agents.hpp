@@ -1,4 +1,4 @@
-// The native agents' Python face (bindings_agents.cpp; rules/native_agents.py is its
+// The native agents' Python face (bindings_agents.cpp; rules/bridge/agents.py is its
 // Python side).
 #pragma once
 

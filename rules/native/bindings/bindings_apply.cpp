@@ -1,6 +1,6 @@
 // The Python face of the native step (harm.hpp, ...; registered by bindings.cpp): the
 // ruleset numbers the step reads (ApplyRules, compiled from a Python ruleset) and each
-// rules function on a native BattleState, for rules/native_apply.py and the differential
+// rules function on a native BattleState, for rules/bridge/battle_state.py and the differential
 // tests.
 #include "bindings_apply.hpp"
 
@@ -321,13 +321,13 @@ nb::list apply_action(NativeBattle& battle, battle::BattleLoop& loop, const harm
 }
 
 // Battle(scenario, seed).__init__ from roll_initiative on (battle::start_battle), from
-// the state rules.native_driver.start_template mustered: a new BattleState sharing
+// the state rules.bridge.start.start_template mustered: a new BattleState sharing
 // its records, its header with "seed" set to `seed`.
 NativeBattle start_battle(const NativeBattle& muster, nb::handle seed, battle::BattleLoop& loop,
                           const harm::ApplyRules& rules, std::string_view scenario) {
   if (muster.state.events.size() != 0 || muster.state.decision || !muster.state.stack.empty()) {
     throw nb::value_error("battle_start: expected a mustered state (no events, no decision; "
-                          "rules.native_driver.start_template builds one)");
+                          "rules.bridge.start.start_template builds one)");
   }
   const std::vector<std::uint32_t> words = seed_words(seed);
   records::Records& records = muster.names();
@@ -390,7 +390,7 @@ void bind_loop(nb::module_& module) {
   module.def("battle_start", &start_battle, nb::arg("template"), nb::arg("seed"), nb::arg("loop"),
   nb::arg("rules"), nb::arg("scenario"),
   "Battle(scenario, seed)'s native state, started from the mustered `template` "
-  "(rules.native_driver.start_template) with `loop` and `rules` of the same scenario and "
+  "(rules.bridge.start.start_template) with `loop` and `rules` of the same scenario and "
   "content; `scenario`: the scenario's name (BattleStarted.scenario).");
   module.def("listed", [](nb::list items, nb::handle item) {
     // Battle._is_listed: whether `item` is one of the very objects in `items` (identity).

@@ -1,5 +1,5 @@
 // The battle state's Python face (bindings_battle.hpp): the class BattleState, built from
-// a rules.Battle's parts (rules/native_battle.py gathers them) and read back in the
+// a rules.Battle's parts (rules/bridge/battle_state.py gathers them) and read back in the
 // shape of rules.battle.Battle.to_dict(), key for key and list for list; and the checked
 // value conversions bindings_frames.cpp shares.
 #include <nanobind/stl/string_view.h>
@@ -296,7 +296,7 @@ void bind_battle(nb::module_& module) {
            },
            nb::arg("roster"), nb::arg("records"), nb::arg("parts"),
            "From a Roster of the battle's combatants, a Records, and the other parts "
-           "(rules/native_battle.py gathers them).")
+           "(rules/bridge/battle_state.py gathers them).")
       .def("to_dict", &to_dict, nb::kw_only(), nb::arg("events") = true,
            "The state as Battle.to_dict(events=events) gives it.")
       .def("rebuild", &rebuild, nb::arg("roster"), nb::arg("parts"),

@@ -1,5 +1,5 @@
 // The battle state's Python face (bindings_battle.cpp, bindings_frames.cpp;
-// rules/native_battle.py is its Python side): a state.hpp BattleState built from a
+// rules/bridge/battle_state.py is its Python side): a state.hpp BattleState built from a
 // rules.Battle's parts and read back as Battle.to_dict() writes it.
 #pragma once
 

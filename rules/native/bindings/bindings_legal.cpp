@@ -1,7 +1,7 @@
 // The Python face of rules/native/legal.hpp (registered by bindings.cpp): a LegalMap (the
 // Grid as its doors stand with the reach search over it) and the TURN decision's legal
 // actions of a native BattleState as the cached rules.Actions of its Records
-// (rules/native_legal.py).
+// (rules/bridge/legal.py).
 #include "bindings_legal.hpp"
 
 #include <nanobind/stl/pair.h>

@@ -1,4 +1,4 @@
-// The Python face of the legal actions (bindings_legal.cpp; rules/native_legal.py is its
+// The Python face of the legal actions (bindings_legal.cpp; rules/bridge/legal.py is its
 // Python side): LegalMap, turn_actions and decision_actions over a native BattleState.
 #pragma once
 

@@ -2,7 +2,7 @@
 // registered by bindings.cpp): each public function of rules.odds over a native battle
 // state (rules._native.BattleState with its BattleLoop and ApplyRules, as a native
 // rules.Battle's driver holds them), answering with floats, ids and dicts shaped like the
-// Python results; rules/native_odds.py wraps them for a rules.Battle and
+// Python results; tests/native/glue/odds.py wraps them for a rules.Battle and
 // tests/native/test_native_odds.py compares them with rules.odds' Fractions. Then the
 // tactics_* functions: agents/tactics.py's scoring on the same odds (agents_tactics.hpp).
 #include "bindings_odds.hpp"

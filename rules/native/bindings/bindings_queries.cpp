@@ -2,7 +2,7 @@
 // by bindings.cpp): Grid (grid.hpp) built from a GridMap's squares, with its questions and
 // threatened_squares (threat_zones.hpp); QueryView, a battle as queries.hpp reads it (a
 // Roster, a Grid, the ground items, the initiative order, the round), answering every
-// query with Python values (combatant ids, (x, y) tuples) for rules/native_queries.py and
+// query with Python values (combatant ids, (x, y) tuples) for tests/native/glue/queries.py and
 // tests/native/test_queries_differential.py.
 #include "bindings_queries.hpp"
 
@@ -221,7 +221,7 @@ void bind_queries(nb::module_& module) {
   using View = QueryView;
   nb::class_<View>(module, "QueryView",
                    "A battle as rules/native/queries.hpp reads it; combatants by roster index "
-                   "in, ids out (rules/native_queries.py builds it).")
+                   "in, ids out (tests/native/glue/queries.py builds it).")
       .def("__init__",
            [](View* self, const combatant::Roster& roster, const grid::Grid& map,
               nb::handle ground, nb::handle initiative_order, int round) {

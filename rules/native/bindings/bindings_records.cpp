@@ -1,5 +1,5 @@
 // The records' Python face (bindings_records.hpp), its classes: bind_records adds them
-// to rules._native (rules/native_records.py is their Python side).
+// to rules._native (rules/bridge/records.py is their Python side).
 #include <nanobind/stl/string.h>
 
 #include <string>
@@ -133,7 +133,7 @@ void bind_record_types(nb::module_& module) {
 void bind_record_names(nb::module_& module) {
   nb::class_<Records>(module, "Records",
                       "One name table and the Python objects the records convert to "
-                      "(rules/native_records.py makes them).",
+                      "(rules/bridge/records.py makes them).",
                       nb::type_slots(GC_SLOTS<Records>))
       .def(nb::init<nb::sequence, nb::sequence, nb::handle, nb::handle, nb::sequence,
                     nb::sequence>(),
@@ -176,7 +176,7 @@ void bind_record_names(nb::module_& module) {
 void bind_event_log(nb::module_& module) {
   nb::class_<EventLogView>(module, "EventLog",
                            "Event records; the Python event at an index is built when first "
-                           "asked for, then kept (rules.native_records.NativeEvents).",
+                           "asked for, then kept (tests/native/glue/state.py NativeEvents).",
                            nb::type_slots(GC_SLOTS<EventLogView>))
       .def("__init__", [](EventLogView* self, nb::handle records) {
              new (self) EventLogView(new_view(records));

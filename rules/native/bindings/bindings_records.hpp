@@ -1,4 +1,4 @@
-// The records' Python face (rules/native_records.py is its Python side): Action,
+// The records' Python face (rules/bridge/records.py is its Python side): Action,
 // Decision and event records to and from rules.actions / rules.events objects.
 //
 // Records holds one name table and the Python objects conversions return: each name's

@@ -1,7 +1,7 @@
 // The Python face of the engine's state (part of the module rules._native, registered by
 // bindings.cpp; kept apart so each file stays readable): compiles a rules.content.Content
 // into content.hpp's tables and rules.combatant.Combatant objects into combatant.hpp's,
-// and reads back every field and derived value for rules/native_state.py and the tests.
+// and reads back every field and derived value for rules/bridge/combatants.py and the tests.
 #include <nanobind/nanobind.h>
 
 #include <memory>

@@ -1,6 +1,6 @@
 // The Python face of the engine's state, read back: a Roster's fields as
 // rules.combatant.Combatant.to_dict() gives them, and every derived value (for
-// rules/native_state.py and tests/native/test_combatant_differential.py); and the
+// rules/bridge/combatants.py and tests/native/test_combatant_differential.py); and the
 // registration of the classes CompiledContent and Roster.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/optional.h>
@@ -20,7 +20,7 @@ using content::kNone;
 
 namespace {
 
-// The compiled content as a Python object (rules/native_state.py keeps one per Content).
+// The compiled content as a Python object (rules/bridge/combatants.py keeps one per Content).
 struct CompiledContent {
   std::shared_ptr<const content::Content> tables;
 };

@@ -3,7 +3,7 @@
 // or the end: end_turn, begin_turn, new_round, check_end, finish.
 //
 // start_battle is Battle.__init__ from roll_initiative on: a new battle of a scenario for a
-// new seed, from the state the Python muster built (rules.native_driver.start_template).
+// new seed, from the state the Python muster built (rules.bridge.start.start_template).
 //
 // The map follows the doors: a BattleLoop keeps the scenario's map and one LegalMap (the
 // Grid with the reach search over it) per door state met, and gives each step the map of

@@ -2,7 +2,7 @@
 //
 // Content stays parsed and validated in Python (rules/content/loader.py: one validator,
 // one set of error messages); bindings.cpp compiles a checked rules.content.Content into
-// a fray::content::Content once per Content object (rules/native_state.py caches it).
+// a fray::content::Content once per Content object (rules/bridge/combatants.py caches it).
 // Every string id of the content is interned to a small integer, in the order of its
 // Python table (dict order), so index i of a table is the i-th key of the Python dict
 // and `names.name(i)` gives the key back. Only what the engine reads is compiled so far:

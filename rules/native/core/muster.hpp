@@ -1,6 +1,6 @@
 // rules/muster.py's roll_initiative in C++ (S1, H4): each combatant's initiative for the
 // battle and the turn order. Building the combatants (muster.build_combatant) stays in
-// Python: rules.native_driver.start_template converts the Python muster once per scenario.
+// Python: rules.bridge.start.start_template converts the Python muster once per scenario.
 #pragma once
 
 #include <vector>

@@ -6,7 +6,7 @@
 //
 // Combatants are their numbers in the Roster (scenario order, which is the order of the
 // Python state.combatants dict); lists come out in the order Python's do. routes() is
-// reach.hpp's search (rules/native_reach.py feeds it route_tables()).
+// reach.hpp's search (rules/bridge/reach.py feeds it route_tables()).
 #pragma once
 
 #include <array>

@@ -6,7 +6,7 @@
 // so that every destination, its cost, its path, its end parity and the enemies its path
 // provokes come out identical (tests/native/test_reach_differential.py checks it).
 // The Python side compiles a GridMap, the occupancy and the threat zones into the tables
-// below (rules/native_reach.py); nothing here knows Python.
+// below (rules/bridge/reach.py); nothing here knows Python.
 #pragma once
 
 #include <array>
@@ -90,7 +90,7 @@ class ReachGraph {
   // std::invalid_argument for a start that is no square to stand on or a bad parity.
   Reach reachable(const Query& query) const;
 
-  // reachable(query), kept for the next equal query (rules.native_reach's answer cache,
+  // reachable(query), kept for the next equal query (rules.bridge.reach's answer cache,
   // here for the step's own searches: the tactician's route risks, then its move's route
   // when taken; the turn's listing on maps too large to sweep, listed again after every
   // free action and reaction). Bounded in answers and bytes; shared by the copies of this

@@ -131,7 +131,7 @@ reach::Query route_query(const queries::QueryState& query, const grid::Grid& gri
   for (const combatant::Square at : tables.no_end) {
     if (grid.in_bounds(at)) search.no_end.push_back(grid.index(at));
   }
-  if (provokes) {  // enemies numbered by their ids in sorted order (native_reach.compile_threats)
+  if (provokes) {  // enemies numbered by their ids in sorted order (rules.bridge.reach.compile_threats)
     std::vector<int> by_rank;  // the threatening enemies, by id
     for (const auto& entry : tables.threats) {
       if (std::find(by_rank.begin(), by_rank.end(), entry.second) == by_rank.end()) {

@@ -17,7 +17,7 @@ bool provoking(actions::ActionKind kind);  // PROVOKING
 
 // queries.routes' search for a move of `actor` (MOVE, or FULL_MOVE when `full`; H13): the
 // occupancy, and when `provokes` the threat zones, enemies numbered by their ids in sorted
-// order (native_reach.compile_threats); `ranked`, when given, gets the enemy (Roster
+// order (rules.bridge.reach.compile_threats); `ranked`, when given, gets the enemy (Roster
 // number) of each number, so a Route's provokers read ranked[number].
 reach::Query route_query(const queries::QueryState& query, const grid::Grid& grid, int actor,
                          bool full, bool provokes, std::vector<int>* ranked = nullptr);
