@@ -66,6 +66,26 @@ def final_evaluation(scenario: str, team: str, model: str, trained: Sequence[str
     return rows
 
 
+def report(scenario: str, team: str, final: Path, trained: Sequence[str], battles: int,
+           out: str | Path, progress: bool = False, log: Path | None = None
+           ) -> list[dict[str, Any]]:
+    """A run's ending: :func:`final_evaluation` of its final checkpoint ``final``
+    (``learned:FINAL``; ``step_<N>.json``), each row printed, and
+    :func:`learning_curves`."""
+    from tqdm import tqdm
+
+    rows = final_evaluation(scenario, team, f"learned:{final}", trained, battles, out,
+                            progress=progress, log=log)
+    for row in rows:
+        tqdm.write(f"final: vs {row['party']}{'' if row['seen'] else ' (held out)'}: "
+                   f"{row['model_rate']:.3f} [{row['model_low']:.3f}, {row['model_high']:.3f}]"
+                   f", {row['baseline']} {row['baseline_rate']:.3f}; paired "
+                   f"{row['only_model']} to {row['only_baseline']}, sign test p = "
+                   f"{row['sign_test_p']:.3g}")
+    learning_curves(out, rows, int(Path(final).stem.split("_")[-1]))
+    return rows
+
+
 def learning_curves(out: str | Path, final: Sequence[dict[str, Any]], final_step: int
                     ) -> Path:
     """``learning_curves.png`` in ``out``: win rate against each party over the steps
