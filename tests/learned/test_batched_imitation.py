@@ -19,6 +19,9 @@ from agents.model_file import LearnedModelError
 from agents.policy_value import NetworkShape, PolicyValueNet, load_policy, save_network
 from experiments import cli
 
+#: the fair scenarios' shipped monsters (agents/models/NAME.json: network files)
+FAIR_MODELS = ("duel_fair",)
+
 
 def _native() -> None:
     from env import native
@@ -152,3 +155,18 @@ def test_fit_shapes_of_a_network_policy(tmp_path: Path) -> None:
     assert actions == net.shape.actions
     assert shapes["planes"] == net.shape.planes and shapes["globals"] == (net.shape.globals,)
     assert np.prod(shapes["units"]) > 0
+
+
+def test_the_shipped_fair_models_are_network_files_and_play_by_name() -> None:
+    """``learned:duel_fair`` is the batched learner's network file in agents/models
+    (docs/training.md, D): it loads by name from the safe format and plays a battle."""
+    from agents.learned import load_model, shipped_models
+    from agents.policy_value import NetworkPolicy
+
+    for name in FAIR_MODELS:
+        assert name in shipped_models()
+        model = load_model(name)
+        assert isinstance(model, NetworkPolicy)
+        assert model.description["scenario"] == name and model.description["team"] == "monsters"
+        assert model.description["trained"]["imitate"] == ["tactician"]
+        assert _play(agents.make(f"learned:{name}"), name, seed=11) > 2
