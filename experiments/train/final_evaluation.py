@@ -90,7 +90,9 @@ def learning_curves(out: str | Path, final: Sequence[dict[str, Any]], final_step
                     ) -> Path:
     """``learning_curves.png`` in ``out``: win rate against each party over the steps
     (``eval.csv``'s rows, Wilson intervals as error bars) and the final evaluation's
-    rows at ``final_step`` (the tactician's rate beside them, dashed)."""
+    rows at ``final_step`` (the tactician's rate beside them, dashed); with the batched
+    learner's ``progress.csv``, the training episodes' win rate over the whole pool (the
+    last 200 episodes after each update) as a grey line."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -105,6 +107,14 @@ def learning_curves(out: str | Path, final: Sequence[dict[str, Any]], final_step
                     (int(row["step"]), float(row["win_rate"]), float(row["wilson_low"]),
                      float(row["wilson_high"])))
     figure, axes = pyplot.subplots(figsize=(7, 4.5))
+    progress = Path(out) / "progress.csv"  # the batched learner's, one row per update
+    if progress.is_file():
+        with progress.open() as handle:
+            rows = [row for row in csv.DictReader(handle) if "recent_win_rate" in row]
+        if rows:
+            axes.plot([int(row["step"]) for row in rows],
+                      [float(row["recent_win_rate"]) for row in rows], color="0.6",
+                      linewidth=0.8, label="training episodes, whole pool (last 200)")
     for index, row in enumerate(final):
         party = row["party"]
         color = f"C{index % 10}"
