@@ -42,7 +42,12 @@ import numpy as np
 
 import rules
 from agents.base import SeededAgent, decision_of
-from agents.model_file import LearnedModelError, SavedPolicy, load_model_file
+from agents.model_file import (
+    LearnedModelError,
+    SavedPolicy,
+    load_model_file,
+    observation_shapes,
+)
 from agents.shipped import MODELS_DIR, SUFFIX, shipped_models
 from agents.spec import Option
 from rules import Action, Battle
@@ -114,6 +119,10 @@ def _load(path: str, version: tuple[int, ...], trust_pickle: bool) -> SavedPolic
     file = Path(path)
     _refuse_pickled(file, trust_pickle)
     if file.suffix == SUFFIX:
+        from agents.policy_value import is_network_file, load_policy
+
+        if is_network_file(file):  # fray train --backend batched's (agents/policy_value.py)
+            return load_policy(file)
         return load_model_file(file)
     from sb3_contrib import MaskablePPO
 
@@ -158,12 +167,6 @@ def _setup(scenario: rules.Scenario, content_dir: str | None) -> Any:
     return _SETUPS[key]
 
 
-def _shapes(space: Any) -> dict[str, tuple[int, ...]]:
-    parts = {key: tuple(space[key].shape) for key in ("planes", "units", "globals")}
-    parts["decision"] = tuple(int(v) for v in space["decision"].nvec)
-    return parts
-
-
 class LearnedAgent(SeededAgent):
     """A trained policy (a :class:`agents.model_file.SavedPolicy`) playing its team."""
 
@@ -202,9 +205,8 @@ class LearnedAgent(SeededAgent):
         key = id(setup)
         if key in self._fits:
             return
-        want = _shapes(self.model.observation_space)
-        have = _shapes(setup.builder.spaces())
-        n_model = int(self.model.action_space.n)
+        want, n_model = self.model.fit_shapes()
+        have = observation_shapes(setup.builder.spaces())
         n_scenario = len(self._options) if self._options is not None else int(setup.n)
         if want != have or n_model != n_scenario:
             raise LearnedModelError(
@@ -221,8 +223,6 @@ class LearnedAgent(SeededAgent):
     def probabilities(self, battle: Battle) -> tuple[np.ndarray, Any]:
         """The masked probabilities of the current decision's actions (of the options,
         for a selector model), and the setup."""
-        import torch
-
         decision = decision_of(battle)
         setup = _setup(battle.scenario, battle.content_dir)
         self._check_fits(setup)
@@ -241,11 +241,7 @@ class LearnedAgent(SeededAgent):
             from agents.advice import ADVICE_KEY, advice_index
 
             obs[ADVICE_KEY] = advice_index(battle, setup.codec, self._advisor)
-        policy = self.model.policy
-        tensors, _ = policy.obs_to_tensor(obs)
-        with torch.no_grad():
-            dist = policy.get_distribution(tensors, action_masks=mask.astype(bool)[None])
-            probs = dist.distribution.probs[0].cpu().numpy().astype(np.float64)
+        probs = self.model.probabilities(obs, mask)
         probs = np.where(mask.astype(bool), probs, 0.0)
         return probs, setup
 

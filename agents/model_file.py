@@ -290,6 +290,27 @@ class SavedPolicy:
     def option_hold(self) -> str:
         return self.description.get("option_hold") or "decision"
 
+    def fit_shapes(self) -> tuple[dict[str, tuple[int, ...]], int]:
+        """The observation shapes and the action count the policy was trained on."""
+        return observation_shapes(self.observation_space), int(self.action_space.n)
+
+    def probabilities(self, observation: dict[str, Any], mask: Any) -> Any:
+        """The policy's masked action probabilities (float64) for one observation."""
+        import numpy as np
+        import torch
+
+        tensors, _ = self.policy.obs_to_tensor(observation)
+        with torch.no_grad():
+            dist = self.policy.get_distribution(tensors, action_masks=mask.astype(bool)[None])
+            return dist.distribution.probs[0].cpu().numpy().astype(np.float64)
+
+
+def observation_shapes(space: Any) -> dict[str, tuple[int, ...]]:
+    """The shapes of an env observation space's parts (``decision``: its sizes)."""
+    parts = {key: tuple(space[key].shape) for key in ("planes", "units", "globals")}
+    parts["decision"] = tuple(int(v) for v in space["decision"].nvec)
+    return parts
+
 
 def _read_description(path: Path) -> dict[str, Any]:
     nested = f"JSON nested at most {MAX_NESTING} deep"

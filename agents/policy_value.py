@@ -36,7 +36,7 @@ import torch
 from torch import nn
 
 from agents import model_file
-from agents.model_file import LearnedModelError
+from agents.model_file import LearnedModelError, SavedPolicy
 
 FORMAT = "fray-network"
 FORMAT_VERSION = 1
@@ -224,3 +224,57 @@ def load_network(path: str | Path) -> tuple[PolicyValueNet, dict[str, Any]]:
     net.load_state_dict(state, strict=True)
     net.eval()
     return net, data
+
+
+def is_network_file(path: str | Path) -> bool:
+    """Whether ``path`` is a JSON description in this format (any other file, readable
+    or not, is left to :func:`agents.model_file.load_model_file` to load or refuse)."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        return False
+    return isinstance(data, dict) and data.get("format") == FORMAT
+
+
+class NetworkPolicy(SavedPolicy):
+    """A network file played by ``learned:PATH`` (:class:`agents.learned.LearnedAgent`):
+    the network's masked action probabilities; a selector's (``trained.options``: the
+    batched learner's ``--options``) over its options."""
+
+    @property
+    def advisor(self) -> str | None:
+        return None
+
+    @property
+    def options(self) -> list[str] | None:
+        return self.description.get("trained", {}).get("options") or None
+
+    def fit_shapes(self) -> tuple[dict[str, tuple[int, ...]], int]:
+        shape = self.policy.shape
+        return ({"planes": shape.planes, "units": shape.units, "globals": (shape.globals,),
+                 "decision": shape.decision}, shape.actions)
+
+    def probabilities(self, observation: dict[str, Any], mask: Any) -> Any:
+        batch = {key: np.asarray(observation[key])[None]
+                 for key in ("planes", "units", "decision", "globals")}
+        with torch.no_grad():
+            logits, _ = self.policy.evaluate(batch)
+            log_probs = masked_log_probabilities(
+                logits, torch.as_tensor(np.asarray(mask, dtype=bool))[None])
+        return log_probs.exp()[0].numpy().astype(np.float64)
+
+
+def load_policy(path: str | Path) -> NetworkPolicy:
+    """A network file as a ``learned:`` model (:class:`NetworkPolicy`); its options, if
+    any, must be agent specs."""
+    net, description = load_network(path)
+    trained = description.get("trained")
+    if not isinstance(trained, dict):
+        raise LearnedModelError(f"{path}: trained: expected an object, found "
+                                f"{trained!r:.60}")
+    options = trained.get("options")
+    if not (options is None or (isinstance(options, list)
+                                and all(isinstance(o, str) for o in options))):
+        raise LearnedModelError(f"{path}: trained.options: expected a list of agent specs, "
+                                f"found {options!r:.60}")
+    return NetworkPolicy(net, description)

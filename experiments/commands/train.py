@@ -19,6 +19,8 @@ EXAMPLE = """example:
   (fray's model format, docs/models.md; the .zip beside it is the trainer's state)
   fray train skirmish --backend batched --envs 64 --n-steps 32 --opponent tactician,berserker \
       --options "tactician,tactician(step_back=true),defender,skirmisher" --out runs/fast
+  fray train duel_fair --backend batched --imitate tactician --envs 64 --n-steps 32 \\
+      --opponent tactician,berserker,defender --steps 2000000 --out runs/duel-fair
   fray train duel --backend rllib --steps 4000 --out runs/duel-rllib [--address ray://HOST:10001]
 """
 
@@ -168,10 +170,13 @@ def _run_batched(args: argparse.Namespace, opponents: list[str], imitate: list[s
     from experiments.train.opponents import SELF
 
     sb3_only = [flag for flag, given in (
-        ("--imitate", bool(imitate)), ("--advice", args.advice is not None),
+        ("--advice", args.advice is not None),
         ("--resume", args.resume), ("--subprocesses", args.subprocesses),
         ("--eval-every", bool(args.eval_every)), ("--policy", args.policy != "fray"),
-        ("--option-hold", args.option_hold != "decision")) if given]
+        ("--option-hold", args.option_hold != "decision"),
+        ("--imitate-rounds", bool(args.imitate_rounds)),
+        ("--imitate-keep", bool(args.imitate_keep or args.imitate_keep_steps)),
+        ("--imitate-data", args.imitate_data is not None)) if given]
     if sb3_only:
         raise UsageError(f"--backend batched: {', '.join(sb3_only)} "
                          f"{'is' if len(sb3_only) == 1 else 'are'} sb3-only")
@@ -179,6 +184,9 @@ def _run_batched(args: argparse.Namespace, opponents: list[str], imitate: list[s
         raise UsageError("--backend batched: every --opponent needs a native form ('self' "
                          "is sb3's league)")
     options = _agent_names("--options", args.options) if args.options else []
+    if options and imitate:
+        raise UsageError("--options: goes without --imitate (a selector picks scripted "
+                         "agents; cloning is over actions)")
     if args.init is not None and not Path(args.init).is_file():
         raise UsageError(f"--init: no network file {args.init}")
     config = BatchedConfig(
@@ -186,13 +194,16 @@ def _run_batched(args: argparse.Namespace, opponents: list[str], imitate: list[s
         options=options, steps=args.steps, envs=args.envs, n_steps=args.n_steps,
         epochs=args.n_epochs, learning_rate=args.learning_rate, clip_range=args.clip_range,
         ent_coef=args.ent_coef, damage_reward=args.damage_reward, seed=args.seed,
-        checkpoint_every=args.checkpoint_every, init=args.init)
+        checkpoint_every=args.checkpoint_every, init=args.init, imitate=imitate,
+        imitate_battles=args.imitate_battles, imitate_epochs=args.imitate_epochs,
+        final_eval_battles=args.final_eval_battles)
     try:
         final, figures = train_batched(config)
     except (ValueError, TypeError) as exc:
         raise UsageError(f"--backend batched: {exc}") from None
     print(f"network: {final} ({figures['steps']:,} steps, {figures['steps_per_s']:,.0f} "
-          f"steps/s)\nplay it with agents.make('az(path={final},iterations=0)')")
+          f"steps/s)\nplay it with agents.make('learned:{final}') (or "
+          f"'az(path={final},iterations=0)')")
     return 0
 
 

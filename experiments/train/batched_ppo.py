@@ -28,6 +28,7 @@ options. Checkpoints are :func:`agents.policy_value.save_network` files
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import time
@@ -47,6 +48,7 @@ from agents.policy_value import (
     masked_log_probabilities,
     save_network,
 )
+from experiments.train.stopping import COLLECTING, stop_on_terminate
 
 MASKED = -1e9  # the logit of an illegal index (finite, so 0 * log p stays 0)
 
@@ -77,6 +79,12 @@ class BatchedConfig:
     threads: int = 1
     checkpoint_every: int = 100_000
     init: str | None = None
+    #: behaviour cloning before PPO: these agents command ``team`` against ``opponents``
+    imitate: list[str] = field(default_factory=list)
+    imitate_battles: int = 400
+    imitate_epochs: int = 10
+    #: battles a party of the evaluation the run ends with (0: none)
+    final_eval_battles: int = 0
     progress: bool = True
 
 
@@ -172,8 +180,17 @@ def checkpoint_path(config: BatchedConfig, steps: int) -> Path:
 
 def train_batched(config: BatchedConfig, limit_seconds: float | None = None
                   ) -> tuple[Path, dict[str, float]]:
-    """Run PPO for ``config.steps`` samples (or until ``limit_seconds``); the final
-    checkpoint and the run's figures (samples/s, collect and update seconds)."""
+    """Behaviour cloning first with ``config.imitate``; then PPO for ``config.steps``
+    samples (or until ``limit_seconds``, or a SIGTERM / SIGINT, which stops it after
+    the current update and saves); then, unless stopped by a signal, the final
+    evaluation (``final_eval_battles``). The final checkpoint and the run's figures
+    (samples/s, collect and update seconds, cloning)."""
+    with contextlib.ExitStack() as stack:
+        return _train(config, limit_seconds, stack)
+
+
+def _train(config: BatchedConfig, limit_seconds: float | None, stack: contextlib.ExitStack
+           ) -> tuple[Path, dict[str, float]]:
     torch.manual_seed(config.seed)
     out = Path(config.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -188,6 +205,9 @@ def train_batched(config: BatchedConfig, limit_seconds: float | None = None
     else:
         shape = NetworkShape.of_scenario(config.scenario)
         net = PolicyValueNet(NetworkShape(**{**shape.__dict__, "actions": actions}))
+    clone_figures = clone(net, config) if config.imitate else {}
+    if config.imitate:
+        _save(net, config, 0)
     net.train()
     optimizer = torch.optim.Adam(net.parameters(), lr=config.learning_rate, eps=1e-5)
     rollout = Rollout(config.n_steps, config.envs, vector, actions)
@@ -203,8 +223,13 @@ def train_batched(config: BatchedConfig, limit_seconds: float | None = None
                disable=not config.progress, smoothing=0, dynamic_ncols=True)
     start = time.perf_counter()
     final = checkpoint_path(config, 0)
+    stop = stack.enter_context(stop_on_terminate())
+    stop.phase = COLLECTING  # a SIGTERM or SIGINT is recorded; the loop stops after the update
     while done_steps < config.steps:
         if limit_seconds is not None and time.perf_counter() - start > limit_seconds:
+            break
+        if stop.signal is not None:
+            tqdm.write(f"signal {stop.signal}: stopping at step {done_steps:,}")
             break
         tick = time.perf_counter()
         torch.set_num_threads(1)
@@ -270,15 +295,60 @@ def train_batched(config: BatchedConfig, limit_seconds: float | None = None
             writer.writerows(log_rows)
     elapsed = time.perf_counter() - start
     torch.set_num_threads(1)
-    return final, {"steps": done_steps, "seconds": elapsed,
+    stopped = stop.signal is not None
+    stack.close()
+    if config.final_eval_battles and not stopped:
+        from experiments.train.evaluation import TRAIN_LOG
+        from experiments.train.final_evaluation import report
+
+        report(config.scenario, config.team, final, config.opponents,
+               config.final_eval_battles, config.out, progress=config.progress,
+               log=out / TRAIN_LOG)
+    return final, {**clone_figures, "steps": done_steps, "seconds": elapsed,
                    "steps_per_s": done_steps / elapsed if elapsed else 0.0,
                    "collect_seconds": collect_seconds, "update_seconds": update_seconds,
                    "episodes": episodes, "win_rate": wins / episodes if episodes else 0.0,
                    "flops_per_sample": net.flops_per_sample()}
 
 
+def clone(net: PolicyValueNet, config: BatchedConfig) -> dict[str, float]:
+    """Behaviour cloning of ``config.imitate`` into ``net`` before PPO, with expert
+    iteration's cloning (:mod:`experiments.train.expert_iteration`): the demonstrators
+    command the team against the run's opponents for ``imitate_battles`` battles (battle
+    seeds from ``10**6 * seed + 500_000``; the env's rewards, the run's shaping and
+    discount, as the value's targets); ``imitate_epochs`` epochs (Adam, lr 1e-3,
+    minibatch 256) on the first nine tenths of the decisions; the rest (the last
+    battles played) held out. Writes ``imitation.csv``; returns the figures."""
+    from experiments.train.expert_iteration import accuracy, demonstration_samples, fit
+
+    tick = time.perf_counter()
+    torch.set_num_threads(config.threads)
+    samples = demonstration_samples(config.scenario, [config.team], config.imitate,
+                                    config.opponents, config.imitate_battles,
+                                    10**6 * config.seed + 500_000,
+                                    damage_reward=config.damage_reward, gamma=config.gamma,
+                                    progress=config.progress)
+    cut = len(samples) - len(samples) // 10
+    training, held_out = samples.rows(slice(0, cut)), samples.rows(slice(cut, None))
+    optimizer = torch.optim.Adam(net.parameters(), lr=1e-3)
+    losses = fit(net, optimizer, training, config.imitate_epochs, 256, config.seed)
+    figures = {"imitation_samples": len(samples),
+               "imitation_policy_loss": round(losses["policy_loss"], 4),
+               "imitation_value_loss": round(losses["value_loss"], 4),
+               "imitation_accuracy": round(accuracy(net, training), 4),
+               "imitation_held_out_accuracy": round(accuracy(net, held_out), 4),
+               "imitation_seconds": round(time.perf_counter() - tick, 1)}
+    with (Path(config.out) / "imitation.csv").open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, list(figures))
+        writer.writeheader()
+        writer.writerow(figures)
+    tqdm.write(f"behaviour cloning of {', '.join(config.imitate)}: {figures}")
+    return figures
+
+
 def _save(net: PolicyValueNet, config: BatchedConfig, steps: int) -> Path:
     return save_network(net, checkpoint_path(config, steps), scenario=config.scenario,
                         team=config.team, trained={"algorithm": "batched PPO", "steps": steps,
                                                    "opponents": config.opponents,
-                                                   "options": config.options})
+                                                   "options": config.options,
+                                                   "imitate": config.imitate})

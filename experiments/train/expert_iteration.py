@@ -105,6 +105,11 @@ class Samples:
             return cls({k: data[f"obs_{k}"] for k in KEYS}, data["masks"], data["policies"],
                        data["outcomes"])
 
+    def rows(self, part: slice) -> Samples:
+        """The samples of ``part`` (in the order they were played)."""
+        return Samples({k: v[part] for k, v in self.observations.items()}, self.masks[part],
+                       self.policies[part], self.outcomes[part])
+
     @classmethod
     def concatenate(cls, parts: list[Samples]) -> Samples:
         return cls({k: np.concatenate([p.observations[k] for p in parts]) for k in KEYS},
@@ -173,25 +178,58 @@ def self_play(net: PolicyValueNet, config: AZConfig, iteration: int) -> tuple[Sa
                    np.asarray(outcomes, dtype=np.float32)), wins
 
 
-def imitation_samples(config: AZConfig) -> Samples:
-    """The starting set: ``imitate`` playing each team against the tactician, its
-    actions as one-hot policies and the outcomes (no shaping, no discount) as values."""
-    import rules
+def demonstration_samples(scenario: str, teams: list[str], demonstrators: list[str],
+                          opponents: list[str], battles: int, seed: int, *,
+                          damage_reward: float = 0.0, gamma: float = 1.0,
+                          progress: bool = False) -> Samples:
+    """Behaviour cloning's set: ``demonstrators`` commanding each of ``teams`` in turn
+    against ``opponents`` (``battles`` in all, shared among the teams; team ``k``'s
+    battles seeded from ``seed + 10_000 * k``,
+    :func:`experiments.train.imitation.collect`), their actions as one-hot policies and
+    the env's returns (``damage_reward`` shaping, discounted by ``gamma``) as values."""
     from experiments.train.imitation import collect
 
-    teams = rules.load_scenario(config.scenario, rules.default_content()).teams
     parts = []
     for offset, team in enumerate(teams):
-        demos = collect(config.scenario, team, [config.imitate], ["tactician"],
-                        max(1, config.imitate_battles // len(teams)),
-                        seed=10**6 * config.seed + 500_000 + offset * 10_000,
-                        damage_reward=0.0, gamma=1.0, progress=config.progress)
+        demos = collect(scenario, team, demonstrators, opponents,
+                        max(1, battles // len(teams)), seed=seed + offset * 10_000,
+                        damage_reward=damage_reward, gamma=gamma, progress=progress)
         policies = np.zeros(demos.observations["action_mask"].shape, dtype=np.float32)
         policies[np.arange(len(demos)), demos.actions] = 1.0
         parts.append(Samples({k: demos.observations[k] for k in KEYS},
                              demos.observations["action_mask"].astype(bool), policies,
-                             np.clip(demos.returns, -1.0, 1.0).astype(np.float32)))
+                             demos.returns.astype(np.float32)))
     return Samples.concatenate(parts)
+
+
+def imitation_samples(config: AZConfig) -> Samples:
+    """The starting set: ``imitate`` playing each team against the tactician, its
+    actions as one-hot policies and the outcomes (no shaping, no discount) as values."""
+    import rules
+
+    if not config.imitate:
+        raise ValueError("imitation needs a demonstrator (imitate)")
+    teams = rules.load_scenario(config.scenario, rules.default_content()).teams
+    samples = demonstration_samples(config.scenario, list(teams), [config.imitate],
+                                    ["tactician"], config.imitate_battles,
+                                    10**6 * config.seed + 500_000, progress=config.progress)
+    samples.outcomes = np.clip(samples.outcomes, -1.0, 1.0)
+    return samples
+
+
+def accuracy(net: PolicyValueNet, samples: Samples, batch_size: int = 2048) -> float:
+    """The share of samples whose most probable legal index is the target's most
+    probable one (a clone's agreement with its demonstrator)."""
+    agree = 0
+    with torch.no_grad():
+        for first in range(0, len(samples), batch_size):
+            rows = slice(first, first + batch_size)
+            logits, _ = net(*(torch.as_tensor(samples.observations[k][rows],
+                                              dtype=torch.int64 if k == "decision"
+                                              else torch.float32) for k in KEYS))
+            chosen = masked_log_probabilities(logits, torch.as_tensor(samples.masks[rows]))
+            agree += int((chosen.argmax(1).numpy() == samples.policies[rows].argmax(1)).sum())
+    return agree / len(samples) if len(samples) else 0.0
 
 
 # ------------------------------------------------------------------ training

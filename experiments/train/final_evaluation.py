@@ -66,11 +66,33 @@ def final_evaluation(scenario: str, team: str, model: str, trained: Sequence[str
     return rows
 
 
+def report(scenario: str, team: str, final: Path, trained: Sequence[str], battles: int,
+           out: str | Path, progress: bool = False, log: Path | None = None
+           ) -> list[dict[str, Any]]:
+    """A run's ending: :func:`final_evaluation` of its final checkpoint ``final``
+    (``learned:FINAL``; ``step_<N>.json``), each row printed, and
+    :func:`learning_curves`."""
+    from tqdm import tqdm
+
+    rows = final_evaluation(scenario, team, f"learned:{final}", trained, battles, out,
+                            progress=progress, log=log)
+    for row in rows:
+        tqdm.write(f"final: vs {row['party']}{'' if row['seen'] else ' (held out)'}: "
+                   f"{row['model_rate']:.3f} [{row['model_low']:.3f}, {row['model_high']:.3f}]"
+                   f", {row['baseline']} {row['baseline_rate']:.3f}; paired "
+                   f"{row['only_model']} to {row['only_baseline']}, sign test p = "
+                   f"{row['sign_test_p']:.3g}")
+    learning_curves(out, rows, int(Path(final).stem.split("_")[-1]))
+    return rows
+
+
 def learning_curves(out: str | Path, final: Sequence[dict[str, Any]], final_step: int
                     ) -> Path:
     """``learning_curves.png`` in ``out``: win rate against each party over the steps
     (``eval.csv``'s rows, Wilson intervals as error bars) and the final evaluation's
-    rows at ``final_step`` (the tactician's rate beside them, dashed)."""
+    rows at ``final_step`` (the tactician's rate beside them, dashed); with the batched
+    learner's ``progress.csv``, the training episodes' win rate over the whole pool (the
+    last 200 episodes after each update) as a grey line."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -85,6 +107,14 @@ def learning_curves(out: str | Path, final: Sequence[dict[str, Any]], final_step
                     (int(row["step"]), float(row["win_rate"]), float(row["wilson_low"]),
                      float(row["wilson_high"])))
     figure, axes = pyplot.subplots(figsize=(7, 4.5))
+    progress = Path(out) / "progress.csv"  # the batched learner's, one row per update
+    if progress.is_file():
+        with progress.open() as handle:
+            rows = [row for row in csv.DictReader(handle) if "recent_win_rate" in row]
+        if rows:
+            axes.plot([int(row["step"]) for row in rows],
+                      [float(row["recent_win_rate"]) for row in rows], color="0.6",
+                      linewidth=0.8, label="training episodes, whole pool (last 200)")
     for index, row in enumerate(final):
         party = row["party"]
         color = f"C{index % 10}"

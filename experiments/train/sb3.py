@@ -439,19 +439,11 @@ def train(config: TrainConfig, resume: bool = False) -> Path:
 
 def report(config: TrainConfig, final: Path) -> None:
     """The final evaluation (``final_eval.csv``) and ``learning_curves.png`` of a run."""
-    from experiments.train.final_evaluation import final_evaluation, learning_curves
+    from experiments.train.final_evaluation import report as final_report
 
-    rows = final_evaluation(config.scenario, config.team, f"learned:{final}",
-                            config.opponents, config.final_eval_battles, config.out,
-                            progress=config.progress, log=Path(config.out) / TRAIN_LOG)
-    for row in rows:
-        tqdm.write(f"final: vs {row['party']}{'' if row['seen'] else ' (held out)'}: "
-                   f"{row['model_rate']:.3f} [{row['model_low']:.3f}, {row['model_high']:.3f}]"
-                   f", {row['baseline']} {row['baseline_rate']:.3f}; paired "
-                   f"{row['only_model']} to {row['only_baseline']}, sign test p = "
-                   f"{row['sign_test_p']:.3g}")
-    steps = int(final.stem.split("_")[-1])
-    learning_curves(config.out, rows, steps)
+    final_report(config.scenario, config.team, final, config.opponents,
+                 config.final_eval_battles, config.out, progress=config.progress,
+                 log=Path(config.out) / TRAIN_LOG)
 
 
 def _learn(config: TrainConfig, vec: Any, start: Path | None, tensorboard: str | None,
