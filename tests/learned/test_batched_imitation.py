@@ -20,7 +20,7 @@ from agents.policy_value import NetworkShape, PolicyValueNet, load_policy, save_
 from experiments import cli
 
 #: the fair scenarios' shipped monsters (agents/models/NAME.json: network files)
-FAIR_MODELS = ("duel_fair", "skirmish_fair")
+FAIR_MODELS = ("duel_fair",)
 
 
 def _native() -> None:
@@ -158,9 +158,8 @@ def test_fit_shapes_of_a_network_policy(tmp_path: Path) -> None:
 
 
 def test_the_shipped_fair_models_are_network_files_and_play_by_name() -> None:
-    """``learned:duel_fair`` and ``learned:skirmish_fair`` are the batched learner's
-    network files in agents/models (docs/training.md, D): each loads by name from the
-    safe format and plays a battle of its scenario."""
+    """``learned:duel_fair`` is the batched learner's network file in agents/models
+    (docs/training.md, D): it loads by name from the safe format and plays a battle."""
     from agents.learned import load_model, shipped_models
     from agents.policy_value import NetworkPolicy
 

@@ -51,10 +51,10 @@ def _one_line(error: BaseException) -> str:
 # ---------------------------------------------------------------- the shipped models
 def test_the_shipped_models_are_in_fray_format_only() -> None:
     folder = ROOT / "agents" / "models"
-    assert shipped_models() == ["duel", "duel_fair", "skirmish", "skirmish_fair"]
+    assert shipped_models() == ["duel", "duel_fair", "skirmish"]
     assert sorted(p.name for p in folder.iterdir()) == [
         "duel.json", "duel.pt", "duel_fair.json", "duel_fair.pt", "skirmish.json",
-        "skirmish.pt", "skirmish_fair.json", "skirmish_fair.pt"]
+        "skirmish.pt"]
     skirmish = load_model("skirmish")
     assert skirmish.options == ["tactician", "tactician(step_back=true)", "defender",
                                 "skirmisher"]
